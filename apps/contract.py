@@ -1,0 +1,215 @@
+"""The app contract: every app implements seed, tools, snapshot, reset, state_diff and
+guarded_calls, and declares a manifest.
+
+Archetypes (ERP, Bank, PM, …) are written once as subclasses of :class:`App`; vendors are
+subclasses that differ only by class constants: native table names, tool-name maps, id
+formats, status vocabularies (the way sqlglot's dialects differ by constants).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from typing import Any, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence
+
+import duckdb
+import sqlglot
+from sqlglot import exp
+
+from cfab.apps.tooling import ToolError, ToolSpec, collect_tools
+from cfab.schema.catalog import Catalog, TableInfo, has_sql_resource, run_script, schema_ddl, sql_resource
+from cfab.schema.models import FrozenModel
+from cfab.schema.sqlbuild import col, equals_all, to_sql
+from cfab.seeds.determinism import BuildInputs, stable_id
+from cfab.triggers.gate import WriteGate
+
+Archetype = Literal["ERP", "Bank", "Payroll", "FieldTime", "PM", "PayApp", "Lien/CertPayroll/Tax",
+                    "Integration/Estimating", "Docs", "Office"]
+
+
+class AppManifest(FrozenModel):
+    """What an app declares about itself (the paper's app_manifest.json)."""
+
+    app: str
+    label: str
+    kind: str
+    archetype: Archetype
+    tier: Literal["A", "B", "C"]
+    schema_name: str
+    state_tables: list[str]
+    tools: list[str]
+    money_guarded_tools: list[str]
+
+
+class EnvHooks(Protocol):
+    """The parts of the Environment an app's contract methods delegate to."""
+
+    def snapshot(self) -> Any: ...
+    def reset(self, snapshot: Any) -> None: ...
+    def state_diff(self, before: Any = None, full: bool = False) -> Any: ...
+    def guarded_calls(self) -> list[Any]: ...
+
+
+@dataclass
+class AppContext:
+    """Runtime handles an app instance works with."""
+
+    con: duckdb.DuckDBPyConnection
+    gate: WriteGate
+    catalog: Catalog
+    clock: date
+    env: EnvHooks | None = None
+
+    @property
+    def now(self) -> datetime:
+        """The injected clock as a timestamp (17:00 on the clock date)."""
+        return datetime.combine(self.clock, time(17, 0))
+
+
+class App:
+    """Base of every app. Subclass per archetype; subclass again per vendor with constants."""
+
+    name: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    kind: ClassVar[str] = ""
+    archetype: ClassVar[Archetype]
+    tier: ClassVar[Literal["A", "B", "C"]] = "A"
+    TOOL_NAMES: ClassVar[dict[str, str]] = {}          # archetype tool name → native name
+    DISABLED_TOOLS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+
+    # ------------------------------------------------------------------ declaration
+    @classmethod
+    def schema_name(cls) -> str:
+        return cls.name
+
+    @classmethod
+    def doc_vars(cls) -> dict[str, str]:
+        """Placeholders available in tool docstrings (``$label``, ``$app``, plus UPPER constants)."""
+        out = {"label": cls.label, "app": cls.name, "schema": cls.schema_name()}
+        for klass in reversed(cls.__mro__):
+            for key, value in vars(klass).items():
+                if key.startswith("EX_") and isinstance(value, str):
+                    out[key] = value
+        return out
+
+    @classmethod
+    def tools(cls) -> dict[str, ToolSpec]:
+        """Native tool surface (the paper's ``serve``): full name → spec."""
+        cache = cls.__dict__.get("_tool_cache")
+        if cache is None:
+            cache = collect_tools(cls, cls.name, cls.TOOL_NAMES, cls.DISABLED_TOOLS, cls.doc_vars())
+            cls._tool_cache = cache  # type: ignore[attr-defined]
+        return cache
+
+    @classmethod
+    def declared_tables(cls) -> list[str]:
+        """Tables created by ``schema/<app>.sql``, qualified ``app.table``."""
+        out = []
+        for stmt in sqlglot.parse(schema_ddl(cls.name), read="duckdb"):
+            if isinstance(stmt, exp.Create) and stmt.kind == "TABLE":
+                table = stmt.find(exp.Table)
+                out.append(f"{table.db or cls.schema_name()}.{table.name}")
+        return out
+
+    @classmethod
+    def manifest(cls) -> AppManifest:
+        tools = cls.tools()
+        return AppManifest(
+            app=cls.name, label=cls.label, kind=cls.kind, archetype=cls.archetype, tier=cls.tier,
+            schema_name=cls.schema_name(), state_tables=cls.declared_tables(), tools=list(tools),
+            money_guarded_tools=[n for n, s in tools.items() if s.guarded])
+
+    # ------------------------------------------------------------------ seed
+    @classmethod
+    def seed(cls, con: duckdb.DuckDBPyConnection, inputs: BuildInputs) -> None:
+        """Create the app schema and project the book into it (``views/<app>.sql``)."""
+        run_script(con, schema_ddl(cls.name))
+        if has_sql_resource("cfab.views", f"{cls.name}.sql"):
+            run_script(con, sql_resource("cfab.views", f"{cls.name}.sql"))
+
+    # ------------------------------------------------------------------ contract (delegated)
+    def snapshot(self) -> Any:
+        return self._env().snapshot()
+
+    def reset(self, snapshot: Any) -> None:
+        self._env().reset(snapshot)
+
+    def state_diff(self, before: Any = None, full: bool = False) -> Any:
+        diff = self._env().state_diff(before, full=full)
+        return diff.only([self.schema_name()]) if hasattr(diff, "only") else diff
+
+    def guarded_calls(self) -> list[Any]:
+        return [g for g in self._env().guarded_calls() if getattr(g, "app", None) == self.name]
+
+    def _env(self) -> EnvHooks:
+        if self.ctx.env is None:
+            raise RuntimeError(f"{self.name} is not attached to an Environment")
+        return self.ctx.env
+
+    # ------------------------------------------------------------------ reading helpers
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        return self.ctx.con
+
+    @property
+    def now(self) -> datetime:
+        return self.ctx.now
+
+    @property
+    def today(self) -> date:
+        return self.ctx.clock
+
+    def tbl(self, name: str) -> TableInfo:
+        """A table of this app's schema by native name (case-insensitive)."""
+        return self.ctx.catalog.get(f"{self.schema_name()}.{name}")
+
+    def query(self, sql: str | exp.Expression, params: Sequence[Any] | None = None) -> list[dict[str, Any]]:
+        text = sql if isinstance(sql, str) else to_sql(sql)
+        cur = self.con.execute(text, list(params) if params else None)
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row)) for row in cur.fetchall()]
+
+    def select(self, table: str, where: Mapping[str, Any] | None = None, *,
+               extra: exp.Expression | str | None = None, columns: Iterable[str] | None = None,
+               order_by: Iterable[str] | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+        """Rows of one own table filtered by equality (``None`` filters are skipped)."""
+        info = self.tbl(table)
+        filters = {k: v for k, v in (where or {}).items() if v is not None}
+        q = exp.select(*([col(info.column(c)) for c in columns] if columns else ["*"])).from_(info.table_expr())
+        q = q.where(equals_all(filters, info))
+        if extra is not None:
+            q = q.where(extra)
+        for c in order_by or info.pk:
+            q = q.order_by(col(info.column(c)))
+        if limit is not None:
+            q = q.limit(limit)
+        return self.query(q)
+
+    def require(self, table: str, what: str, **where: Any) -> dict[str, Any]:
+        """The single row matching ``where`` or a not-found ToolError naming what was sought."""
+        rows = self.select(table, where)
+        if not rows:
+            shown = ", ".join(f"{k}={v!r}" for k, v in where.items())
+            raise ToolError(f"no {what} with {shown} in {self.label}", "not_found")
+        return rows[0]
+
+    # ------------------------------------------------------------------ writing (through the gate)
+    @property
+    def gate(self) -> WriteGate:
+        return self.ctx.gate
+
+    def insert(self, table: str, row: Mapping[str, Any]) -> dict[str, Any]:
+        return self.gate.insert(self.tbl(table).qualified, row)
+
+    def update(self, table: str, key: Mapping[str, Any] | Sequence[Any], values: Mapping[str, Any]) -> int:
+        return self.gate.update(self.tbl(table).qualified, key, values)
+
+    def delete(self, table: str, key: Mapping[str, Any] | Sequence[Any]) -> int:
+        return self.gate.delete(self.tbl(table).qualified, key)
+
+    def new_id(self, *natural_key: Any, length: int = 12) -> str:
+        """A deterministic id for a created record, hashed from its natural key."""
+        return stable_id(self.name, *natural_key, length=length)

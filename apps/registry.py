@@ -1,0 +1,67 @@
+"""The app registry: every app class by name, discovered at load time.
+
+App modules register their vendor classes with :func:`register`. :func:`load_all` imports
+every module listed in ``APP_MODULES`` so the registry is complete (35 apps).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cfab.apps.contract import App
+
+# One module per archetype; each registers its vendor instances.
+APP_MODULES: tuple[str, ...] = (
+    "cfab.apps.erp",
+    "cfab.apps.bank",
+    "cfab.apps.payroll",
+    "cfab.apps.fieldtime",
+    "cfab.apps.pm",
+    "cfab.apps.payapp",
+    "cfab.apps.compliance",
+    "cfab.apps.integration",
+    "cfab.apps.docs",
+    "cfab.apps.office",
+)
+
+_REGISTRY: dict[str, type["App"]] = {}
+_loaded = False
+
+
+def register(cls: type["App"]) -> type["App"]:
+    """Class decorator: add a concrete vendor app to the registry."""
+    if not cls.name:
+        raise ValueError(f"{cls.__name__} has no app name")
+    other = _REGISTRY.get(cls.name)
+    if other is not None and other is not cls:
+        raise ValueError(f"app name {cls.name!r} registered twice ({other.__name__}, {cls.__name__})")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def load_all() -> dict[str, type["App"]]:
+    """Import every app module (once) and return the registry, sorted by name."""
+    global _loaded
+    if not _loaded:
+        for module in APP_MODULES:
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError as exc:
+                if exc.name != module:  # a real import error inside an existing module
+                    raise
+        _loaded = True
+    return dict(sorted(_REGISTRY.items()))
+
+
+def app_names() -> list[str]:
+    return list(load_all())
+
+
+def get_app(name: str) -> type["App"]:
+    apps = load_all()
+    try:
+        return apps[name]
+    except KeyError:
+        raise KeyError(f"unknown app {name!r}; known apps: {', '.join(apps)}") from None

@@ -1,0 +1,307 @@
+"""The Environment: one attempt's world.
+
+``Environment.open(apps=[...])`` copies the golden file to a private temporary file, opens it
+on a hardened connection (no file access, no extensions, configuration locked) and exposes
+exactly the composed apps' tools plus the SQL tools. Every tool call runs in one transaction
+through the write gate; guarded tools are recorded, never executed. Snapshot = checkpoint +
+file copy, reset = copy back, state_diff = a set difference computed on a separate connection
+that attaches both files read-only (the attempt's connection is closed meanwhile, so it
+never sees the before-file).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import duckdb
+from pydantic import ValidationError
+
+from cfab.apps.contract import App, AppContext
+from cfab.apps.registry import get_app, load_all
+from cfab.apps.tooling import ToolError, ToolResult, ToolSpec, jsonable
+from cfab.runner.golden import ensure_golden
+from cfab.schema.catalog import Catalog, content_digest
+from cfab.schema.models import FrozenModel
+from cfab.seeds.determinism import BuildInputs, parse_clock
+from cfab.triggers.gate import GuardTripped, WriteGate, WriteRejected
+
+_CATALOGS: dict[str, Catalog] = {}
+_CATALOG_LOCK = threading.Lock()
+
+
+class Snapshot(FrozenModel):
+    """A saved state of one attempt: a file copy and the tool-log position it was taken at."""
+
+    path: str
+    seq: int
+
+
+@dataclass
+class _Call:
+    spec: ToolSpec
+    app: App
+
+
+class Environment:
+    """One attempt: a private copy of the golden file and the composed apps' tools."""
+
+    def __init__(self, golden: Path, apps: list[str], inputs: BuildInputs, workdir: Path,
+                 *, sql_write: bool = False, memory_limit: str = "1GB", owns_workdir: bool = True) -> None:
+        self.golden = Path(golden)
+        self.inputs = inputs
+        self.workdir = Path(workdir)
+        self.path = self.workdir / "attempt.duckdb"
+        self.sql_write = sql_write
+        self.memory_limit = memory_limit
+        self._owns_workdir = owns_workdir
+        self._snap_n = 0
+        self._con: duckdb.DuckDBPyConnection | None = None
+        registry = load_all()
+        unknown = [a for a in apps if a not in registry]
+        if unknown:
+            raise KeyError(f"unknown app(s) {', '.join(unknown)}; known apps: {', '.join(registry)}")
+        self.app_names = list(dict.fromkeys(apps))
+        shutil.copyfile(self.golden, self.path)
+        os.chmod(self.path, 0o644)
+        self._open()
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    def open(cls, apps: Iterable[str] | None = None, *, inputs: BuildInputs | None = None,
+             golden: str | Path | None = None, clock: str | None = None, seed: int | None = None,
+             scale: int | None = None, sql_write: bool = False, workdir: str | Path | None = None,
+             memory_limit: str = "1GB") -> "Environment":
+        """A fresh environment over a copy of the golden file; use it as a context manager."""
+        inputs = inputs or BuildInputs.from_env(seed=seed, clock=clock, scale=scale)
+        golden_path = Path(golden) if golden is not None else ensure_golden(inputs)
+        names = list(load_all()) if apps is None else list(apps)
+        owns = workdir is None
+        wd = Path(tempfile.mkdtemp(prefix="cfab-")) if workdir is None else Path(workdir)
+        wd.mkdir(parents=True, exist_ok=True)
+        return cls(golden_path, names, inputs, wd, sql_write=sql_write, memory_limit=memory_limit, owns_workdir=owns)
+
+    def __enter__(self) -> "Environment":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection and remove this attempt's temporary files."""
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+        if self._owns_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def _open(self) -> None:
+        from cfab.runner.connect import connect_attempt
+
+        self._con = connect_attempt(self.path, memory_limit=self.memory_limit)
+        self.catalog = _catalog_for(self.golden, self._con)
+        writable = {get_app(a).schema_name() for a in self.app_names}
+        self.gate = WriteGate(self._con, self.catalog, writable_schemas=writable)
+        self.clock = parse_clock(self._meta("clock") or self.inputs.clock)
+        ctx = AppContext(con=self._con, gate=self.gate, catalog=self.catalog, clock=self.clock, env=self)
+        registry = load_all()
+        self.apps: dict[str, App] = {a: registry[a](ctx) for a in self.app_names}
+        from cfab.apps.sqltool import SqlTool
+
+        self.apps["sql"] = SqlTool(ctx, schemas=sorted(writable), allow_write=self.sql_write)
+        self._calls: dict[str, _Call] = {}
+        self.tools: dict[str, ToolSpec] = {}
+        for app in self.apps.values():
+            for name, spec in type(app).tools().items():
+                if name in self._calls:
+                    raise ValueError(f"tool {name} defined twice")
+                self.tools[name] = spec
+                call = _Call(spec, app)
+                for key in (name, spec.sanitized, *spec.aliases):
+                    self._calls.setdefault(key, call)
+        self._seq = int(self._con.execute("SELECT coalesce(max(seq), 0) FROM cfab_internal.tool_log").fetchone()[0])
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The attempt's raw connection (tests and internals only; agents never get it)."""
+        if self._con is None:
+            self._open()
+        assert self._con is not None
+        return self._con
+
+    def _meta(self, key: str) -> str | None:
+        row = self.con.execute("SELECT value FROM cfab_internal.meta WHERE key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    # ------------------------------------------------------------------ tools
+    def tool_specs(self) -> list[dict[str, Any]]:
+        """OpenAI-compatible function schemas; names sanitized and mapped back by :meth:`call`."""
+        return [spec.openai_spec() for spec in self.tools.values()]
+
+    def resolve(self, name: str) -> ToolSpec:
+        call = self._calls.get(name)
+        if call is None:
+            raise KeyError(name)
+        return call.spec
+
+    def call(self, name: str, /, **args: Any) -> dict[str, Any]:
+        """Call a tool by native, sanitized or alias name; always returns a JSON-safe dict."""
+        self._seq += 1
+        seq = self._seq
+        call = self._calls.get(name)
+        if call is None:
+            close = [n for n in self.tools if name.split(".")[-1] in n][:5]
+            hint = f"; did you mean {', '.join(close)}" if close else ""
+            result = ToolResult(ok=False, error=f"unknown tool {name!r}{hint}", error_type="unknown_tool")
+            self._log(seq, name, args, result, guarded=False)
+            return result.as_dict()
+        spec = call.spec
+        try:
+            parsed = spec.args_model.model_validate(args)
+        except ValidationError as exc:
+            result = ToolResult(ok=False, error=_validation_message(spec.name, exc), error_type="invalid_argument")
+            if spec.guarded:
+                self._guard_log(seq, spec, args, valid=False, reason=result.error or "invalid arguments")
+            self._log(seq, spec.name, args, result, guarded=bool(spec.guarded))
+            return result.as_dict()
+        result = self._run(seq, call, parsed, args)
+        self._log(seq, spec.name, args, result, guarded=result.status == "pending_human_approval")
+        return result.as_dict()
+
+    def _run(self, seq: int, call: _Call, parsed: Any, raw: dict[str, Any]) -> ToolResult:
+        spec, con = call.spec, self.con
+        method = getattr(call.app, spec.method)
+        con.begin()
+        self.gate.begin(seq)
+        try:
+            data = method(parsed)
+            if spec.guarded:
+                con.rollback()  # belt and braces: a guarded tool never changes state
+                guard_seq = self._guard_log(seq, spec, raw, valid=True, reason=f"{spec.guarded}: staged for human approval")
+                return ToolResult(ok=True, status="pending_human_approval", guard_seq=guard_seq, data=jsonable(data),
+                                  message=f"{spec.name} was NOT executed: it is staged for human approval "
+                                          f"(guarded {spec.guarded}). Nothing changed.")
+            self.gate.finish()
+            con.commit()
+            return ToolResult(ok=True, data=jsonable(data))
+        except GuardTripped as g:
+            con.rollback()
+            guard_seq = self._guard_log(seq, spec, raw, valid=True, reason=f"{g.rule.id}: {g.rule.message}",
+                                        app=g.table.split(".")[0])
+            return ToolResult(ok=True, status="pending_human_approval", guard_seq=guard_seq,
+                              message=f"Not executed: {g.rule.message} It is staged for human approval; nothing changed.")
+        except ToolError as e:
+            con.rollback()
+            if spec.guarded:
+                self._guard_log(seq, spec, raw, valid=False, reason=e.message)
+            return ToolResult(ok=False, error=e.message, error_type=e.kind)
+        except WriteRejected as e:
+            con.rollback()
+            return ToolResult(ok=False, error=e.message, error_type="rejected")
+        except duckdb.Error as e:
+            con.rollback()
+            from cfab.runner.connect import translate_error
+
+            return ToolResult(ok=False, error=f"{spec.name}: {translate_error(e)}", error_type="invalid_argument")
+        except Exception as e:  # a bug of ours: never a traceback to the agent
+            con.rollback()
+            return ToolResult(ok=False, error=f"{spec.name} failed internally ({type(e).__name__}: {e})",
+                              error_type="internal")
+
+    def _guard_log(self, seq: int, spec: ToolSpec, args: dict[str, Any], *, valid: bool, reason: str,
+                   app: str | None = None) -> int:
+        n = int(self.con.execute("SELECT coalesce(max(seq), 0) + 1 FROM cfab_internal.guard_log").fetchone()[0])
+        self.con.execute("INSERT INTO cfab_internal.guard_log VALUES (?, ?, ?, ?, false, ?, ?, ?)",
+                         [n, app or spec.app, spec.name, _dumps(args), valid, reason, self.clock_ts()])
+        return n
+
+    def _log(self, seq: int, tool: str, args: dict[str, Any], result: ToolResult, *, guarded: bool) -> None:
+        self.con.execute("INSERT INTO cfab_internal.tool_log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         [seq, tool, _dumps(args), result.ok, guarded, result.error,
+                          _dumps(result.as_dict()), self.clock_ts()])
+
+    def clock_ts(self) -> str:
+        return f"{self.clock.isoformat()} 17:00:00"
+
+    # ------------------------------------------------------------------ logs
+    def guarded_calls(self) -> list[Any]:
+        from cfab.grader import GuardedCall
+
+        rows = self.con.execute("SELECT seq, app, tool, args, executed, valid, reason FROM cfab_internal.guard_log ORDER BY seq").fetchall()
+        return [GuardedCall(seq=s, app=a, tool=t, args=json.loads(g), executed=e, valid=v, reason=r)
+                for s, a, t, g, e, v, r in rows]
+
+    def tool_log(self) -> list[Any]:
+        from cfab.grader import ToolCallRecord
+
+        rows = self.con.execute("SELECT seq, tool, args, ok, guarded, error, result FROM cfab_internal.tool_log ORDER BY seq").fetchall()
+        return [ToolCallRecord(seq=s, tool=t, args=json.loads(a), ok=o, guarded=g, error=e,
+                               result=json.loads(r) if r else None) for s, t, a, o, g, e, r in rows]
+
+    # ------------------------------------------------------------------ state
+    def snapshot(self) -> Snapshot:
+        """Checkpoint and copy the attempt file; restore it with :meth:`reset`."""
+        self.con.execute("CHECKPOINT")
+        self._snap_n += 1
+        dest = self.workdir / f"snapshot-{self._snap_n}.duckdb"
+        shutil.copyfile(self.path, dest)
+        return Snapshot(path=str(dest), seq=self._seq)
+
+    def reset(self, snapshot: Snapshot) -> None:
+        """Restore the state exactly as it was at ``snapshot``."""
+        self._close_con()
+        shutil.copyfile(snapshot.path, self.path)
+        self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
+        self._open()
+
+    def digest(self) -> str:
+        """Canonical content digest of the state (apps and book; not the logs)."""
+        return content_digest(self.con)
+
+    def state_diff(self, before: Snapshot | str | Path | None = None, full: bool = False) -> Any:
+        """Diff against ``before`` (default: the state at open, i.e. the golden file)."""
+        from cfab.grader import state_diff
+
+        before_path = self.golden if before is None else Path(before.path if isinstance(before, Snapshot) else before)
+        self._close_con()
+        try:
+            return state_diff(before_path, self.path, full=full)
+        finally:
+            self._open()
+
+    def _close_con(self) -> None:
+        if self._con is not None:
+            self._con.execute("CHECKPOINT")
+            self._con.close()
+            self._con = None
+
+
+def _catalog_for(golden: Path, con: duckdb.DuckDBPyConnection) -> Catalog:
+    key = str(golden)
+    with _CATALOG_LOCK:
+        cat = _CATALOGS.get(key)
+        if cat is None:
+            cat = Catalog.load(con)
+            _CATALOGS[key] = cat
+        return cat
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"))
+
+
+def _validation_message(tool: str, exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ())) or "arguments"
+        msg = err.get("msg", "invalid")
+        if err.get("type") == "extra_forbidden":
+            msg = "unknown argument"
+        parts.append(f"{where}: {msg}")
+    return f"invalid arguments for {tool}: " + "; ".join(parts)

@@ -1,0 +1,157 @@
+"""The golden file: the book projected into every app schema, built once per inputs.
+
+It lives in a user cache directory (``$CFAB_HOME``, else ``$XDG_CACHE_HOME/cfab``, else
+``~/.cache/cfab``) under a name keyed by (seed, clock, scale) and a fingerprint of the code
+that shapes it (DDL, generator, views, apps), so a code change or a new package version
+rebuilds it. It is written to a temporary name, checkpointed, renamed atomically and made
+read-only; attempts only ever copy it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import time
+from dataclasses import dataclass
+from importlib import metadata, resources
+from pathlib import Path
+
+import duckdb
+
+from cfab.schema.catalog import content_digest, run_script, schema_ddl
+from cfab.seeds.determinism import BuildInputs
+
+BLOCK_SIZE = 16384
+_SHAPING_PACKAGES = ("cfab.schema", "cfab.seeds", "cfab.views", "cfab.apps")
+
+
+def cfab_home() -> Path:
+    env = os.environ.get("CFAB_HOME")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "cfab"
+
+
+def package_version() -> str:
+    try:
+        return metadata.version("cfagentbench")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def code_fingerprint() -> str:
+    """sha256 over the package version and every file of the packages that shape the book."""
+    h = hashlib.sha256(package_version().encode())
+    h.update(duckdb.__version__.encode())
+    for package in _SHAPING_PACKAGES:
+        stack = [resources.files(package)]
+        files = []
+        while stack:
+            node = stack.pop()
+            for child in node.iterdir():
+                if child.is_dir():
+                    if child.name != "__pycache__":
+                        stack.append(child)
+                elif child.name.endswith((".py", ".sql", ".toml", ".json", ".md", ".txt")):
+                    files.append(child)
+        for f in sorted(files, key=lambda p: str(p)):
+            h.update(str(f).rsplit(package.split(".")[-1], 1)[-1].encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def golden_path(inputs: BuildInputs, home: Path | None = None) -> Path:
+    return (home or cfab_home()) / f"book-{inputs.key()}-{code_fingerprint()[:12]}.duckdb"
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    path: Path
+    digest: str
+    size_bytes: int
+    seconds: float
+    tables: int
+    rows: int
+
+
+def build_golden(inputs: BuildInputs, out: Path, apps: list[str] | None = None) -> BuildReport:
+    """Write the golden file for ``inputs`` to ``out`` (atomically) and return its digest."""
+    from cfab.apps.registry import load_all
+    from cfab.seeds import build_book
+
+    started = time.perf_counter()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    for stale in (tmp, tmp.with_name(tmp.name + ".wal")):
+        stale.unlink(missing_ok=True)
+    registry = load_all()
+    chosen = list(registry) if apps is None else apps
+    con = duckdb.connect()
+    try:
+        con.execute(f"ATTACH '{_sql_path(tmp)}' AS golden (BLOCK_SIZE {BLOCK_SIZE})")
+        con.execute("USE golden")
+        run_script(con, schema_ddl("cfab_internal"))
+        meta = {"seed": str(inputs.seed), "clock": inputs.clock.isoformat(), "scale": str(inputs.scale),
+                "package_version": package_version(), "code_fingerprint": code_fingerprint(),
+                "apps": ",".join(chosen)}
+        con.executemany("INSERT INTO cfab_internal.meta VALUES (?, ?)", sorted(meta.items()))
+        build_book(con, inputs)
+        for name in chosen:
+            registry[name].seed(con, inputs)
+        con.execute("CHECKPOINT golden")
+        con.execute("USE memory")
+        con.execute("DETACH golden")
+    except BaseException:
+        con.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    con.close()
+    ro = duckdb.connect(str(tmp), read_only=True)
+    try:
+        digest = content_digest(ro)
+        tables, rows = ro.execute(
+            "SELECT count(*), coalesce(sum(estimated_size), 0) FROM duckdb_tables() WHERE database_name = current_database()"
+        ).fetchone()
+    finally:
+        ro.close()
+    os.replace(tmp, out)
+    os.chmod(out, 0o444)
+    out.with_name(out.name + ".digest").write_text(digest + "\n")
+    return BuildReport(out, digest, out.stat().st_size, time.perf_counter() - started, int(tables), int(rows))
+
+
+def ensure_golden(inputs: BuildInputs | None = None, home: Path | None = None) -> Path:
+    """The golden file for ``inputs``, building it first if needed (safe across processes)."""
+    inputs = inputs or BuildInputs.from_env()
+    path = golden_path(inputs, home)
+    marker = path.with_name(path.name + ".digest")
+    if path.exists() and marker.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(path.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (path.exists() and marker.exists()):
+            if path.exists():
+                os.chmod(path, 0o644)
+                path.unlink()
+            build_golden(inputs, path)
+    return path
+
+
+def golden_digest(path: Path) -> str:
+    """The content digest recorded at build (recomputed when the sidecar is missing)."""
+    marker = Path(path).with_name(Path(path).name + ".digest")
+    if marker.exists():
+        return marker.read_text().strip()
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return content_digest(con)
+    finally:
+        con.close()
+
+
+def _sql_path(path: Path) -> str:
+    return str(path).replace("'", "''")

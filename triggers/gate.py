@@ -1,0 +1,323 @@
+"""The one write gate. DuckDB has no triggers, so every write to an app table — from a
+tool, from agent SQL (``sql.execute``), over HTTP or MCP — is expressed as an intent
+(insert rows / update-where / delete-where) and passes through :class:`WriteGate`:
+
+1. the affected rows are resolved (``SELECT old.* … WHERE <where>``) together with every
+   applicable rule's predicate, where ``new.<col>`` is replaced by the assignment (or the
+   inserted literal) and ``old.<col>`` by the current value (NULL for inserts);
+2. the first matching rule decides: ``reject`` raises :class:`WriteRejected`, ``guard``
+   raises :class:`GuardTripped` (the caller rolls back and records a staged call), ``allow``
+   stops rule evaluation;
+3. the write executes with bound parameters, and every written key is recorded in
+   ``cfab_internal.written_rows`` (the diff's fast path);
+4. :meth:`finish` checks the assertions over the groups the call touched (a journal entry
+   must balance) before the caller commits.
+
+The gate never opens or commits transactions: the caller wraps one tool call in one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any, Mapping, Sequence
+
+import duckdb
+from sqlglot import exp
+
+from cfab.schema.catalog import HIDDEN_SCHEMAS, Catalog, TableInfo
+from cfab.schema.sqlbuild import col, ident, key_predicate, literal, parse_expr, pk_key, to_sql
+from cfab.triggers.rules import Rule, RuleSet, load_rules
+
+
+class WriteRejected(Exception):
+    """A write refused by a rule, an assertion or a type check; the message is agent-facing."""
+
+    def __init__(self, message: str, rule_id: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule_id = rule_id
+
+
+class GuardTripped(Exception):
+    """A write that would move money / post / file / sign: stage it, never execute it."""
+
+    def __init__(self, rule: Rule, table: str, op: str, row: Mapping[str, Any]) -> None:
+        super().__init__(rule.message)
+        self.rule = rule
+        self.table = table
+        self.op = op
+        self.row = dict(row)
+
+
+@dataclass
+class _Touched:
+    info: TableInfo
+    keys: set[tuple]
+    groups: set[tuple]
+
+
+class WriteGate:
+    """Applies write intents to one attempt connection under the rule set."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, catalog: Catalog,
+                 rules: RuleSet | None = None, writable_schemas: set[str] | None = None) -> None:
+        self.con = con
+        self.catalog = catalog
+        self.rules = rules if rules is not None else load_rules()
+        self.writable = {s.lower() for s in writable_schemas} if writable_schemas is not None else None
+        self._seq = 0
+        self._touched: dict[str, _Touched] = {}
+
+    # ------------------------------------------------------------------ call lifecycle
+    def begin(self, seq: int) -> None:
+        """Start a tool call (the caller has opened a transaction)."""
+        self._seq = seq
+        self._touched = {}
+
+    def finish(self) -> None:
+        """Check assertions over touched groups and record written rows (before commit)."""
+        for touched in self._touched.values():
+            for assertion in self.rules.assertions_for(touched.info.qualified):
+                self._check_assertion(touched, assertion)
+        rows = [(t.info.qualified, pk_key(k), self._seq) for t in self._touched.values() for k in t.keys]
+        if rows:
+            self.con.executemany(
+                "INSERT INTO cfab_internal.written_rows VALUES (?, ?, ?) ON CONFLICT DO NOTHING", rows)
+        self._touched = {}
+
+    # ------------------------------------------------------------------ intents
+    def insert(self, table: str, row: Mapping[str, Any]) -> dict[str, Any]:
+        """Insert one row (column → value); returns the row with declared column spellings."""
+        return self.insert_many(table, [row])[0]
+
+    def insert_many(self, table: str, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        info = self._table(table)
+        written: list[dict[str, Any]] = []
+        for raw in rows:
+            row = {info.column(k): v for k, v in raw.items()}
+            for name, value in row.items():
+                row[name] = self._check_value(info, name, value)
+            self._apply_rules(info, "insert", None, row)
+            cols = list(row)
+            stmt = exp.insert(
+                exp.values([tuple(exp.Placeholder() for _ in cols)]),
+                info.table_expr(), columns=[ident(c) for c in cols])
+            self.con.execute(to_sql(stmt), [row[c] for c in cols])
+            key = tuple(row.get(c) for c in info.pk)
+            self._touch(info, [key], [row])
+            written.append(row)
+        return written
+
+    def update(self, table: str, key: Mapping[str, Any] | Sequence[Any], values: Mapping[str, Any]) -> int:
+        """Update the row with this primary key; values are Python values (typed literals)."""
+        info = self._table(table)
+        where = self._key_where(info, key)
+        assignments = {info.column(c): literal(self._check_value(info, info.column(c), v), info.columns[info.column(c)])
+                       for c, v in values.items()}
+        count = self._update(info, where, assignments)
+        if count == 0:
+            raise WriteRejected(f"no row in {info.qualified} with key {self._key_text(info, key)}")
+        return count
+
+    def update_where(self, table: str, where: exp.Expression | str | None,
+                     assignments: Mapping[str, exp.Expression | str]) -> int:
+        """Update every row matching ``where`` with SQL expressions over the row's own columns."""
+        info = self._table(table)
+        where_expr = parse_expr(where) if isinstance(where, str) else (where or exp.true())
+        parsed = {info.column(c): (parse_expr(e) if isinstance(e, str) else e) for c, e in assignments.items()}
+        return self._update(info, where_expr, parsed)
+
+    def delete(self, table: str, key: Mapping[str, Any] | Sequence[Any]) -> int:
+        info = self._table(table)
+        count = self.delete_where(info.qualified, self._key_where(info, key))
+        if count == 0:
+            raise WriteRejected(f"no row in {info.qualified} with key {self._key_text(info, key)}")
+        return count
+
+    def delete_where(self, table: str, where: exp.Expression | str | None) -> int:
+        info = self._table(table)
+        where_expr = parse_expr(where) if isinstance(where, str) else (where or exp.true())
+        olds = self._resolve(info, "delete", where_expr, {})
+        if not olds:
+            return 0
+        keys = [tuple(o[c] for c in info.pk) for o in olds]
+        stmt = exp.delete(info.table_expr(), where=key_predicate(info, keys))
+        self.con.execute(to_sql(stmt))
+        self._touch(info, keys, olds)
+        return len(olds)
+
+    # ------------------------------------------------------------------ internals
+    def _table(self, table: str) -> TableInfo:
+        try:
+            info = self.catalog.get(table)
+        except KeyError:
+            raise WriteRejected(f"unknown table {table!r}") from None
+        schema = info.schema.lower()
+        if schema in HIDDEN_SCHEMAS or (self.writable is not None and schema not in self.writable):
+            raise WriteRejected(f"table {info.qualified} is not writable in this environment")
+        if not info.pk:
+            raise WriteRejected(f"table {info.qualified} has no primary key and cannot be written")
+        return info
+
+    def _update(self, info: TableInfo, where: exp.Expression, assignments: dict[str, exp.Expression]) -> int:
+        if not assignments:
+            return 0
+        bad = [c for c in assignments if c in info.pk]
+        if bad:
+            raise WriteRejected(f"primary key column(s) {', '.join(bad)} of {info.qualified} cannot be changed")
+        olds = self._resolve(info, "update", where, assignments)
+        if not olds:
+            return 0
+        keys = [tuple(o[c] for c in info.pk) for o in olds]
+        stmt = exp.update(info.table_expr(), {ident(c): e for c, e in assignments.items()},
+                          where=key_predicate(info, keys))
+        self.con.execute(to_sql(stmt))
+        news = self._fetch(info, keys) if self.rules.assertions_for(info.qualified) else []
+        self._touch(info, keys, olds + news)
+        return len(olds)
+
+    def _resolve(self, info: TableInfo, op: str, where: exp.Expression,
+                 assignments: Mapping[str, exp.Expression]) -> list[dict[str, Any]]:
+        """Rows matching ``where`` with the verdict of each rule; raises on reject/guard."""
+        rules = self.rules.for_table(info.qualified, op)
+        new_map = {c: _qualify(e, "old") for c, e in assignments.items()}
+        select = exp.select(exp.column(exp.Star(), table=ident("old")))
+        for i, rule in enumerate(rules):
+            pred = _rewrite(parse_expr(rule.when), info, new=new_map, old_alias="old")
+            select = select.select(exp.alias_(exp.func("coalesce", pred, exp.false()), f"__rule{i}"))
+        select = select.from_(info.table_expr().as_("old")).where(_qualify(where, "old"))
+        cur = self.con.execute(to_sql(select))
+        names = [d[0] for d in cur.description]
+        out: list[dict[str, Any]] = []
+        for values in cur.fetchall():
+            rec = dict(zip(names, values))
+            verdicts = [rec.pop(f"__rule{i}") for i in range(len(rules))]
+            self._decide(info, op, rules, verdicts, rec)
+            out.append(rec)
+        return out
+
+    def _apply_rules(self, info: TableInfo, op: str, old: dict | None, new: dict[str, Any]) -> None:
+        rules = self.rules.for_table(info.qualified, op)
+        if not rules:
+            return
+        new_map = {c: literal(v, info.columns[c]) for c, v in new.items()}
+        select = exp.select(*[
+            exp.alias_(exp.func("coalesce", _rewrite(parse_expr(r.when), info, new=new_map, old_alias=None), exp.false()),
+                       f"__rule{i}") for i, r in enumerate(rules)])
+        verdicts = list(self.con.execute(to_sql(select)).fetchone())
+        self._decide(info, op, rules, verdicts, new)
+
+    def _decide(self, info: TableInfo, op: str, rules: list[Rule], verdicts: list[bool], row: dict) -> None:
+        for rule, hit in zip(rules, verdicts):
+            if not hit:
+                continue
+            if rule.action == "allow":
+                return
+            if rule.action == "guard":
+                raise GuardTripped(rule, info.qualified, op, row)
+            raise WriteRejected(_format(rule.message, row), rule.id)
+
+    def _check_value(self, info: TableInfo, column: str, value: Any) -> Any:
+        type_text = info.columns[column].upper()
+        if value is None or not type_text.startswith("DECIMAL"):
+            return value
+        if isinstance(value, float):
+            value = repr(value)
+        try:
+            dec = Decimal(str(value))
+        except InvalidOperation:
+            raise WriteRejected(f"{info.qualified}.{column} needs a decimal amount, got {value!r}") from None
+        scale = int(type_text.rstrip(")").split(",")[1]) if "," in type_text else 0
+        if not dec.is_finite() or dec != dec.quantize(Decimal(1).scaleb(-scale)):
+            raise WriteRejected(f"{info.qualified}.{column} takes at most {scale} decimal places, got {value}")
+        return dec
+
+    def _key_where(self, info: TableInfo, key: Mapping[str, Any] | Sequence[Any]) -> exp.Expression:
+        values = [key[k] for k in _key_lookup(info, key)] if isinstance(key, Mapping) else list(key)
+        if len(values) != len(info.pk):
+            raise WriteRejected(f"{info.qualified} key needs {len(info.pk)} value(s): {', '.join(info.pk)}")
+        return key_predicate(info, [values])
+
+    @staticmethod
+    def _key_text(info: TableInfo, key: Mapping[str, Any] | Sequence[Any]) -> str:
+        if isinstance(key, Mapping):
+            return ", ".join(f"{k}={v!r}" for k, v in key.items())
+        return ", ".join(f"{c}={v!r}" for c, v in zip(info.pk, key))
+
+    def _fetch(self, info: TableInfo, keys: list[tuple]) -> list[dict[str, Any]]:
+        cur = self.con.execute(to_sql(exp.select("*").from_(info.table_expr()).where(key_predicate(info, keys))))
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, r)) for r in cur.fetchall()]
+
+    def _touch(self, info: TableInfo, keys: list[tuple], rows: list[dict[str, Any]]) -> None:
+        touched = self._touched.setdefault(info.qualified.lower(), _Touched(info, set(), set()))
+        touched.keys.update(keys)
+        for assertion in self.rules.assertions_for(info.qualified):
+            group_cols = [info.column(c) for c in assertion.group_by]
+            touched.groups.update(tuple(r.get(c) for c in group_cols) for r in rows)
+
+    def _check_assertion(self, touched: _Touched, assertion) -> None:
+        info = touched.info
+        group_cols = [info.column(c) for c in assertion.group_by]
+        groups = [g for g in touched.groups if all(v is not None for v in g)]
+        if not groups:
+            return
+        types = [info.columns[c] for c in group_cols]
+        if len(group_cols) == 1:
+            in_pred: exp.Expression = exp.In(this=col(group_cols[0]), expressions=[literal(g[0], types[0]) for g in groups])
+        else:
+            in_pred = exp.In(this=exp.Tuple(expressions=[col(c) for c in group_cols]),
+                             expressions=[exp.Tuple(expressions=[literal(v, t) for v, t in zip(g, types)]) for g in groups])
+        query = (exp.select(*[col(c) for c in group_cols]).from_(info.table_expr()).where(in_pred)
+                 .group_by(*[col(c) for c in group_cols]).having(exp.not_(exp.paren(parse_expr(assertion.check)))))
+        bad = self.con.execute(to_sql(query)).fetchone()
+        if bad is not None:
+            raise WriteRejected(_format(assertion.message, dict(zip(group_cols, bad))), assertion.id)
+
+
+def _key_lookup(info: TableInfo, key: Mapping[str, Any]) -> list[str]:
+    lowered = {k.lower(): k for k in key}
+    missing = [c for c in info.pk if c.lower() not in lowered]
+    if missing:
+        raise WriteRejected(f"{info.qualified} key is missing {', '.join(missing)}")
+    return [lowered[c.lower()] for c in info.pk]
+
+
+def _qualify(node: exp.Expression, alias: str) -> exp.Expression:
+    """Qualify bare column references with ``alias`` (the row being written)."""
+    def fix(n: exp.Expression) -> exp.Expression:
+        if isinstance(n, exp.Column) and not n.table:
+            return exp.column(n.this.copy(), table=ident(alias))
+        return n
+    return node.copy().transform(fix)
+
+
+def _rewrite(pred: exp.Expression, info: TableInfo, *, new: Mapping[str, exp.Expression],
+             old_alias: str | None) -> exp.Expression:
+    """Replace ``new.c`` by the new value of c and ``old.c`` by the current value (or NULL)."""
+    def fix(n: exp.Expression) -> exp.Expression:
+        if not isinstance(n, exp.Column) or n.table.lower() not in ("new", "old"):
+            return n
+        name = info.column(n.name)
+        if n.table.lower() == "new":
+            if name in new:
+                return new[name].copy()
+            return col(name, old_alias) if old_alias else exp.Null()
+        return col(name, old_alias) if old_alias else exp.Null()
+    return pred.copy().transform(fix)
+
+
+class _Row(dict):
+    def __missing__(self, key: str) -> str:
+        for k, v in self.items():
+            if k.lower() == key.lower():
+                return v
+        return "{" + key + "}"
+
+
+def _format(message: str, row: Mapping[str, Any]) -> str:
+    try:
+        return message.format_map(_Row(row))
+    except (ValueError, IndexError, AttributeError):
+        return message
