@@ -8,7 +8,7 @@ formats, status vocabularies (the way sqlglot's dialects differ by constants).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence
 
@@ -59,6 +59,7 @@ class AppContext:
     catalog: Catalog
     clock: date
     env: EnvHooks | None = None
+    apps: dict[str, "App"] = field(default_factory=dict)   # the composed app instances, by name
 
     @property
     def now(self) -> datetime:
@@ -104,6 +105,14 @@ class App:
             cls._tool_cache = cache  # type: ignore[attr-defined]
         return cache
 
+    def offered(self) -> dict[str, ToolSpec]:
+        """The tools this instance offers (all of the class's by default)."""
+        return type(self).tools()
+
+    def describe(self, spec: ToolSpec) -> str:
+        """The description an agent reads for ``spec`` (instances may fill in runtime facts)."""
+        return spec.description
+
     @classmethod
     def declared_tables(cls) -> list[str]:
         """Tables created by ``schema/<app>.sql``, qualified ``app.table``."""
@@ -143,6 +152,13 @@ class App:
 
     def guarded_calls(self) -> list[Any]:
         return [g for g in self._env().guarded_calls() if getattr(g, "app", None) == self.name]
+
+    def peer(self, name: str) -> "App":
+        """Another app composed in the same environment (for integrations such as ERP sync)."""
+        app = self.ctx.apps.get(name)
+        if app is None:
+            raise ToolError(f"{name} is not connected in this environment", "rejected")
+        return app
 
     def _env(self) -> EnvHooks:
         if self.ctx.env is None:

@@ -102,9 +102,9 @@ class Environment:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
     def _open(self) -> None:
-        from cfab.runner.connect import connect_attempt
+        from cfab.apps.sqlexec import connect_hardened
 
-        self._con = connect_attempt(self.path, memory_limit=self.memory_limit)
+        self._con = connect_hardened(self.path, memory_limit=self.memory_limit)
         self.catalog = _catalog_for(self.golden, self._con)
         writable = {get_app(a).schema_name() for a in self.app_names}
         self.gate = WriteGate(self._con, self.catalog, writable_schemas=writable)
@@ -115,10 +115,11 @@ class Environment:
         from cfab.apps.sqltool import SqlTool
 
         self.apps["sql"] = SqlTool(ctx, schemas=sorted(writable), allow_write=self.sql_write)
+        ctx.apps.update({n: a for n, a in self.apps.items() if n != "sql"})
         self._calls: dict[str, _Call] = {}
         self.tools: dict[str, ToolSpec] = {}
         for app in self.apps.values():
-            for name, spec in type(app).tools().items():
+            for name, spec in app.offered().items():
                 if name in self._calls:
                     raise ValueError(f"tool {name} defined twice")
                 self.tools[name] = spec
@@ -142,7 +143,12 @@ class Environment:
     # ------------------------------------------------------------------ tools
     def tool_specs(self) -> list[dict[str, Any]]:
         """OpenAI-compatible function schemas; names sanitized and mapped back by :meth:`call`."""
-        return [spec.openai_spec() for spec in self.tools.values()]
+        out = []
+        for name, spec in self.tools.items():
+            entry = spec.openai_spec()
+            entry["function"]["description"] = self._calls[name].app.describe(spec)
+            out.append(entry)
+        return out
 
     def resolve(self, name: str) -> ToolSpec:
         call = self._calls.get(name)
@@ -206,9 +212,9 @@ class Environment:
             return ToolResult(ok=False, error=e.message, error_type="rejected")
         except duckdb.Error as e:
             con.rollback()
-            from cfab.runner.connect import translate_error
+            from cfab.apps.sqlexec import translate_duckdb_error
 
-            return ToolResult(ok=False, error=f"{spec.name}: {translate_error(e)}", error_type="invalid_argument")
+            return ToolResult(ok=False, error=f"{spec.name}: {translate_duckdb_error(e)}", error_type="invalid_argument")
         except Exception as e:  # a bug of ours: never a traceback to the agent
             con.rollback()
             return ToolResult(ok=False, error=f"{spec.name} failed internally ({type(e).__name__}: {e})",

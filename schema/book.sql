@@ -627,3 +627,22 @@ CREATE TABLE book.divergences (
     family          VARCHAR NOT NULL,             -- the task family that needs it
     reason          VARCHAR NOT NULL
 );
+
+-- ---------------------------------------------------------------------------------------
+-- How each system spells a job number. The ERP projections and the hh2 job crosswalk both
+-- use this one definition, so they cannot disagree; agents learn it only from hh2.
+-- ---------------------------------------------------------------------------------------
+CREATE MACRO book.system_job_id(system, job_number) AS
+    CASE system
+        WHEN 'vista_erp' THEN job_number || '-'
+        WHEN 'foundation_erp' THEN job_number || '-00'
+        WHEN 'sage300cre' THEN job_number || '-00'
+        WHEN 'cmic' THEN lpad(job_number, 6, '0')
+        WHEN 'acumatica_construction' THEN 'J' || job_number
+        WHEN 'procore' THEN ((hash('procore-project:' || job_number) % 9000000) + 1000000)::VARCHAR
+        WHEN 'redteam' THEN 'RT-' || job_number
+        WHEN 'ingenious_build' THEN 'IB' || job_number
+        WHEN 'ressio' THEN 'R' || job_number
+        WHEN 'smartbuild' THEN 'SB-' || job_number
+        ELSE job_number
+    END;

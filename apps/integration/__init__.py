@@ -1,0 +1,5 @@
+"""Integration / Estimating archetype: hh2 (crosswalks and sync) and HCSS HeavyBid (estimates)."""
+
+from cfab.apps.integration.hh2 import Hh2
+
+__all__ = ["Hh2"]
