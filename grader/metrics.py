@@ -1,0 +1,325 @@
+"""Run metrics: pass^1, pass^k, mean score, Wilson intervals and a paired bootstrap.
+
+Definitions (the paper's, section "Metrics and statistical power"):
+
+* **pass^1** — for each task, the fraction of its attempts that passed; averaged over
+  tasks (task-averaged, so a task with more attempts does not weigh more).
+* **pass^k** — a task counts only if *all* of its first ``k`` attempts (by attempt index)
+  passed; the fraction of tasks that do. A task with fewer than ``k`` attempts is
+  *incomplete*: it is left out of pass^k (and of the gap) and counted in
+  ``n_incomplete``.
+* **mean score** — the per-task mean attempt score, averaged over tasks.
+* **Wilson intervals** — 95 %, at the task level (the task is the sampling unit, runs are
+  clustered within tasks). For pass^1 the "successes" are the sum of per-task pass rates,
+  a fractional count, exactly as the paper's tables do (0.67 [.51,.79] at n=40).
+* **gap** — pass^1 − pass^k over the tasks that have ``k`` attempts (a paired
+  difference), and ``relative_drop`` = gap / pass^1 (the share of successes lost).
+
+Grouping: by domain, family, difficulty and app (a task belongs to every app in its
+``systems``). All arithmetic is exact (``fractions.Fraction``) until the final float.
+
+Inputs are any objects with the attributes of :class:`Outcome` (``AttemptRecord`` from
+``cfab.runner.records`` qualifies). Callers drop infrastructure failures first.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Literal, Protocol
+
+from cfab.schema.models import FrozenModel
+
+Z95: float = NormalDist().inv_cdf(0.975)  # 1.959963984540054
+
+Metric = Literal["pass1", "passk", "score"]
+
+
+class Outcome(Protocol):
+    """What metrics read from one attempt."""
+
+    task: str
+    attempt: int
+    passed: bool
+    score: float
+    domain: str
+    family: str
+    difficulty: int
+    systems: Sequence[str]
+
+
+class AttemptOutcome(FrozenModel):
+    """A minimal concrete :class:`Outcome`, for callers that have no AttemptRecord."""
+
+    task: str
+    attempt: int
+    passed: bool
+    score: float = 0.0
+    domain: str = ""
+    family: str = ""
+    difficulty: int = 0
+    systems: tuple[str, ...] = ()
+
+
+class Interval(FrozenModel):
+    """A closed interval [lo, hi]."""
+
+    lo: float
+    hi: float
+
+
+class TaskResult(FrozenModel):
+    """One task's attempts folded together."""
+
+    task: str
+    domain: str
+    family: str
+    difficulty: int
+    systems: tuple[str, ...]
+    attempts: int
+    passes: int
+    pass_rate: float
+    mean_score: float
+    all_k_passed: bool | None  # None: fewer than k attempts (incomplete)
+
+
+class GroupMetrics(FrozenModel):
+    """Metrics for one group of tasks (overall, one domain, one app, ...)."""
+
+    group: str
+    key: str
+    k: int
+    n_tasks: int
+    n_attempts: int
+    pass1: float
+    pass1_ci: Interval
+    mean_score: float
+    n_tasks_k: int
+    n_incomplete: int
+    passk: float | None
+    passk_ci: Interval | None
+    gap: float | None
+    relative_drop: float | None
+
+
+class MetricsSummary(FrozenModel):
+    """Everything the report and summary.json need, grouped."""
+
+    k: int
+    overall: GroupMetrics
+    by_domain: dict[str, GroupMetrics]
+    by_family: dict[str, GroupMetrics]
+    by_difficulty: dict[str, GroupMetrics]
+    by_app: dict[str, GroupMetrics]
+
+
+class PairedBootstrap(FrozenModel):
+    """Run A minus run B on the tasks both contain, with a percentile interval."""
+
+    metric: str
+    k: int
+    n_tasks: int
+    only_in_a: int
+    only_in_b: int
+    mean_a: float
+    mean_b: float
+    mean_diff: float
+    lo: float
+    hi: float
+    confidence: float
+    n_boot: int
+    seed: int
+
+
+# ---------------------------------------------------------------- Wilson interval
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> Interval:
+    """The Wilson score interval for ``successes`` out of ``n`` (successes may be fractional).
+
+    ``n == 0`` gives the uninformative [0, 1]. Bounds are clamped to [0, 1] (they only
+    leave it by rounding error at 0/n and n/n).
+    """
+    if n < 0 or successes < 0 or successes > n:
+        raise ValueError(f"need 0 <= successes <= n, got {successes}/{n}")
+    if n == 0:
+        return Interval(lo=0.0, hi=1.0)
+    p = float(successes) / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return Interval(lo=lo, hi=hi)
+
+
+# ---------------------------------------------------------------- per task
+
+
+def _fold(records: Iterable[Outcome]) -> dict[str, list[Outcome]]:
+    """Group attempts by task, rejecting duplicate (task, attempt) and metadata drift."""
+    by_task: dict[str, dict[int, Outcome]] = defaultdict(dict)
+    for r in records:
+        seen = by_task[r.task]
+        if r.attempt in seen:
+            raise ValueError(f"duplicate attempt {r.attempt} for task {r.task!r}")
+        if seen:
+            first = next(iter(seen.values()))
+            if (first.domain, first.family, first.difficulty, tuple(first.systems)) != (
+                r.domain, r.family, r.difficulty, tuple(r.systems)
+            ):
+                raise ValueError(f"task {r.task!r}: attempts disagree on task metadata")
+        seen[r.attempt] = r
+    return {t: [a[i] for i in sorted(a)] for t, a in sorted(by_task.items())}
+
+
+def default_k(records: Iterable[Outcome]) -> int:
+    """The largest number of attempts any task has (1 when there are none)."""
+    counts: dict[str, int] = defaultdict(int)
+    for r in records:
+        counts[r.task] += 1
+    return max(counts.values(), default=1)
+
+
+def task_results(records: Iterable[Outcome], k: int) -> list[TaskResult]:
+    """Fold attempts into one :class:`TaskResult` per task, sorted by task id."""
+    if k < 1:
+        raise ValueError("k must be >= 1")
+    out = []
+    for task, attempts in _fold(records).items():
+        first = attempts[0]
+        passes = sum(1 for a in attempts if a.passed)
+        score = sum((Fraction(a.score) for a in attempts), Fraction(0)) / len(attempts)
+        all_k = all(a.passed for a in attempts[:k]) if len(attempts) >= k else None
+        out.append(TaskResult(
+            task=task, domain=first.domain, family=first.family,
+            difficulty=first.difficulty, systems=tuple(first.systems),
+            attempts=len(attempts), passes=passes, pass_rate=passes / len(attempts),
+            mean_score=float(score), all_k_passed=all_k,
+        ))
+    return out
+
+
+# ---------------------------------------------------------------- groups
+
+
+def group_metrics(tasks: Sequence[TaskResult], k: int, group: str = "overall",
+                  key: str = "all", z: float = Z95) -> GroupMetrics:
+    """Metrics over a set of tasks (already folded)."""
+    n = len(tasks)
+    rates = [Fraction(t.passes, t.attempts) for t in tasks]
+    p1_sum = sum(rates, Fraction(0))
+    pass1 = p1_sum / n if n else Fraction(0)
+    score = sum((Fraction(t.mean_score) for t in tasks), Fraction(0)) / n if n else Fraction(0)
+    complete = [(r, t) for r, t in zip(rates, tasks) if t.all_k_passed is not None]
+    nk = len(complete)
+    if nk:
+        hits = sum(1 for _, t in complete if t.all_k_passed)
+        passk: float | None = hits / nk
+        passk_ci: Interval | None = wilson_interval(hits, nk, z)
+        p1_complete = sum((r for r, _ in complete), Fraction(0)) / nk
+        gap_f = p1_complete - Fraction(hits, nk)
+        gap: float | None = float(gap_f)
+        drop = float(gap_f / p1_complete) if p1_complete else None
+    else:
+        passk = passk_ci = gap = drop = None
+    return GroupMetrics(
+        group=group, key=key, k=k, n_tasks=n, n_attempts=sum(t.attempts for t in tasks),
+        pass1=float(pass1), pass1_ci=wilson_interval(float(p1_sum), n, z),
+        mean_score=float(score), n_tasks_k=nk, n_incomplete=n - nk,
+        passk=passk, passk_ci=passk_ci, gap=gap, relative_drop=drop,
+    )
+
+
+def _grouped(tasks: Sequence[TaskResult], group: str, keys: Callable[[TaskResult], Iterable[str]],
+             k: int, z: float, sort_key: Callable[[str], object] = str) -> dict[str, GroupMetrics]:
+    buckets: dict[str, list[TaskResult]] = defaultdict(list)
+    for t in tasks:
+        for key in dict.fromkeys(keys(t)):  # de-duplicated, order kept
+            buckets[key].append(t)
+    return {key: group_metrics(buckets[key], k, group, key, z)
+            for key in sorted(buckets, key=sort_key)}
+
+
+def _difficulty_order(key: str) -> object:
+    return (0, int(key), "") if key.lstrip("-").isdigit() else (1, 0, key)
+
+
+def summarize(records: Iterable[Outcome], k: int | None = None, z: float = Z95) -> MetricsSummary:
+    """pass^1, pass^k, mean score and intervals, overall and by domain/family/difficulty/app.
+
+    ``k`` defaults to the largest attempt count of any task.
+    """
+    records = list(records)
+    k = default_k(records) if k is None else k
+    tasks = task_results(records, k)
+    return MetricsSummary(
+        k=k,
+        overall=group_metrics(tasks, k, "overall", "all", z),
+        by_domain=_grouped(tasks, "domain", lambda t: [t.domain], k, z),
+        by_family=_grouped(tasks, "family", lambda t: [t.family], k, z),
+        by_difficulty=_grouped(tasks, "difficulty", lambda t: [str(t.difficulty)], k, z,
+                               _difficulty_order),
+        by_app=_grouped(tasks, "app", lambda t: list(t.systems), k, z),
+    )
+
+
+# ---------------------------------------------------------------- paired bootstrap
+
+
+def _per_task_values(tasks: Sequence[TaskResult], metric: Metric) -> dict[str, Fraction]:
+    if metric == "pass1":
+        return {t.task: Fraction(t.passes, t.attempts) for t in tasks}
+    if metric == "score":
+        return {t.task: Fraction(t.mean_score) for t in tasks}
+    if metric == "passk":
+        return {t.task: Fraction(int(bool(t.all_k_passed)))
+                for t in tasks if t.all_k_passed is not None}
+    raise ValueError(f"unknown metric {metric!r}; use pass1, passk or score")
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile (numpy's default method), q in [0, 1]."""
+    pos = q * (len(sorted_values) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    frac = pos - lo
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * frac
+
+
+def paired_bootstrap(a: Iterable[Outcome], b: Iterable[Outcome], *, metric: Metric = "pass1",
+                     k: int | None = None, n_boot: int = 10_000, seed: int = 0,
+                     confidence: float = 0.95) -> PairedBootstrap:
+    """Compare run A with run B on their common tasks: mean(A − B) and a bootstrap interval.
+
+    Tasks are resampled with replacement (the task is the unit), ``n_boot`` times, from
+    ``random.Random(seed)``, so the result is deterministic. The interval is the
+    percentile interval of the resampled mean differences. ``k`` (for ``passk``) defaults
+    to the larger of the two runs' default k.
+    """
+    a, b = list(a), list(b)
+    k = max(default_k(a), default_k(b)) if k is None else k
+    va = _per_task_values(task_results(a, k), metric)
+    vb = _per_task_values(task_results(b, k), metric)
+    common = sorted(set(va) & set(vb))
+    if not common:
+        raise ValueError("the two runs share no (complete) task")
+    diffs = [float(va[t] - vb[t]) for t in common]
+    n = len(common)
+    exact_mean = sum((va[t] - vb[t] for t in common), Fraction(0)) / n
+    rng = random.Random(seed)
+    means = sorted(math.fsum(rng.choices(diffs, k=n)) / n for _ in range(n_boot))
+    alpha = (1.0 - confidence) / 2
+    return PairedBootstrap(
+        metric=metric, k=k, n_tasks=n, only_in_a=len(set(va) - set(vb)),
+        only_in_b=len(set(vb) - set(va)),
+        mean_a=float(sum((va[t] for t in common), Fraction(0)) / n),
+        mean_b=float(sum((vb[t] for t in common), Fraction(0)) / n),
+        mean_diff=float(exact_mean), lo=_percentile(means, alpha),
+        hi=_percentile(means, 1.0 - alpha), confidence=confidence, n_boot=n_boot, seed=seed,
+    )
