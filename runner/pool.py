@@ -71,8 +71,9 @@ def _checked(spec: AttemptSpec, record: Any, error_record: ErrorRecord) -> Attem
     return record
 
 
-def _pending(jobs: Iterable[AttemptSpec], results: ResultsDir, skip_done: bool) -> list[AttemptSpec]:
-    done = results.done_keys() if skip_done else set()
+def _pending(jobs: Iterable[AttemptSpec], results: ResultsDir, skip_done: bool,
+             retry_errors: bool) -> list[AttemptSpec]:
+    done = results.done_keys(retry_errors=retry_errors) if skip_done else set()
     out: list[AttemptSpec] = []
     for job in jobs:
         if job.key not in done:
@@ -206,13 +207,17 @@ def _run_pool(queue: deque[AttemptSpec], run_one: RunOne, workers: int,
 
 def run_attempts(jobs: list[AttemptSpec], run_one: RunOne, *, workers: int,
                  results: ResultsDir, progress: bool = True, skip_done: bool = True,
+                 retry_errors: bool = False,
                  error_record: ErrorRecord = AttemptRecord.infra_error) -> None:
     """Run every job not yet recorded in ``results``; append each record as it finishes.
+
+    With ``retry_errors`` the recorded attempts that were not scored (worker crash, API
+    failure, cost ceiling) run again; their new line supersedes the old one on load.
 
     ``error_record(spec, message, wall_s=...)`` builds the record of a job whose worker
     died or whose ``run_one`` raised (default :meth:`AttemptRecord.infra_error`).
     """
-    queue = deque(_pending(jobs, results, skip_done))
+    queue = deque(_pending(jobs, results, skip_done, retry_errors))
     bar = _Bar(len(queue), progress and sys.stderr.isatty())
 
     def emit(record: AttemptRecord) -> None:

@@ -60,6 +60,12 @@ def test_a_dead_worker_costs_exactly_its_job(tmp_path):
         assert recs[key].family == "C_coi_hold" and recs[key].money_movement_guard
         assert recs[key].infra_failure and not recs[key].scored
     assert all(r.error is None for k, r in recs.items() if k not in bad)
+    # resuming with retry_errors re-runs exactly the failed jobs (now healthy)
+    healthy = [j.model_copy(update={"config": {}}) for j in js]
+    run_attempts(healthy, run_one, workers=2, results=ResultsDir(tmp_path), progress=False,
+                 retry_errors=True)
+    assert len(lines(tmp_path)) == 9 + len(bad)
+    assert all(r.error is None for r in ResultsDir(tmp_path).load())
 
 
 def test_in_process_mode_records_exceptions(tmp_path):
