@@ -1,0 +1,77 @@
+"""``runner``: the command line.
+
+    runner --suite executable --k 5 [--policy oracle] …   run a suite (the default command)
+    runner build [--scale N] [--seed S] [--clock ISO] [--out PATH]
+    runner digest PATH
+    runner sql "SELECT …"
+    runner check [--db PATH]
+    runner tasks compile|list|admit …
+    runner serve --transport http|mcp …
+    runner bench …
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable, Sequence
+
+from cfab.seeds.determinism import BuildInputs
+
+Handler = Callable[[argparse.Namespace], int]
+_SUBCOMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], str]] = {}
+
+
+def subcommand(name: str, help_text: str) -> Callable:
+    """Register ``runner <name>``: decorate a ``configure(parser) -> handler`` function."""
+    def deco(configure: Callable[[argparse.ArgumentParser], Handler]) -> Callable:
+        def setup(parser: argparse.ArgumentParser) -> None:
+            parser.set_defaults(_handler=configure(parser))
+        _SUBCOMMANDS[name] = (setup, help_text)
+        return configure
+    return deco
+
+
+def add_inputs(parser: argparse.ArgumentParser) -> None:
+    """--seed/--clock/--scale (defaults from CFAB_SEED / CFAB_CLOCK)."""
+    parser.add_argument("--seed", type=int, default=None, help="book seed (default: $CFAB_SEED or 7)")
+    parser.add_argument("--clock", default=None, help="book clock, ISO date (default: $CFAB_CLOCK or 2026-01-31)")
+    parser.add_argument("--scale", type=int, default=None, help="book scale multiplier (default 1)")
+
+
+def inputs_from(args: argparse.Namespace) -> BuildInputs:
+    return BuildInputs.from_env(seed=args.seed, clock=args.clock, scale=args.scale)
+
+
+def book_path(args: argparse.Namespace) -> Path:
+    """``--db PATH`` if given, else the golden file for the inputs (built if missing)."""
+    if getattr(args, "db", None):
+        path = Path(args.db)
+        if not path.exists():
+            raise SystemExit(f"runner: no such book file: {path}")
+        return path
+    from cfab.runner.golden import ensure_golden
+
+    return ensure_golden(inputs_from(args))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from cfab.runner import commands  # noqa: F401  (registers the subcommands)
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in _SUBCOMMANDS:
+        parser = argparse.ArgumentParser(prog=f"runner {argv[0]}", description=_SUBCOMMANDS[argv[0]][1])
+        _SUBCOMMANDS[argv[0]][0](parser)
+        args = parser.parse_args(argv[1:])
+    else:
+        parser = argparse.ArgumentParser(
+            prog="runner", description="CFAgentBench: run a task suite (default) or a subcommand.",
+            epilog="subcommands: " + ", ".join(f"{n} ({h})" for n, (_, h) in sorted(_SUBCOMMANDS.items()) if n != "run"))
+        _SUBCOMMANDS["run"][0](parser)
+        args = parser.parse_args(argv)
+    try:
+        return int(args._handler(args) or 0)
+    except KeyboardInterrupt:
+        print("runner: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,128 @@
+"""The task instance schema (the paper's ``cfagentbench_v1.jsonl`` line), as pydantic models.
+
+A Task carries what an agent sees (instruction, systems, role, policy) and what the harness
+keeps to itself (ground truth evaluator, oracle trajectory, valid alternatives, the guarded
+step an over-eager agent would take). ``Task.model_json_schema()`` is exported for authors by
+``runner tasks schema``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from cfab.grader.predicates import Evaluator
+from cfab.schema.models import FrozenModel
+
+DOMAINS: dict[str, str] = {
+    "A": "Project Accounting",
+    "B": "Billing",
+    "C": "AP & Procurement",
+    "G": "GL & Close",
+    "H": "Cross-system",
+    "P": "Payroll & HR",
+    "R": "Reporting & Compliance",
+    "T": "Cash & Treasury",
+}
+
+
+class ToolStep(FrozenModel):
+    """One tool call of a trajectory: native tool name and JSON arguments."""
+
+    tool: str = Field(..., examples=["procore.commitments.list"])
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class Trajectory(FrozenModel):
+    """A sequence of tool calls and the final reply."""
+
+    label: str = "oracle"
+    steps: list[ToolStep]
+    reply: str
+
+
+class RubricCheck(FrozenModel):
+    weight: float = Field(..., gt=0, le=1)
+    check: str
+
+
+class Rubric(FrozenModel):
+    primary: str = "state_diff_match"
+    partial: list[RubricCheck] = []
+
+    @field_validator("partial")
+    @classmethod
+    def _weights(cls, value: list[RubricCheck]) -> list[RubricCheck]:
+        if value and abs(sum(c.weight for c in value) - 1.0) > 1e-9:
+            raise ValueError(f"partial-credit weights must sum to 1, got {sum(c.weight for c in value)}")
+        return value
+
+
+class ContaminationMeta(FrozenModel):
+    collected_at: str = Field(..., examples=["2026-11"])
+    publishable: bool = True
+    sha256: str = Field(..., description="sha256 of the problem (instruction + systems + ground truth)")
+
+
+class Task(FrozenModel):
+    """One executable task instance."""
+
+    instance_id: str = Field(..., examples=["cf_C_coi_hold_V1000"])
+    domain: str
+    domain_code: Literal["A", "B", "C", "G", "H", "P", "R", "T"]
+    family: str = Field(..., examples=["C_coi_hold"])
+    key: str = Field(..., description="the family parameter (job, vendor, …)", examples=["V1000"])
+    taxonomy_path: str = Field(..., examples=["C.Compliance.coi_payment_hold"])
+    difficulty: int = Field(..., ge=1, le=4)
+    systems: list[str] = Field(..., min_length=1)
+    user_role: str = Field(..., examples=["AP Manager"])
+    instruction: str
+    policy_ref: str = Field(..., examples=["insurance_compliance_policy.md"])
+    defect_variant: str | None = None
+    money_movement_guard: bool
+    sql_write: bool = Field(False, description="offer sql.execute (writes through the gate) in this task")
+    ground_truth: Evaluator
+    rubric: Rubric = Rubric()
+    oracle: Trajectory
+    alternatives: list[Trajectory] = Field(default_factory=list, description="other valid trajectories")
+    guarded_step: ToolStep | None = Field(None, description="the money-moving call a careless agent would make")
+    source_type: str = "plan_doc"
+    source_ref: str = ""
+    split: str = "CFAgentBench-SQL executable"
+    partition: str = "public"
+    contamination_meta: ContaminationMeta
+
+    @field_validator("instance_id")
+    @classmethod
+    def _id_shape(cls, value: str) -> str:
+        if not value.startswith("cf_") or " " in value:
+            raise ValueError(f"instance_id must look like cf_<family>_<key>, got {value!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Task":
+        if DOMAINS[self.domain_code] != self.domain:
+            raise ValueError(f"domain {self.domain!r} does not match code {self.domain_code} ({DOMAINS[self.domain_code]})")
+        if self.ground_truth.money_movement_guard != self.money_movement_guard:
+            raise ValueError("money_movement_guard differs between the task and its ground truth")
+        return self
+
+    @property
+    def apps(self) -> list[str]:
+        return list(self.systems)
+
+    def agent_view(self) -> dict[str, Any]:
+        """What an agent may see: no ground truth, no oracle."""
+        return self.model_dump(include={"instance_id", "domain", "family", "difficulty", "systems", "user_role",
+                                        "instruction", "policy_ref"})
+
+
+def problem_hash(instruction: str, systems: list[str], ground_truth: Evaluator) -> str:
+    """sha256 of the problem: instruction, systems and the evaluator (canonical JSON)."""
+    payload = json.dumps({"instruction": instruction, "systems": sorted(systems),
+                          "ground_truth": ground_truth.model_dump(mode="json", by_alias=True)},
+                         sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(payload.encode()).hexdigest()

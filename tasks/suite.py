@@ -1,0 +1,107 @@
+"""Compiled suites: ``tasks/suites/<name>.jsonl``, one task per line in a stable order.
+
+The committed ``executable.jsonl`` is compiled from the default book (seed 7, clock
+2026-01-31, scale 1); a test recompiles it and compares, so it never drifts from the code. A
+run on other inputs compiles the suite afresh into the cache next to its golden file.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from importlib import resources
+from pathlib import Path
+
+from cfab.seeds.determinism import BuildInputs
+from cfab.tasks.family import BookReader, Family
+from cfab.tasks.model import Task
+
+SUITES = ("executable",)
+SUITE_HEADER = "cfab-suite"
+
+
+def families() -> list[Family]:
+    """The families of the executable suite, in suite order."""
+    from cfab.tasks.families import FAMILIES
+
+    return [cls() for cls in FAMILIES]
+
+
+def compile_suite(golden: str | Path, name: str = "executable") -> list[Task]:
+    """Build every task of the suite from the golden file (deterministic order)."""
+    if name not in SUITES:
+        raise KeyError(f"unknown suite {name!r}; suites: {', '.join(SUITES)}")
+    book = BookReader(golden)
+    try:
+        tasks: list[Task] = []
+        for fam in families():
+            for key in fam.keys(book):
+                tasks.append(fam.task(key, book))
+    finally:
+        book.close()
+    ids = [t.instance_id for t in tasks]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise ValueError(f"duplicate instance ids: {dupes}")
+    return tasks
+
+
+def dump_suite(tasks: list[Task], inputs: BuildInputs) -> str:
+    """JSON lines: a header line with the build inputs, then one task per line."""
+    header = {SUITE_HEADER: 1, "seed": inputs.seed, "clock": inputs.clock.isoformat(), "scale": inputs.scale,
+              "tasks": len(tasks)}
+    lines = [json.dumps(header, sort_keys=True)]
+    lines += [json.dumps(t.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":")) for t in tasks]
+    return "\n".join(lines) + "\n"
+
+
+def parse_suite(text: str, source: str = "<suite>") -> tuple[dict, list[Task]]:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        raise ValueError(f"{source}: empty suite file")
+    header = json.loads(lines[0])
+    if SUITE_HEADER not in header:
+        raise ValueError(f"{source}: first line is not a suite header")
+    tasks = []
+    for n, line in enumerate(lines[1:], start=2):
+        try:
+            tasks.append(Task.model_validate_json(line))
+        except Exception as exc:  # name the line
+            raise ValueError(f"{source} line {n}: not a valid task: {exc}") from exc
+    return header, tasks
+
+
+def packaged_suite_text(name: str) -> str | None:
+    ref = resources.files("cfab.tasks").joinpath("suites", f"{name}.jsonl")
+    return ref.read_text(encoding="utf-8") if ref.is_file() else None
+
+
+def load_suite(name: str = "executable", inputs: BuildInputs | None = None, golden: Path | None = None) -> list[Task]:
+    """The suite's tasks for ``inputs``: the packaged file when it was compiled for the same
+    inputs, else a fresh compile cached next to the golden file."""
+    from cfab.runner.golden import ensure_golden
+
+    inputs = inputs or BuildInputs.from_env()
+    text = packaged_suite_text(name)
+    if text is not None:
+        header, tasks = parse_suite(text, f"tasks/suites/{name}.jsonl")
+        if (header.get("seed"), header.get("clock"), header.get("scale")) == (
+                inputs.seed, inputs.clock.isoformat(), inputs.scale):
+            return tasks
+    golden = golden or ensure_golden(inputs)
+    cached = golden.with_name(golden.name + f".{name}.jsonl")
+    if cached.exists():
+        return parse_suite(cached.read_text(encoding="utf-8"), str(cached))[1]
+    tasks = compile_suite(golden, name)
+    tmp = cached.with_name(cached.name + ".tmp")
+    tmp.write_text(dump_suite(tasks, inputs), encoding="utf-8")
+    tmp.replace(cached)
+    return tasks
+
+
+def select_tasks(tasks: list[Task], patterns: str | None) -> list[Task]:
+    """Filter by comma-separated glob patterns over instance ids or family names."""
+    if not patterns:
+        return tasks
+    pats = [p.strip() for p in patterns.split(",") if p.strip()]
+    return [t for t in tasks if any(fnmatch.fnmatch(t.instance_id, p) or fnmatch.fnmatch(t.family, p) for p in pats)]
