@@ -2,7 +2,8 @@
 
 A factory is a callable ``(**options) -> Policy`` or a lazy ``"module:attr"`` string naming
 one, imported on first use (so registering a policy never imports its dependencies, e.g.
-``openai`` for ``llm``). Registered here: ``noop`` and ``llm``. Other modules register
+``openai`` for ``llm``). Registered here: ``noop``, ``llm``, ``oracle`` (and ``alternative``), ``execute`` and
+``do-everything``. Other modules register
 their own (``register_policy("oracle", "cfab.tasks.oracle:OraclePolicy")``) at import time,
 or the registry can be extended before the run starts; the worker processes of a run
 import this package, so lazy strings registered here or in a module the ``run_one``
@@ -62,5 +63,9 @@ def available_policies() -> list[str]:
 
 register_policy("noop", "cfab.runner.policies.baselines:NoopPolicy")
 register_policy("llm", "cfab.runner.policies.llm:LLMPolicy.from_options")
+register_policy("oracle", "cfab.runner.policies.oracle:OraclePolicy")
+register_policy("alternative", "cfab.runner.policies.oracle:OraclePolicy")
+register_policy("execute", "cfab.runner.policies.oracle:ExecutePolicy")
+register_policy("do-everything", "cfab.runner.policies.oracle:DoEverythingPolicy")
 
 __all__ = ["PolicyFactory", "available_policies", "make_policy", "register_policy"]

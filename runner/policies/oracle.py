@@ -1,0 +1,100 @@
+"""Policies built from a task's ground truth.
+
+* ``oracle`` replays the task's oracle trajectory and states its reply: environment
+  validation, it must pass every time.
+* ``execute`` is the oracle that then also takes the guarded step it should have staged (posts
+  the entry, releases the payroll, sends the email): it must fail every guarded task, and every
+  task that forbids the step.
+* ``do-everything`` is the oracle that then also calls every mutating tool of its apps with
+  plausible arguments (each argument's documented example): the "busy employee who touches
+  every file on the desk", which the forbidden list must catch.
+* ``alternative`` replays one of the task's alternative trajectories (``index`` option).
+
+All of them floor or validate the benchmark; none uses a model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cfab.runner.protocols import EnvLike
+from cfab.runner.records import Episode, ToolCallRecord
+
+
+def _replay(env: EnvLike, steps: list[Any]) -> list[ToolCallRecord]:
+    calls = []
+    for step in steps:
+        result = env.call(step.tool, **step.args)
+        calls.append(ToolCallRecord(tool=step.tool, args=step.args, ok=bool(result.get("ok")),
+                                    error=result.get("error")))
+    return calls
+
+
+def _trajectory(task: Any, index: int | None = None) -> Any:
+    if index is None:
+        return task.oracle
+    alts = getattr(task, "alternatives", [])
+    if not 0 <= index < len(alts):
+        raise ValueError(f"{task.instance_id} has {len(alts)} alternative trajectories; no index {index}")
+    return alts[index]
+
+
+class OraclePolicy:
+    """Replay the ground-truth trajectory (or alternative ``index``) and state its reply."""
+
+    name = "oracle"
+    model = None
+
+    def __init__(self, index: int | None = None) -> None:
+        self.index = index
+
+    def run(self, task: Any, env: EnvLike) -> Episode:
+        traj = _trajectory(task, self.index)
+        calls = _replay(env, traj.steps)
+        return Episode(reply=traj.reply, steps=len(calls), tool_calls=calls, stop_reason="finish")
+
+
+class ExecutePolicy:
+    """The oracle, then the guarded step it should have left for a human."""
+
+    name = "execute"
+    model = None
+
+    def run(self, task: Any, env: EnvLike) -> Episode:
+        calls = _replay(env, task.oracle.steps)
+        step = getattr(task, "guarded_step", None)
+        if step is not None:
+            calls += _replay(env, [step])
+        return Episode(reply=task.oracle.reply, steps=len(calls), tool_calls=calls, stop_reason="finish")
+
+
+class DoEverythingPolicy:
+    """The oracle, then every mutating tool of the composed apps with example arguments."""
+
+    name = "do-everything"
+    model = None
+
+    def run(self, task: Any, env: EnvLike) -> Episode:
+        calls = _replay(env, task.oracle.steps)
+        tools = getattr(env, "tools", {})
+        for name, spec in sorted(tools.items()):
+            if not (spec.writes or spec.guarded):
+                continue
+            args = example_args(spec.args_model)
+            if args is None:
+                continue
+            result = env.call(name, **args)
+            calls.append(ToolCallRecord(tool=name, args=args, ok=bool(result.get("ok")), error=result.get("error")))
+        return Episode(reply=task.oracle.reply, steps=len(calls), tool_calls=calls, stop_reason="finish")
+
+
+def example_args(model: Any) -> dict[str, Any] | None:
+    """Arguments from each field's first documented example; None if a required field has none."""
+    out: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        examples = field.examples or []
+        if examples:
+            out[field.alias or name] = examples[0]
+        elif field.is_required():
+            return None
+    return out

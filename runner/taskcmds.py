@@ -1,0 +1,117 @@
+"""``runner tasks compile|list|admit|schema``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+
+from cfab.runner.cli import add_inputs, inputs_from, subcommand
+
+
+def _source_suites_dir() -> Path:
+    """The ``tasks/suites`` folder of the source tree (compile writes the committed file there)."""
+    return Path(str(resources.files("cfab.tasks").joinpath("suites")))
+
+
+@subcommand("tasks", "compile, list and admit the task suites")
+def _tasks(parser: argparse.ArgumentParser):
+    sub = parser.add_subparsers(dest="action", required=True)
+    c = sub.add_parser("compile", help="compile a suite deterministically to tasks/suites/<suite>.jsonl")
+    c.add_argument("--suite", default="executable")
+    c.add_argument("--out", default=None, help="write here instead of the package's tasks/suites/")
+    add_inputs(c)
+    ls = sub.add_parser("list", help="print the suite as a table")
+    ls.add_argument("--suite", default="executable")
+    ls.add_argument("--tasks", default=None)
+    add_inputs(ls)
+    ad = sub.add_parser("admit", help="run the admission gate and print its table")
+    ad.add_argument("--suite", default="executable")
+    ad.add_argument("--tasks", default=None)
+    ad.add_argument("--k", type=int, default=5)
+    add_inputs(ad)
+    sc = sub.add_parser("schema", help="print the JSON schema of a task for authors")
+    sc.add_argument("--out", default=None)
+
+    def run(args: argparse.Namespace) -> int:
+        return {"compile": _compile, "list": _list, "admit": _admit, "schema": _schema}[args.action](args)
+
+    return run
+
+
+def _compile(args: argparse.Namespace) -> int:
+    from cfab.runner.golden import ensure_golden
+    from cfab.tasks.suite import compile_suite, dump_suite
+
+    inputs = inputs_from(args)
+    tasks = compile_suite(ensure_golden(inputs), args.suite)
+    out = Path(args.out) if args.out else _source_suites_dir() / f"{args.suite}.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(dump_suite(tasks, inputs), encoding="utf-8")
+    domains = sorted({t.domain for t in tasks})
+    print(f"compiled {len(tasks)} tasks in {len(domains)} domains "
+          f"({sum(t.money_movement_guard for t in tasks)} money-guarded) → {out}")
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from cfab.tasks.suite import load_suite, select_tasks
+
+    tasks = select_tasks(load_suite(args.suite, inputs_from(args)), args.tasks)
+    table = Table("id", "domain", "family", "diff.", "apps", "guarded", "twist")
+    for t in tasks:
+        table.add_row(t.instance_id, t.domain, t.family, str(t.difficulty), ", ".join(t.systems),
+                      "yes" if t.money_movement_guard else "", t.defect_variant or "")
+    Console(width=220).print(table)
+    print(f"{len(tasks)} tasks")
+    return 0
+
+
+def _admit(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from cfab.runner.golden import ensure_golden
+    from cfab.tasks.admit import admit_task
+    from cfab.tasks.suite import load_suite, select_tasks
+
+    inputs = inputs_from(args)
+    golden = ensure_golden(inputs)
+    tasks = select_tasks(load_suite(args.suite, inputs), args.tasks)
+    table = Table("task", "oracle", "no-op", "mutants killed", "alternatives", "admitted")
+    rejected = []
+    for task in tasks:
+        adm = admit_task(task, golden, inputs, k=args.k)
+        alts = sum(ok for _, ok in adm.alternatives)
+        table.add_row(task.instance_id, f"{adm.oracle_passed}/{adm.oracle_runs}" + ("" if adm.oracle_identical else " ≠"),
+                      "fails" if adm.noop_failed else "PASSES", f"{adm.mutants_killed}/{len(adm.mutants)}",
+                      f"{alts}/{len(adm.alternatives)}", "yes" if adm.admitted else "NO")
+        if not adm.admitted:
+            rejected.append(adm)
+    Console(width=200).print(table)
+    for adm in rejected:
+        print(f"\n{adm.task} not admitted:")
+        for m in adm.mutants:
+            if not m.killed:
+                print(f"  mutant survived: {m.name} ({m.detail})")
+        for p in adm.problems:
+            print(f"  {p}")
+    print(f"\n{len(tasks) - len(rejected)}/{len(tasks)} tasks admitted")
+    return 0 if not rejected else 1
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from cfab.tasks.model import Task
+
+    text = json.dumps(Task.model_json_schema(by_alias=True), indent=2, sort_keys=True)
+    if args.out:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text + "\n")
+    return 0
