@@ -1,0 +1,2 @@
+-- plaid models none of the checked entities (vendor, job, commitment, invoice, employee,
+-- check, change_event): it shows accounts, balances and posted activity only.
