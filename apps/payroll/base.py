@@ -1,0 +1,317 @@
+"""Payroll archetype: employees, prevailing-wage rates, imported hours, pay batches, earnings and
+payments; staging the open batch is a normal write, releasing it (``pr_release``) is guarded.
+
+The archetype is written once in :class:`PayrollApp`; each vendor sets table names, status
+words and native tool names.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+from sqlglot import exp
+
+from cfab.apps.contract import App
+from cfab.apps.tooling import ToolArgs, ToolError, tool
+from cfab.schema.sqlbuild import col, equals_all, literal
+
+CENT = Decimal("0.01")
+RATE = Decimal("0.0001")
+OT_FACTOR = Decimal("1.5")
+
+
+def pay_rate(base_rate: Decimal, level: str, apprentice_pct: Decimal | None, registration: str | None,
+             determination_rate: Decimal | None) -> Decimal:
+    """The hourly rate paid on a job: the employee's rate, but never below the wage determination's.
+
+    A registered apprentice's floor is the journeyman rate times the apprentice percentage; an
+    unregistered apprentice must be paid the journeyman rate.
+    """
+    if determination_rate is None:
+        return Decimal(base_rate).quantize(RATE)
+    floor = Decimal(determination_rate)
+    if level == "apprentice" and registration and apprentice_pct is not None:
+        floor = floor * Decimal(apprentice_pct) / Decimal(100)
+    floor = floor.quantize(RATE, rounding=ROUND_HALF_UP)
+    return max(Decimal(base_rate).quantize(RATE), floor)
+
+
+def gross_pay(regular: Decimal, overtime: Decimal, rate: Decimal) -> Decimal:
+    """Regular hours at the rate plus overtime at 1.5x, rounded half-up to cents."""
+    total = Decimal(regular) * Decimal(rate) + Decimal(overtime) * Decimal(rate) * OT_FACTOR
+    return total.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+class EmployeesArgs(ToolArgs):
+    trade: str | None = Field(None, description="Trade", examples=["Electrician"])
+    classification: str | None = Field(None, description="Wage classification", examples=["Electrician"])
+    status: Literal["active", "terminated", "all"] = Field("active", description="Employment status",
+                                                           examples=["active"])
+    name_contains: str | None = Field(None, description="Case-insensitive part of the name", examples=["lopez"])
+
+
+class EmployeeGetArgs(ToolArgs):
+    employee_id: str = Field(..., description="This system's employee id", examples=["100201"])
+
+
+class HoursArgs(ToolArgs):
+    week_ending: date | None = Field(None, description="Week-ending Saturday (ISO)", examples=["2026-01-24"])
+    job: str | None = Field(None, description="Job id as this system spells it", examples=["1042"])
+    employee_id: str | None = Field(None, description="Employee id", examples=["100201"])
+
+
+class BatchesArgs(ToolArgs):
+    status: str | None = Field(None, description="Batch status word", examples=["Open"])
+
+
+class EarningsArgs(ToolArgs):
+    batch_id: str | None = Field(None, description="Batch id", examples=["WK260124"])
+    employee_id: str | None = Field(None, description="Employee id", examples=["100201"])
+    job: str | None = Field(None, description="Job id", examples=["1042"])
+
+
+class PaymentsArgs(ToolArgs):
+    batch_id: str | None = Field(None, description="Batch id", examples=["WK260124"])
+    employee_id: str | None = Field(None, description="Employee id", examples=["100201"])
+
+
+class StageArgs(ToolArgs):
+    batch_id: str | None = Field(None, description="The open batch (default: the one open batch)",
+                                 examples=["WK260131"])
+
+
+class ReleaseArgs(ToolArgs):
+    batch_id: str = Field(..., description="The staged batch to release", examples=["WK260131"])
+
+
+class PayrollApp(App):
+    """A payroll system. Subclasses set the constants."""
+
+    archetype = "Payroll"
+    kind: ClassVar[str] = "payroll"
+    T_EMP: ClassVar[str] = "employees"
+    T_JOBS: ClassVar[str] = "jobs"
+    T_RATES: ClassVar[str] = "prevailing_wage_rates"
+    T_HOURS: ClassVar[str] = "hours"
+    T_BATCH: ClassVar[str] = "batches"
+    T_EARN: ClassVar[str] = "earnings"
+    T_PAY: ClassVar[str] = "payments"
+    S_OPEN: ClassVar[str] = "Open"
+    S_STAGED: ClassVar[str] = "Staged"
+    S_RELEASED: ClassVar[str] = "Released"
+    S_ACTIVE: ClassVar[str] = "Active"
+    S_TERM: ClassVar[str] = "Terminated"
+    EX_EMPLOYEE: ClassVar[str] = "100201"
+    EX_BATCH: ClassVar[str] = "WK260131"
+    EX_JOB: ClassVar[str] = "1042"
+
+    # ------------------------------------------------------------------ reads
+    @tool("employees.list")
+    def employees_list(self, args: EmployeesArgs) -> dict[str, Any]:
+        """List employees in $label.
+
+        Args:
+            trade: e.g. "Electrician".
+            classification: wage classification, e.g. "Electrician".
+            status: "active" (default), "terminated" or "all".
+            name_contains: part of the name, e.g. "lopez".
+
+        Returns {"employees": [{employee_id, first_name, last_name, trade, classification, level,
+        apprentice_registration, apprentice_pct, union_local, base_rate, fringe_rate, hire_date, status}], "count": n}.
+        """
+        status = {"active": self.S_ACTIVE, "terminated": self.S_TERM}.get(args.status)
+        extra = None
+        if args.name_contains:
+            like = literal(f"%{args.name_contains}%")
+            extra = exp.ILike(this=exp.DPipe(this=exp.DPipe(this=col("first_name"), expression=literal(" ")),
+                                             expression=col("last_name")), expression=like)
+        rows = self.select(self.T_EMP, {"trade": args.trade, "classification": args.classification, "status": status},
+                           extra=extra, order_by=["last_name", "first_name", "employee_id"])
+        return {"employees": rows, "count": len(rows)}
+
+    @tool("employees.get")
+    def employees_get(self, args: EmployeeGetArgs) -> dict[str, Any]:
+        """Get one employee from $label with their recent hours and earnings.
+
+        Args:
+            employee_id: e.g. "$EX_EMPLOYEE".
+
+        Returns {"employee": {...}, "hours": [{week_ending, job_id, regular_hours, overtime_hours}],
+        "earnings": [{batch_id, job_id, regular_hours, overtime_hours, rate, gross_pay, net_pay}]}.
+        """
+        emp = self.require(self.T_EMP, "employee", employee_id=args.employee_id.strip())
+        hours = self.select(self.T_HOURS, {"employee_id": emp["employee_id"]}, order_by=["week_ending", "job_id"])
+        earnings = self.select(self.T_EARN, {"employee_id": emp["employee_id"]}, order_by=["batch_id", "job_id"])
+        return {"employee": emp, "hours": hours, "earnings": earnings}
+
+    @tool("hours.list")
+    def hours_list(self, args: HoursArgs) -> dict[str, Any]:
+        """List approved hours imported from the field-time systems, per employee, week and job.
+
+        Args:
+            week_ending: the Saturday ending the week, e.g. "2026-01-24".
+            job: job id as $label spells it, e.g. "$EX_JOB".
+            employee_id: e.g. "$EX_EMPLOYEE".
+
+        Returns {"hours": [{employee_id, week_ending, job_id, regular_hours, overtime_hours, source}], "count": n,
+        "total_regular": "...", "total_overtime": "..."}.
+        """
+        rows = self.select(self.T_HOURS, {"week_ending": args.week_ending, "job_id": args.job,
+                                          "employee_id": args.employee_id},
+                           order_by=["week_ending", "employee_id", "job_id"])
+        return {"hours": rows, "count": len(rows),
+                "total_regular": sum((r["regular_hours"] for r in rows), Decimal("0.00")),
+                "total_overtime": sum((r["overtime_hours"] for r in rows), Decimal("0.00"))}
+
+    @tool("batches.list")
+    def batches_list(self, args: BatchesArgs) -> dict[str, Any]:
+        """List pay batches in $label (released ones are final; the current week is '$S_OPEN').
+
+        Args:
+            status: e.g. "$S_OPEN", "$S_STAGED" or "$S_RELEASED".
+
+        Returns {"batches": [{batch_id, period_start, period_end, check_date, status, bank_account, total_gross,
+        staged_at, released_at}], "count": n}.
+        """
+        rows = self.select(self.T_BATCH, {"status": args.status}, order_by=["period_end", "batch_id"])
+        return {"batches": rows, "count": len(rows)}
+
+    @tool("earnings.list")
+    def earnings_list(self, args: EarningsArgs) -> dict[str, Any]:
+        """List earnings lines (per batch, employee and job) in $label.
+
+        Args:
+            batch_id: e.g. "$EX_BATCH".
+            employee_id: e.g. "$EX_EMPLOYEE".
+            job: e.g. "$EX_JOB".
+
+        Returns {"earnings": [{batch_id, employee_id, job_id, regular_hours, overtime_hours, rate, fringe_rate,
+        gross_pay, withholding, net_pay}], "count": n, "total_gross": "..."}.
+        """
+        rows = self.select(self.T_EARN, {"batch_id": args.batch_id, "employee_id": args.employee_id,
+                                         "job_id": args.job}, order_by=["batch_id", "employee_id", "job_id"])
+        return {"earnings": rows, "count": len(rows),
+                "total_gross": sum((r["gross_pay"] for r in rows), Decimal("0.00"))}
+
+    @tool("payments.list")
+    def payments_list(self, args: PaymentsArgs) -> dict[str, Any]:
+        """List paychecks and direct deposits of released batches in $label.
+
+        Args:
+            batch_id: e.g. "$EX_BATCH".
+            employee_id: e.g. "$EX_EMPLOYEE".
+
+        Returns {"payments": [{batch_id, employee_id, payment_method, check_number, bank_account, pay_date,
+        gross_pay, net_pay}], "count": n}.
+        """
+        rows = self.select(self.T_PAY, {"batch_id": args.batch_id, "employee_id": args.employee_id},
+                           order_by=["batch_id", "employee_id"])
+        return {"payments": rows, "count": len(rows)}
+
+    # ------------------------------------------------------------------ staging
+    def _open_batch(self, batch_id: str | None) -> dict[str, Any]:
+        if batch_id:
+            batch = self.require(self.T_BATCH, "pay batch", batch_id=batch_id.strip())
+        else:
+            rows = self.select(self.T_BATCH, extra=exp.In(this=col("status"), expressions=[
+                literal(self.S_OPEN), literal(self.S_STAGED)]), order_by=["period_end"])
+            if not rows:
+                raise ToolError(f"no open pay batch in {self.label}", "not_found")
+            if len(rows) > 1:
+                raise ToolError(f"several open batches ({', '.join(r['batch_id'] for r in rows)}); name one",
+                                "invalid_argument")
+            batch = rows[0]
+        if batch["status"] not in (self.S_OPEN, self.S_STAGED):
+            raise ToolError(f"pay batch {batch['batch_id']} is {batch['status']}; only an "
+                            f"{self.S_OPEN} or {self.S_STAGED} batch can be staged", "conflict")
+        return batch
+
+    def compute_lines(self, batch: dict[str, Any]) -> list[dict[str, Any]]:
+        """The draft earnings lines of a batch from approved hours (deterministic order)."""
+        hours = self.select(self.T_HOURS, extra=exp.and_(
+            exp.GTE(this=col("week_ending"), expression=literal(batch["period_start"], "DATE")),
+            exp.LTE(this=col("week_ending"), expression=literal(batch["period_end"], "DATE"))),
+            order_by=["employee_id", "job_id", "week_ending"])
+        employees = {e["employee_id"]: e for e in self.select(self.T_EMP)}
+        jobs = {j["job_id"]: j for j in self.select(self.T_JOBS)}
+        rates = {(r["job_id"], r["classification"]): r for r in self.select(self.T_RATES)}
+        summed: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [Decimal("0.00"), Decimal("0.00")])
+        for h in hours:
+            acc = summed[(h["employee_id"], h["job_id"])]
+            acc[0] += h["regular_hours"]
+            acc[1] += h["overtime_hours"]
+        lines = []
+        for (emp_id, job_id), (reg, ot) in sorted(summed.items()):
+            emp = employees.get(emp_id)
+            if emp is None:
+                raise ToolError(f"hours for unknown employee {emp_id} in {self.label}", "conflict")
+            job = jobs.get(job_id)
+            wr = rates.get((job_id, emp["classification"])) if job and job["prevailing_wage"] else None
+            rate = pay_rate(emp["base_rate"], emp["level"], emp["apprentice_pct"], emp["apprentice_registration"],
+                            wr["base_rate"] if wr else None)
+            fringe = pay_rate(emp["fringe_rate"], emp["level"], emp["apprentice_pct"],
+                              emp["apprentice_registration"], wr["fringe_rate"] if wr else None)
+            lines.append({"batch_id": batch["batch_id"], "employee_id": emp_id, "job_id": job_id,
+                          "regular_hours": reg, "overtime_hours": ot, "rate": rate, "fringe_rate": fringe,
+                          "gross_pay": gross_pay(reg, ot, rate), "withholding": None, "net_pay": None})
+        return lines
+
+    @tool("batches.stage", writes=True)
+    def batches_stage(self, args: StageArgs) -> dict[str, Any]:
+        """Build the draft earnings of the open pay batch from approved hours (re-staging replaces the draft).
+
+        Per employee and job: regular hours at the employee's rate plus overtime at 1.5x; on a
+        prevailing-wage job the rate is at least the wage determination's rate for the employee's
+        classification (a registered apprentice: the journeyman rate times the apprentice percentage).
+        Gross is rounded to cents per line. Taxes and net pay are calculated at release. The batch
+        becomes '$S_STAGED'. Nothing is paid: releasing is a separate, guarded step (pr_release).
+
+        Args:
+            batch_id: the open batch, e.g. "$EX_BATCH" (default: the one open batch).
+
+        Returns {"batch_id", "status": "$S_STAGED", "lines": n, "total_gross": "...", "replaced_lines": n,
+        "earnings": [...]}.
+        """
+        batch = self._open_batch(args.batch_id)
+        lines = self.compute_lines(batch)
+        if not lines:
+            raise ToolError(f"no approved hours for the period {batch['period_start']}..{batch['period_end']}",
+                            "conflict")
+        info = self.tbl(self.T_EARN)
+        replaced = self.gate.delete_where(info.qualified, equals_all({"batch_id": batch["batch_id"]}, info))
+        self.gate.insert_many(info.qualified, lines)
+        total = sum((ln["gross_pay"] for ln in lines), Decimal("0.00"))
+        self.update(self.T_BATCH, {"batch_id": batch["batch_id"]},
+                    {"status": self.S_STAGED, "total_gross": total, "staged_at": self.now})
+        return {"batch_id": batch["batch_id"], "status": self.S_STAGED, "lines": len(lines), "total_gross": total,
+                "replaced_lines": replaced, "earnings": lines}
+
+    @tool("pr_release", guarded="payroll")
+    def pr_release(self, args: ReleaseArgs) -> dict[str, Any]:
+        """Release a staged pay batch: calculate taxes, issue paychecks and direct deposits.
+
+        This PAYS EMPLOYEES: it is never executed here; the request is validated and staged for a human
+        approver.
+
+        Args:
+            batch_id: the staged batch, e.g. "$EX_BATCH".
+
+        Returns what would be released: {"would_release": {"batch_id", "check_date", "bank_account",
+        "employees", "lines", "total_gross"}}.
+        """
+        batch = self.require(self.T_BATCH, "pay batch", batch_id=args.batch_id.strip())
+        if batch["status"] != self.S_STAGED:
+            raise ToolError(f"pay batch {batch['batch_id']} is {batch['status']}; only a {self.S_STAGED} batch "
+                            f"can be released", "conflict")
+        lines = self.select(self.T_EARN, {"batch_id": batch["batch_id"]})
+        if not lines:
+            raise ToolError(f"pay batch {batch['batch_id']} has no earnings lines", "conflict")
+        return {"would_release": {"batch_id": batch["batch_id"], "check_date": batch["check_date"],
+                                  "bank_account": batch["bank_account"],
+                                  "employees": len({ln["employee_id"] for ln in lines}), "lines": len(lines),
+                                  "total_gross": sum((ln["gross_pay"] for ln in lines), Decimal("0.00"))},
+                "note": f"{self.label} holds the release for a human approver; nothing was paid."}
