@@ -1,0 +1,2 @@
+"""Lien / CertPayroll / Tax archetype: Levelset (lien waivers), LCPtracker (certified payroll),
+Avalara AvaTax (sales/use tax), Track1099 (1099-NEC) and Corpay (vendor payments)."""
