@@ -1,0 +1,277 @@
+"""FieldTime archetype: projects, cost codes, workers, crews and daily timecards; supervisors
+approve timecards (a normal write); approved cards exported to payroll are locked.
+
+Written once in :class:`FieldTimeApp`; each vendor sets table names, status words and native tool
+names.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+from sqlglot import exp
+
+from cfab.apps.contract import App
+from cfab.apps.tooling import ToolArgs, ToolError, tool
+from cfab.schema.sqlbuild import col, literal
+
+MAX_ROWS = 500
+
+
+def week_ending(day: date) -> date:
+    """The Saturday ending the Sunday–Saturday week of ``day``."""
+    return day + timedelta(days=(5 - day.weekday()) % 7)
+
+
+class ProjectsArgs(ToolArgs):
+    status: Literal["active", "inactive", "all"] = Field("active", description="Project status",
+                                                         examples=["active"])
+
+
+class CostCodesArgs(ToolArgs):
+    project: str = Field(..., description="Project id or company job number", examples=["1042"])
+
+
+class WorkersArgs(ToolArgs):
+    trade: str | None = Field(None, description="Trade", examples=["Electrician"])
+    name_contains: str | None = Field(None, description="Case-insensitive part of the name", examples=["lopez"])
+    project: str | None = Field(None, description="Only workers with timecards on this project (id or job number)",
+                                examples=["1042"])
+
+
+class TimecardsArgs(ToolArgs):
+    project: str | None = Field(None, description="Project id or company job number", examples=["1042"])
+    worker: str | None = Field(None, description="Worker (employee) id", examples=["RX-1001"])
+    date_from: date | None = Field(None, description="First work date (ISO)", examples=["2026-01-25"])
+    date_to: date | None = Field(None, description="Last work date (ISO)", examples=["2026-01-31"])
+    approved: bool | None = Field(None, description="true: approved only; false: pending only", examples=[False])
+    cost_code: str | None = Field(None, description="Cost code", examples=["26-100"])
+    limit: int = Field(MAX_ROWS, ge=1, le=5000, description="Most rows to return", examples=[200])
+
+
+class TimecardGetArgs(ToolArgs):
+    timecard_id: str = Field(..., description="Timecard id", examples=["te_3f9a0c12d4e5b6a7"])
+
+
+class ApproveArgs(ToolArgs):
+    timecard_id: str = Field(..., description="The pending timecard to approve", examples=["te_3f9a0c12d4e5b6a7"])
+    approver: str | None = Field(None, description="Approving supervisor (default: you)", examples=["Sam Super"])
+
+
+class SummaryArgs(ToolArgs):
+    project: str | None = Field(None, description="Project id or company job number", examples=["1042"])
+    week_ending: date | None = Field(None, description="Week-ending Saturday (ISO)", examples=["2026-01-24"])
+    worker: str | None = Field(None, description="Worker (employee) id", examples=["RX-1001"])
+    include_pending: bool = Field(False, description="Also count pending (unapproved) timecards", examples=[False])
+
+
+class FieldTimeApp(App):
+    """A field time-tracking app. Subclasses set the constants."""
+
+    archetype = "FieldTime"
+    kind: ClassVar[str] = "field_time"
+    T_PROJ: ClassVar[str] = "projects"
+    T_CC: ClassVar[str] = "cost_codes"
+    T_WORK: ClassVar[str] = "workers"
+    T_CREW: ClassVar[str] = "crews"
+    T_TC: ClassVar[str] = "timecards"
+    PENDING: ClassVar[str] = "PENDING"
+    APPROVED: ClassVar[str] = "APPROVED"
+    S_ACTIVE: ClassVar[str] = "ACTIVE"
+    S_INACTIVE: ClassVar[str] = "INACTIVE"
+    USER: ClassVar[str] = "payroll@companyA.com"
+    EX_WORKER: ClassVar[str] = "RX-1001"
+    EX_TIMECARD: ClassVar[str] = "te_3f9a0c12d4e5b6a7"
+
+    # ------------------------------------------------------------------ helpers
+    def _project(self, ref: str | None) -> dict[str, Any] | None:
+        if ref is None:
+            return None
+        ref = ref.strip()
+        rows = self.select(self.T_PROJ, {"project_id": ref}) or self.select(self.T_PROJ, {"job_number": ref})
+        if not rows:
+            raise ToolError(f"no project {ref!r} in {self.label}", "not_found")
+        return rows[0]
+
+    def _project_id(self, ref: str | None) -> str | None:
+        p = self._project(ref)
+        return p["project_id"] if p else None
+
+    # ------------------------------------------------------------------ reads
+    @tool("projects.list")
+    def projects_list(self, args: ProjectsArgs) -> dict[str, Any]:
+        """List projects in $label.
+
+        Args:
+            status: "active" (default), "inactive" or "all".
+
+        Returns {"projects": [{project_id, job_number, name, superintendent, city, state, status}], "count": n}.
+        """
+        status = {"active": self.S_ACTIVE, "inactive": self.S_INACTIVE}.get(args.status)
+        rows = self.select(self.T_PROJ, {"status": status}, order_by=["job_number"])
+        return {"projects": rows, "count": len(rows)}
+
+    @tool("cost_codes.list")
+    def cost_codes_list(self, args: CostCodesArgs) -> dict[str, Any]:
+        """List the cost codes enabled on a project in $label.
+
+        Args:
+            project: project id or job number, e.g. "1042".
+
+        Returns {"project_id", "cost_codes": [{cost_code, description}], "count": n}.
+        """
+        pid = self._project_id(args.project)
+        rows = self.select(self.T_CC, {"project_id": pid}, columns=["cost_code", "description"],
+                           order_by=["cost_code"])
+        return {"project_id": pid, "cost_codes": rows, "count": len(rows)}
+
+    @tool("workers.list")
+    def workers_list(self, args: WorkersArgs) -> dict[str, Any]:
+        """List field workers in $label.
+
+        Args:
+            trade: e.g. "Electrician".
+            name_contains: part of the name, e.g. "lopez".
+            project: only workers with timecards on this project, e.g. "1042".
+
+        Returns {"workers": [{employee_id, first_name, last_name, trade, classification, level, union_local,
+        status}], "count": n}.
+        """
+        extras = []
+        if args.name_contains:
+            full = exp.DPipe(this=exp.DPipe(this=col("first_name"), expression=literal(" ")),
+                             expression=col("last_name"))
+            extras.append(exp.ILike(this=full, expression=literal(f"%{args.name_contains}%")))
+        if args.project:
+            pid = self._project_id(args.project)
+            sub = (exp.select(col("employee_id")).from_(self.tbl(self.T_TC).table_expr())
+                   .where(exp.EQ(this=col("project_id"), expression=literal(pid))))
+            extras.append(exp.In(this=col("employee_id"), query=sub))
+        rows = self.select(self.T_WORK, {"trade": args.trade}, extra=exp.and_(*extras) if extras else None,
+                           order_by=["last_name", "first_name", "employee_id"])
+        return {"workers": rows, "count": len(rows)}
+
+    @tool("crews.list")
+    def crews_list(self, args: CostCodesArgs) -> dict[str, Any]:
+        """List the crews of a project in $label with their members.
+
+        Args:
+            project: project id or job number, e.g. "1042".
+
+        Returns {"crews": [{crew_id, name, trade, foreman_employee_id, members: [employee_id, ...]}], "count": n}.
+        """
+        pid = self._project_id(args.project)
+        crews = self.select(self.T_CREW, {"project_id": pid}, order_by=["name", "crew_id"])
+        members: dict[str, set[str]] = defaultdict(set)
+        for r in self.select(self.T_TC, {"project_id": pid}, columns=["crew_id", "employee_id"]):
+            members[r["crew_id"]].add(r["employee_id"])
+        out = [dict(c, members=sorted(members.get(c["crew_id"], ()))) for c in crews]
+        return {"crews": out, "count": len(out)}
+
+    @tool("timecards.list")
+    def timecards_list(self, args: TimecardsArgs) -> dict[str, Any]:
+        """List timecards in $label.
+
+        Args:
+            project: project id or job number, e.g. "1042".
+            worker: worker id, e.g. "$EX_WORKER".
+            date_from: first work date, e.g. "2026-01-25".
+            date_to: last work date, e.g. "2026-01-31".
+            approved: true for approved only, false for pending only.
+            cost_code: e.g. "26-100".
+            limit: most rows, e.g. 200 (default 500).
+
+        Returns {"timecards": [{timecard_id, employee_id, project_id, crew_id, cost_code, work_date, regular_hours,
+        overtime_hours, status, approved_by, approved_at, exported_to_payroll, exported_at}], "count": n,
+        "truncated": bool}.
+        """
+        if args.date_from and args.date_to and args.date_from > args.date_to:
+            raise ToolError(f"date_from {args.date_from} is after date_to {args.date_to}")
+        status = None if args.approved is None else (self.APPROVED if args.approved else self.PENDING)
+        parts = []
+        if args.date_from:
+            parts.append(exp.GTE(this=col("work_date"), expression=literal(args.date_from, "DATE")))
+        if args.date_to:
+            parts.append(exp.LTE(this=col("work_date"), expression=literal(args.date_to, "DATE")))
+        rows = self.select(self.T_TC, {"project_id": self._project_id(args.project), "employee_id": args.worker,
+                                       "status": status, "cost_code": args.cost_code},
+                           extra=exp.and_(*parts) if parts else None,
+                           order_by=["work_date", "project_id", "employee_id", "timecard_id"], limit=args.limit + 1)
+        return {"timecards": rows[:args.limit], "count": min(len(rows), args.limit),
+                "truncated": len(rows) > args.limit}
+
+    @tool("timecards.get")
+    def timecards_get(self, args: TimecardGetArgs) -> dict[str, Any]:
+        """Get one timecard from $label with its worker and project.
+
+        Args:
+            timecard_id: e.g. "$EX_TIMECARD".
+
+        Returns {"timecard": {...}, "worker": {...}, "project": {...}}.
+        """
+        tc = self.require(self.T_TC, "timecard", timecard_id=args.timecard_id.strip())
+        worker = self.select(self.T_WORK, {"employee_id": tc["employee_id"]})
+        project = self.select(self.T_PROJ, {"project_id": tc["project_id"]})
+        return {"timecard": tc, "worker": worker[0] if worker else None, "project": project[0] if project else None}
+
+    @tool("payroll_export.summary")
+    def payroll_export_summary(self, args: SummaryArgs) -> dict[str, Any]:
+        """Summarise hours per worker, week and cost code: what the payroll export sends.
+
+        Args:
+            project: project id or job number, e.g. "1042".
+            week_ending: the Saturday ending the week, e.g. "2026-01-24".
+            worker: worker id, e.g. "$EX_WORKER".
+            include_pending: also count pending timecards (default false: approved only).
+
+        Returns {"rows": [{employee_id, week_ending, project_id, job_number, cost_code, regular_hours,
+        overtime_hours, timecards, exported}], "count": n, "total_regular": "...", "total_overtime": "..."}.
+        """
+        parts = []
+        if args.week_ending:
+            parts += [exp.GTE(this=col("work_date"), expression=literal(args.week_ending - timedelta(days=6), "DATE")),
+                      exp.LTE(this=col("work_date"), expression=literal(args.week_ending, "DATE"))]
+        status = None if args.include_pending else self.APPROVED
+        cards = self.select(self.T_TC, {"project_id": self._project_id(args.project), "employee_id": args.worker,
+                                        "status": status}, extra=exp.and_(*parts) if parts else None,
+                            order_by=["work_date", "timecard_id"])
+        jobs = {p["project_id"]: p["job_number"] for p in self.select(self.T_PROJ)}
+        acc: dict[tuple, dict[str, Any]] = {}
+        for c in cards:
+            key = (c["employee_id"], week_ending(c["work_date"]), c["project_id"], c["cost_code"])
+            row = acc.setdefault(key, {"employee_id": key[0], "week_ending": key[1], "project_id": key[2],
+                                       "job_number": jobs.get(key[2]), "cost_code": key[3],
+                                       "regular_hours": Decimal("0.00"), "overtime_hours": Decimal("0.00"),
+                                       "timecards": 0, "exported": True})
+            row["regular_hours"] += c["regular_hours"]
+            row["overtime_hours"] += c["overtime_hours"]
+            row["timecards"] += 1
+            row["exported"] = row["exported"] and bool(c["exported_to_payroll"])
+        rows = [acc[k] for k in sorted(acc, key=lambda k: (k[1], k[0], k[2], k[3]))]
+        return {"rows": rows, "count": len(rows),
+                "total_regular": sum((r["regular_hours"] for r in rows), Decimal("0.00")),
+                "total_overtime": sum((r["overtime_hours"] for r in rows), Decimal("0.00"))}
+
+    # ------------------------------------------------------------------ writes
+    @tool("timecards.approve", writes=True)
+    def timecards_approve(self, args: ApproveArgs) -> dict[str, Any]:
+        """Approve a pending timecard in $label (the payroll export picks it up afterwards).
+
+        Args:
+            timecard_id: the pending timecard, e.g. "$EX_TIMECARD".
+            approver: approving supervisor, e.g. "Sam Super" (default: you).
+
+        Returns {"timecard_id", "status": "$APPROVED", "approved_by", "approved_at"}.
+        """
+        tc = self.require(self.T_TC, "timecard", timecard_id=args.timecard_id.strip())
+        if tc["status"] == self.APPROVED:
+            raise ToolError(f"timecard {tc['timecard_id']} is already approved (by {tc['approved_by']})", "conflict")
+        approver = (args.approver or self.USER).strip()
+        self.update(self.T_TC, {"timecard_id": tc["timecard_id"]},
+                    {"status": self.APPROVED, "approved_by": approver, "approved_at": self.now})
+        return {"timecard_id": tc["timecard_id"], "status": self.APPROVED, "approved_by": approver,
+                "approved_at": self.now}

@@ -1,0 +1,54 @@
+-- busybusy: projection of the book's timecards whose source system is busybusy, with the projects,
+-- cost codes, workers and crews they use. Worker ids come from book.employee_identities (system
+-- 'busybusy'). Approved cards have been exported to payroll (the payroll apps hold their hours).
+-- No divergence is honoured here.
+
+INSERT INTO busybusy.projects
+SELECT (substr(md5('busybusy:project:' || j.job_number), 1, 8) || '-' || substr(md5('busybusy:project:' || j.job_number), 9, 4) || '-' || substr(md5('busybusy:project:' || j.job_number), 13, 4) || '-' || substr(md5('busybusy:project:' || j.job_number), 17, 4) || '-' || substr(md5('busybusy:project:' || j.job_number), 21, 12)), book.system_job_id('busybusy', j.job_number), j.name, j.superintendent, j.city, j.state,
+       CASE j.status WHEN 'active' THEN 'Active' ELSE 'Archived' END
+FROM book.jobs j
+ORDER BY j.job_number;
+
+INSERT INTO busybusy.cost_codes
+SELECT (substr(md5('busybusy:project:' || j.job_number), 1, 8) || '-' || substr(md5('busybusy:project:' || j.job_number), 9, 4) || '-' || substr(md5('busybusy:project:' || j.job_number), 13, 4) || '-' || substr(md5('busybusy:project:' || j.job_number), 17, 4) || '-' || substr(md5('busybusy:project:' || j.job_number), 21, 12)), c.cost_code, c.description
+FROM (
+    SELECT job_number, cost_code FROM book.budget_lines
+    WHERE cost_code IN (SELECT cost_code FROM book.cost_codes WHERE cost_type = 'L')
+    UNION
+    SELECT job_number, cost_code FROM book.timecards WHERE source_system = 'busybusy'
+) u
+JOIN book.jobs j ON j.job_number = u.job_number
+JOIN book.cost_codes c ON c.cost_code = u.cost_code
+ORDER BY 1, 2;
+
+INSERT INTO busybusy.members
+SELECT ei.system_employee_id, e.first_name, e.last_name, e.trade, e.classification, e.level, e.union_local,
+       CASE e.status WHEN 'active' THEN 'Active' ELSE 'Archived' END
+FROM book.employees e
+JOIN book.employee_identities ei ON ei.employee_id = e.employee_id AND ei.system = 'busybusy'
+ORDER BY ei.system_employee_id;
+
+INSERT INTO busybusy.member_groups
+SELECT (substr(md5('busybusy:group:' || t.job_number || ':' || e.trade), 1, 8) || '-' || substr(md5('busybusy:group:' || t.job_number || ':' || e.trade), 9, 4) || '-' || substr(md5('busybusy:group:' || t.job_number || ':' || e.trade), 13, 4) || '-' || substr(md5('busybusy:group:' || t.job_number || ':' || e.trade), 17, 4) || '-' || substr(md5('busybusy:group:' || t.job_number || ':' || e.trade), 21, 12)), (substr(md5('busybusy:project:' || t.job_number), 1, 8) || '-' || substr(md5('busybusy:project:' || t.job_number), 9, 4) || '-' || substr(md5('busybusy:project:' || t.job_number), 13, 4) || '-' || substr(md5('busybusy:project:' || t.job_number), 17, 4) || '-' || substr(md5('busybusy:project:' || t.job_number), 21, 12)), e.trade || ' crew - ' || t.job_number, e.trade,
+       min(CASE WHEN e.level = 'foreman' THEN ei.system_employee_id END)
+FROM book.timecards t
+JOIN book.employees e ON e.employee_id = t.employee_id
+JOIN book.employee_identities ei ON ei.employee_id = t.employee_id AND ei.system = 'busybusy'
+WHERE t.source_system = 'busybusy'
+GROUP BY t.job_number, e.trade
+ORDER BY 1;
+
+INSERT INTO busybusy.time_entries
+SELECT (substr(md5('busybusy:entry:' || t.timecard_id), 1, 8) || '-' || substr(md5('busybusy:entry:' || t.timecard_id), 9, 4) || '-' || substr(md5('busybusy:entry:' || t.timecard_id), 13, 4) || '-' || substr(md5('busybusy:entry:' || t.timecard_id), 17, 4) || '-' || substr(md5('busybusy:entry:' || t.timecard_id), 21, 12)), ei.system_employee_id, (substr(md5('busybusy:project:' || t.job_number), 1, 8) || '-' || substr(md5('busybusy:project:' || t.job_number), 9, 4) || '-' || substr(md5('busybusy:project:' || t.job_number), 13, 4) || '-' || substr(md5('busybusy:project:' || t.job_number), 17, 4) || '-' || substr(md5('busybusy:project:' || t.job_number), 21, 12)), (substr(md5('busybusy:group:' || t.job_number || ':' || e.trade), 1, 8) || '-' || substr(md5('busybusy:group:' || t.job_number || ':' || e.trade), 9, 4) || '-' || substr(md5('busybusy:group:' || t.job_number || ':' || e.trade), 13, 4) || '-' || substr(md5('busybusy:group:' || t.job_number || ':' || e.trade), 17, 4) || '-' || substr(md5('busybusy:group:' || t.job_number || ':' || e.trade), 21, 12)), t.cost_code, t.work_date,
+       t.hours_regular, t.hours_overtime,
+       CASE WHEN t.approved THEN 'Approved' ELSE 'Pending' END,
+       CASE WHEN t.approved THEN j.superintendent END,
+       CASE WHEN t.approved THEN CAST(t.work_date AS TIMESTAMP) + INTERVAL 18 HOUR END,
+       t.approved,
+       CASE WHEN t.approved THEN CAST(t.work_date AS TIMESTAMP) + INTERVAL 26 HOUR END
+FROM book.timecards t
+JOIN book.jobs j ON j.job_number = t.job_number
+JOIN book.employees e ON e.employee_id = t.employee_id
+JOIN book.employee_identities ei ON ei.employee_id = t.employee_id AND ei.system = 'busybusy'
+WHERE t.source_system = 'busybusy'
+ORDER BY t.timecard_id;
