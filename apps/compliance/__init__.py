@@ -1,2 +1,6 @@
 """Lien / CertPayroll / Tax archetype: Levelset (lien waivers), LCPtracker (certified payroll),
 Avalara AvaTax (sales/use tax), Track1099 (1099-NEC) and Corpay (vendor payments)."""
+
+from cfab.apps.compliance.lcptracker import LCPtracker
+
+__all__ = ["LCPtracker"]
