@@ -1,0 +1,316 @@
+"""Matching evaluator entries against a StateDiff and a tool log.
+
+:class:`RowMatcher` evaluates ``where``/``assert`` of row predicates over the rows of one
+(table, op) of a diff — map forms in Python with :func:`values_equal`, SQL forms in one
+DuckDB query per (entry, part, table) — caches the masks, and explains failures in plain
+language (``vista_erp.APVM pk ["20147"]: PayHold expected 'Y' found 'N'``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from .predicates import CallPredicate, EvaluatorError, RowPredicate, split_key
+from .sqlexpr import evaluate, rewrite
+from .statediff import StateDiff, TableDiff
+from .values import pk_key, show, to_text, values_equal
+
+_MAX_LISTED = 5
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """One row of a diff as a predicate sees it."""
+
+    table: TableDiff
+    op: str
+    pk: tuple[Any, ...]
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    columns: tuple[str, ...] = ()  # changed columns
+
+    @property
+    def where(self) -> str:
+        return f"{self.table.name} pk {pk_key(self.pk)}"
+
+    def side(self, side: str | None) -> dict[str, Any]:
+        if side is None:
+            side = "before" if self.op == "removed" else "after"
+        return (self.before if side == "before" else self.after) or {}
+
+
+def diff_rows(td: TableDiff, op: str) -> list[DiffRow]:
+    if op == "added":
+        return [DiffRow(td, op, r.pk, None, r.values) for r in td.added]
+    if op == "removed":
+        return [DiffRow(td, op, r.pk, r.values, None) for r in td.removed]
+    return [DiffRow(td, op, c.pk, c.before, c.after, c.columns) for c in td.changed]
+
+
+def _column(td: TableDiff, name: str, context: str) -> str:
+    low = name.lower()
+    for c in td.columns:
+        if c.name.lower() == low:
+            return c.name
+    raise EvaluatorError(f"{context}: unknown column {name!r} of {td.name}")
+
+
+def _pk_found(row: DiffRow) -> Any:
+    return row.pk[0] if len(row.pk) == 1 else list(row.pk)
+
+
+def _pk_equal(expected: Any, row: DiffRow) -> bool:
+    wanted = list(expected) if isinstance(expected, (list, tuple)) else [expected]
+    return len(wanted) == len(row.pk) and all(values_equal(e, f) for e, f in zip(wanted, row.pk))
+
+
+class RowMatcher:
+    """Evaluates row predicates against one StateDiff (masks cached per entry and part)."""
+
+    def __init__(self, diff: StateDiff) -> None:
+        self.diff = diff
+        self._rows: dict[tuple[str, str], list[DiffRow]] = {}
+        self._masks: dict[tuple[int, str], list[bool | None]] = {}
+        self._errors: dict[tuple[int, str, int], str] = {}
+
+    def rows(self, p: RowPredicate) -> list[DiffRow]:
+        key = (p.qualified.lower(), p.op)
+        if key not in self._rows:
+            self._rows[key] = diff_rows(self.diff.get(p.qualified), p.op)
+        return self._rows[key]
+
+    def mask(self, p: RowPredicate, part: str) -> list[bool | None]:
+        """Per row of ``rows(p)``: does ``part`` (where/assert) hold? A missing part holds;
+        None: a SQL expression raised an error on that row (e.g. a failing cast)."""
+        key = (id(p), part)
+        if key not in self._masks:
+            rows, cond = self.rows(p), p.part(part)
+            if cond is None or not rows:
+                out = [True] * len(rows)
+            elif isinstance(cond, dict):
+                out = [self._map_failure(p, cond, r) is None for r in rows]
+            else:
+                out = self._sql_mask(p, part, rows)
+            self._masks[key] = out
+        return self._masks[key]
+
+    def matching(self, p: RowPredicate, *, with_assert: bool, errors_match: bool = False
+                 ) -> list[DiffRow]:
+        """Rows matching ``where`` (and ``assert``). A row whose expression errored matches
+        only when ``errors_match`` (forbidden entries fail closed)."""
+        w = self.mask(p, "where")
+        a = self.mask(p, "assert") if with_assert else w
+
+        def ok(x: bool | None) -> bool:
+            return x is True or (x is None and errors_match)
+
+        return [r for r, x, y in zip(self.rows(p), w, a, strict=True) if ok(x) and ok(y)]
+
+    # ------------------------------------------------------------------ map form
+    def _map_failure(self, p: RowPredicate, cond: dict[str, Any], row: DiffRow) -> str | None:
+        """None if every pair of ``cond`` holds on ``row``, else what differs."""
+        for key, expected in cond.items():
+            if key == "_pk":
+                if not _pk_equal(expected, row):
+                    return f"_pk expected {show(expected)} found {show(_pk_found(row))}"
+                continue
+            side, col = split_key(key)
+            name = _column(row.table, col, p.label or p.qualified)
+            found = row.side(side).get(name)
+            if not values_equal(expected, found):
+                return f"{key} expected {show(expected)} found {show(found)}"
+        return None
+
+    # ------------------------------------------------------------------ SQL form
+    def _sql_mask(self, p: RowPredicate, part: str, rows: list[DiffRow]) -> list[bool | None]:
+        tree = p.tree(part)
+        assert tree is not None
+        td = rows[0].table
+        types = td.types
+        aliases: dict[tuple[str, str], str] = {}
+
+        def resolve(side: str | None, col: str) -> str:
+            name = _column(td, col, p.label or p.qualified)
+            s = side or ("before" if p.op == "removed" else "after")
+            return aliases.setdefault((s, name), f"{s[0]}{len(aliases)}")
+
+        sql = rewrite(tree, resolve)
+        cols = [(alias, types[name]) for (_, name), alias in aliases.items()]
+        data = [{alias: to_text(r.side(s).get(name), types[name])
+                 for (s, name), alias in aliases.items()} for r in rows]
+        try:
+            return list(evaluate(sql, cols, data))
+        except duckdb.Error:  # isolate the rows that fail (e.g. a cast of agent-written text)
+            out: list[bool | None] = []
+            for i, row in enumerate(data):
+                try:
+                    out.append(evaluate(sql, cols, [row])[0])
+                except duckdb.Error as e:
+                    self._errors[(id(p), part, i)] = str(e).splitlines()[0]
+                    out.append(None)
+            return out
+
+    def explain(self, p: RowPredicate, part: str, row: DiffRow) -> str:
+        """Why ``part`` fails on ``row`` (plain language, with the values involved)."""
+        cond = p.part(part)
+        if isinstance(cond, dict):
+            return f"{row.where}: {self._map_failure(p, cond, row)}"
+        idx = next((i for i, r in enumerate(self.rows(p)) if r is row), -1)
+        err = self._errors.get((id(p), part, idx))
+        if err is not None:
+            return f"{row.where}: {part} `{cond}` failed: {err}"
+        shown = []
+        for side, col in p.refs(part):
+            name = _column(row.table, col, p.label or p.qualified)
+            label = f"{side}.{name}" if side else name
+            shown.append(f"{label} = {show(row.side(side).get(name))}")
+        return f"{row.where}: {part} `{cond}` is false ({', '.join(shown)})"
+
+
+# --------------------------------------------------------------------------- entries
+
+
+def check_expected(p: RowPredicate, m: RowMatcher) -> tuple[bool, str]:
+    rows = m.rows(p)
+    cand = m.matching(p, with_assert=False)
+    full = m.matching(p, with_assert=True)
+    what = f"{p.op} row(s) of {p.qualified}"
+    if p.count is not None:
+        pks = ", ".join(pk_key(r.pk) for r in cand[:_MAX_LISTED])
+        if len(cand) != p.count:
+            return False, (f"{p.qualified}: expected exactly {p.count} {p.op} row(s) matching "
+                           f"where, found {len(cand)}" + (f": {pks}" if cand else ""))
+        good = {id(r) for r in full}
+        bad = [r for r in cand if id(r) not in good]
+        if bad:
+            return False, m.explain(p, "assert", bad[0]) + (
+                f" (+{len(bad) - 1} more)" if len(bad) > 1 else "")
+        return True, f"{p.qualified}: {len(cand)} {p.op} row(s) as expected" + (
+            f": {pks}" if cand else "")
+    if full:
+        return True, f"{full[0].where}: {p.op} as expected"
+    errored = [r for r, x in zip(rows, m.mask(p, "where"), strict=True) if x is None]
+    if not cand and errored:
+        return False, m.explain(p, "where", errored[0])
+    if not cand:
+        have = ", ".join(pk_key(r.pk) for r in rows[:_MAX_LISTED])
+        detail = f"{p.qualified}: no {p.op} row matches where {_short(p.where)}"
+        return False, detail + (f" ({len(rows)} {what}: {have})" if rows else f" (no {what})")
+    return False, m.explain(p, "assert", cand[0]) + (
+        f" (+{len(cand) - 1} more candidate row(s))" if len(cand) > 1 else "")
+
+
+def check_forbidden(p: RowPredicate, m: RowMatcher) -> tuple[bool, str]:
+    """(held, detail): held means the forbidden change is absent."""
+    hits = m.matching(p, with_assert=True, errors_match=True)
+    if not hits:
+        return True, f"{p.qualified}: no {p.op} row matches"
+    listed = ", ".join(pk_key(r.pk) for r in hits[:_MAX_LISTED])
+    more = f" (+{len(hits) - _MAX_LISTED} more)" if len(hits) > _MAX_LISTED else ""
+    return False, f"{p.qualified}: forbidden {p.op} row(s) {listed}{more}"
+
+
+def unexpected_changes(entries: list[RowPredicate], diff: StateDiff, m: RowMatcher
+                       ) -> list[tuple[DiffRow, str]]:
+    """Diff rows not covered by ``entries`` (same table, op, where), or changed rows with
+    a changed column no covering entry names in its assert or allow_columns."""
+    out: list[tuple[DiffRow, str]] = []
+    for name in diff.tables():
+        td = diff[name]
+        for op in ("added", "removed", "changed"):
+            rows = diff_rows(td, op)
+            if not rows:
+                continue
+            covering = [p for p in entries
+                        if p.qualified.lower() == name.lower() and p.op == op]
+            masks = [(p, m.mask(p, "where")) for p in covering]
+            for i, row in enumerate(rows):
+                cov = [p for p, mk in masks if mk[i]]
+                if not cov:
+                    cols = f": columns {', '.join(row.columns)}" if row.columns else ""
+                    out.append((row, f"{row.where}: unexpected {op} row{cols}"))
+                    continue
+                if op == "changed":
+                    named = set().union(*(p.named_columns() for p in cov))
+                    extra = [c for c in row.columns if c.lower() not in named]
+                    if extra:
+                        changes = ", ".join(f"{c} {show(row.before.get(c) if row.before else None)}"
+                                            f" → {show(row.side('after').get(c))}" for c in extra)
+                        out.append((row, f"{row.where}: unexpected change of {changes}"))
+    return out
+
+
+def _short(part: dict[str, Any] | str | None) -> str:
+    if part is None:
+        return "(any)"
+    return part if isinstance(part, str) else json.dumps(part, default=str)
+
+
+# --------------------------------------------------------------------------- calls
+
+
+def _arg(args: dict[str, Any], key: str) -> tuple[bool, Any]:
+    if key in args:
+        return True, args[key]
+    low = {k.lower(): v for k, v in args.items()}
+    if key.lower() in low:
+        return True, low[key.lower()]
+    node: Any = args
+    for part in key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False, None
+        node = node[part]
+    return True, node
+
+
+def _arg_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "BOOLEAN"
+    if isinstance(value, int):
+        return "BIGINT" if -(2**63) <= value < 2**63 else "HUGEINT"
+    if isinstance(value, float):
+        return "DOUBLE"
+    if isinstance(value, (dict, list)):
+        return "JSON"
+    return "VARCHAR"
+
+
+def call_matches(cp: CallPredicate, tool: str, args: dict[str, Any]) -> bool:
+    """Does a call of ``tool`` with ``args`` match ``cp`` (fnmatch on the name, case-
+    insensitive; args as a map (dotted keys reach nested values) or a SQL expression over
+    the top-level args typed by their JSON type)?"""
+    if not fnmatch.fnmatchcase(tool.lower(), cp.tool.lower()):
+        return False
+    if cp.args is None:
+        return True
+    if isinstance(cp.args, dict):
+        for key, expected in cp.args.items():
+            found, value = _arg(args, key)
+            if not found or not values_equal(expected, value):
+                return False
+        return True
+    tree = cp.tree
+    assert tree is not None
+    low = {k.lower(): k for k in args}
+    aliases: dict[str, str] = {}
+
+    def resolve(side: str | None, col: str) -> str:
+        if side is not None or col.lower() not in low:
+            raise KeyError(col)
+        return aliases.setdefault(low[col.lower()], f"c{len(aliases)}")
+
+    try:
+        sql = rewrite(tree, resolve)
+    except KeyError:
+        return False  # the call lacks an argument the expression needs
+    cols = [(a, _arg_type(args[k])) for k, a in aliases.items()]
+    row = {a: to_text(args[k], _arg_type(args[k])) for k, a in aliases.items()}
+    try:
+        return evaluate(sql, cols, [row])[0]
+    except duckdb.Error:  # a type error in the expression for this call's args: no match
+        return False
