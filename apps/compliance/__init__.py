@@ -2,5 +2,6 @@
 Avalara AvaTax (sales/use tax), Track1099 (1099-NEC) and Corpay (vendor payments)."""
 
 from cfab.apps.compliance.lcptracker import LCPtracker
+from cfab.apps.compliance.track1099 import Track1099
 
-__all__ = ["LCPtracker"]
+__all__ = ["LCPtracker", "Track1099"]
