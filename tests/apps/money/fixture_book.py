@@ -132,6 +132,7 @@ def _rows() -> dict[str, list[tuple]]:
         ("T7", "BA-PAY", date(2026, 1, 23), D("3577.04"), "506", "BOOK TRANSFER FROM OPERATING", None, None),
         ("T8", "BA-CHASE", date(2026, 1, 28), D("98000.00"), "165", "ACH CREDIT LAKEVIEW PARTNERS", None, None),
         ("T9", "BA-PNC", date(2026, 1, 29), D("-120.00"), "699", "ACCOUNT ANALYSIS FEE", None, None),
+        ("T10", "BA-WELLS", date(2026, 1, 27), D("-2500.00"), "455", "ACH DEBIT CAT FINANCIAL", None, "LEASE-44"),
     ]
     rows["bank_transactions"] = tx
     bal = []
@@ -154,6 +155,8 @@ def _rows() -> dict[str, list[tuple]]:
          "duplicate_presentment", CLOCK),
         ("PPE-5", "BA-CHASE", CLOCK, 300, D("7700.00"), "North Shore Plumbing & Heating LLC", "payee_mismatch", CLOCK),
         ("PPE-6", "BA-PNC", date(2026, 1, 29), 2202, D("990.00"), "R. Smith", "no_issue_record", date(2026, 1, 30)),
+        ("PPE-7", "BA-WELLS", CLOCK, 881, D("14350.00"), "JSM Supply", "no_issue_record", CLOCK),
+        ("PPE-8", "BA-PNC", CLOCK, 2201, D("52000.00"), "Prairie Steel Erectors", "amount_mismatch", CLOCK),
     ]
     rows["divergences"] = [
         ("payee_truncation:BA-OPER|10452", "payee_truncation", "check", "BA-OPER|10452", "payee_name",
