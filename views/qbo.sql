@@ -317,7 +317,7 @@ ORDER BY s.sub_id, s.item;
 
 -- Bill <- ap_open_hdr
 INSERT INTO qbo."Bill" ("Id", "VendorRef", "DocNumber", "Description", "TxnDate", "DueDate", "GlDate", "ProjectRef", "PONumber", "TotalAmt", "Retainage", "Net", "Source", "SourceRef", "CreatedDate", "ApprovalStatus")
-SELECT '' || lpad(CAST(s.doc_id + 5000 AS VARCHAR), 1, '0'),
+SELECT '' || CAST(s.doc_id + 5000 AS VARCHAR),
        s.vendor_id,
        s.apref,
        s.description,
@@ -358,7 +358,7 @@ ORDER BY s.doc_id;
 
 -- BillLine <- ap_open_line
 INSERT INTO qbo."BillLine" ("TxnId", "LineNo", "ProjectRef", "CostCode", "CostType", "PONumber", "SubItem", "Description", "Gross", "Retainage", "Net")
-SELECT '' || lpad(CAST(s.doc_id + 5000 AS VARCHAR), 1, '0'),
+SELECT '' || CAST(s.doc_id + 5000 AS VARCHAR),
        s.line_no,
        book.system_job_id('qbo', s.job_id),
        s.phase,
@@ -394,7 +394,7 @@ ORDER BY s.doc_id, s.line_no;
 
 -- Bill <- ap_hdr
 INSERT INTO qbo."Bill" ("Id", "VendorRef", "DocNumber", "Description", "TxnDate", "DueDate", "GlDate", "ProjectRef", "PONumber", "TotalAmt", "Retainage", "Net", "Source", "SourceRef", "CreatedDate", "AmountPaid", "PayStatus", "ApprovalStatus")
-SELECT '' || lpad(CAST(s.doc_id + 5000 AS VARCHAR), 1, '0'),
+SELECT '' || CAST(s.doc_id + 5000 AS VARCHAR),
        s.vendor_id,
        s.apref,
        s.description,
@@ -437,7 +437,7 @@ ORDER BY s.doc_id;
 
 -- BillLine <- ap_line
 INSERT INTO qbo."BillLine" ("TxnId", "LineNo", "ProjectRef", "CostCode", "CostType", "PONumber", "SubItem", "Description", "Gross", "Retainage", "Net")
-SELECT '' || lpad(CAST(s.doc_id + 5000 AS VARCHAR), 1, '0'),
+SELECT '' || CAST(s.doc_id + 5000 AS VARCHAR),
        s.line_no,
        book.system_job_id('qbo', s.job_id),
        s.phase,
@@ -474,7 +474,7 @@ ORDER BY s.doc_id, s.line_no;
 -- JournalEntry <- je_hdr
 INSERT INTO qbo."JournalEntry" ("Period", "Id", "Jrnl", "DocNumber", "Description", "TxnDate", "CreatedBy", "CreatedDate", "SourceRef", "DocStatus")
 SELECT s.mth,
-       '' || lpad(CAST(s.doc_id + 90000 AS VARCHAR), 1, '0'),
+       '' || CAST(s.doc_id + 90000 AS VARCHAR),
        s.jrnl,
        s.ref,
        s.description,
@@ -497,7 +497,7 @@ ORDER BY s.doc_id;
 
 -- JournalEntryLine <- je_line
 INSERT INTO qbo."JournalEntryLine" ("TxnId", "LineNo", "ActDate", "AccountRef", "ProjectRef", "CostCode", "CostType", "VendorRef", "Description", "Debit", "Credit")
-SELECT '' || lpad(CAST(s.doc_id + 90000 AS VARCHAR), 1, '0'),
+SELECT '' || CAST(s.doc_id + 90000 AS VARCHAR),
        s.line_no,
        s.act_date,
        s.account,

@@ -552,7 +552,7 @@ QBO = _lean(
      "bank_acct": "BankAccountRef", "account": "AccountRef"},
     ap_fixed=("ApprovalStatus", ("Pending Approval",), ("Approved",)), je_fixed=("DocStatus", ("Draft",), ("Posted",)),
     commit_fixed=("POType", "Subcontract", "Standard"),
-    docid={"ap": DocId("str", "", 1, 5000), "je": DocId("str", "", 1, 90000)}, supports_auto_reverse=False,
+    docid={"ap": DocId("str", "", 0, 5000), "je": DocId("str", "", 0, 90000)}, supports_auto_reverse=False,
     status=_lean_status(),
     extra_drop={"je_open_hdr": ("auto_reverse",), "je_hdr": ("auto_reverse",)},
 )

@@ -59,6 +59,8 @@ def transform(d: Dialect, t: TMap, ltype: str, expr: str) -> str:
         f = d.docid.get(fam)
         if f is None or f.kind == "int":
             return f"CAST({expr} + {f.offset if f else 0} AS INTEGER)"
+        if f.width <= 1:
+            return f"'{f.prefix}' || CAST({expr} + {f.offset} AS VARCHAR)"
         return f"'{f.prefix}' || lpad(CAST({expr} + {f.offset} AS VARCHAR), {f.width}, '0')"
     if ltype.startswith("status:"):
         words = d.status.get(ltype.split(":", 1)[1], {})
