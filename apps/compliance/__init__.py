@@ -2,6 +2,7 @@
 Avalara AvaTax (sales/use tax), Track1099 (1099-NEC) and Corpay (vendor payments)."""
 
 from cfab.apps.compliance.lcptracker import LCPtracker
+from cfab.apps.compliance.levelset import Levelset
 from cfab.apps.compliance.track1099 import Track1099
 
-__all__ = ["LCPtracker", "Track1099"]
+__all__ = ["LCPtracker", "Levelset", "Track1099"]
