@@ -1,0 +1,217 @@
+"""Corpay: AP payment automation (virtual card, ACH, check) for the company's vendors.
+
+The vendor-payments archetype: vendor enrollment, funding accounts, payment batches, payments
+and remittance detail (history, read-only). Creating a payment moves money: it is guarded.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+
+from cfab.apps.compliance.common import ZERO, date_range, ilike, money_arg
+from cfab.apps.contract import App
+from cfab.apps.registry import register
+from cfab.apps.tooling import NoArgs, ToolArgs, ToolError, tool
+
+
+class VendorListArgs(ToolArgs):
+    name_contains: str | None = Field(None, description="Part of the vendor name", examples=["walsh"])
+    vendor_id: str | None = Field(None, description="Corpay supplier id", examples=["CP-558201"])
+    payment_method: str | None = Field(None, description="VirtualCard, ACH or Check", examples=["ACH"])
+    enrollment_status: str | None = Field(None, description="Enrolled, Pending or Not Enrolled", examples=["Enrolled"])
+
+
+class BatchListArgs(ToolArgs):
+    funding_account_id: str | None = Field(None, description="Funding account", examples=["FA-BA-OPER"])
+    date_from: date | None = Field(None, description="Earliest batch date", examples=["2026-01-01"])
+    date_to: date | None = Field(None, description="Latest batch date", examples=["2026-01-31"])
+
+
+class PaymentListArgs(ToolArgs):
+    vendor_id: str | None = Field(None, description="Corpay supplier id", examples=["CP-558201"])
+    batch_id: str | None = Field(None, description="Payment batch id", examples=["PB-BA-OPER-20260110"])
+    status: str | None = Field(None, description="Issued, Cleared or Voided", examples=["Cleared"])
+    check_number: int | None = Field(None, description="Check number", examples=[10003])
+    date_from: date | None = Field(None, description="Earliest payment date", examples=["2025-01-01"])
+    date_to: date | None = Field(None, description="Latest payment date", examples=["2025-12-31"])
+
+
+class PaymentRefArgs(ToolArgs):
+    payment_id: str = Field(..., description="Payment id", examples=["PMT-BA-OPER-10003"])
+
+
+class RemittanceListArgs(ToolArgs):
+    payment_id: str | None = Field(None, description="Payment id", examples=["PMT-BA-OPER-10003"])
+    invoice_number: str | None = Field(None, description="Vendor invoice number", examples=["WEC-2026-003"])
+
+
+class InvoiceApplication(ToolArgs):
+    invoice_number: str = Field(..., description="Vendor invoice number being paid", examples=["WEC-2026-003"])
+    amount: Decimal = Field(..., description="Amount applied to that invoice", examples=["43650.00"])
+
+
+class PaymentCreateArgs(ToolArgs):
+    vendor_id: str = Field(..., description="Corpay supplier id to pay", examples=["CP-558201"])
+    funding_account_id: str = Field(..., description="Funding account to draw on", examples=["FA-BA-OPER"])
+    amount: Decimal = Field(..., description="Payment amount (= sum of the invoice applications)", examples=["43650.00"])
+    invoices: list[InvoiceApplication] = Field(..., min_length=1, description="Invoices the payment settles",
+                                               examples=[[{"invoice_number": "WEC-2026-003", "amount": "43650.00"}]])
+    payment_method: Literal["VirtualCard", "ACH", "Check"] | None = Field(
+        None, description="Method (default: the vendor's enrolled method)", examples=["ACH"])
+    payment_date: date | None = Field(None, description="Date to release the payment (default: today)",
+                                      examples=["2026-02-02"])
+
+
+class VendorPaymentsArchetype(App):
+    """AP payment automation: enrollment, batches, payments, remittances; new payments guarded."""
+
+    archetype = "Lien/CertPayroll/Tax"
+    kind: ClassVar[str] = "vendor_payments"
+
+    @tool("vendors.list")
+    def vendors_list(self, args: VendorListArgs) -> dict[str, Any]:
+        """List vendors and their payment enrollment (virtual card, ACH, check).
+
+        Args:
+            name_contains: part of the name, e.g. "walsh".
+            vendor_id: e.g. "CP-558201".
+            payment_method: "VirtualCard", "ACH" or "Check".
+            enrollment_status: "Enrolled", "Pending" or "Not Enrolled".
+
+        Returns {"vendors": [{vendor_id, vendor_name, payment_method, enrollment_status, enrolled_date, remit_email,
+        remit_address, remit_city, remit_state, remit_zip, ach_account_last4}], "count": n}.
+        """
+        rows = self.select("vendors", {"vendor_id": args.vendor_id, "payment_method": args.payment_method,
+                                       "enrollment_status": args.enrollment_status},
+                           extra=ilike("vendor_name", args.name_contains))
+        return {"vendors": rows, "count": len(rows)}
+
+    @tool("funding_accounts.list")
+    def funding_accounts_list(self, args: NoArgs) -> dict[str, Any]:
+        """List the bank accounts that fund payments.
+
+        Returns {"funding_accounts": [{funding_account_id, account_name, bank_name, account_last4, routing_number}], "count": n}.
+        """
+        rows = self.select("funding_accounts")
+        return {"funding_accounts": rows, "count": len(rows)}
+
+    @tool("batches.list")
+    def batches_list(self, args: BatchListArgs) -> dict[str, Any]:
+        """List payment batches.
+
+        Args:
+            funding_account_id: e.g. "FA-BA-OPER".
+            date_from: e.g. "2026-01-01".
+            date_to: e.g. "2026-01-31".
+
+        Returns {"batches": [{batch_id, funding_account_id, batch_date, payment_count, total_amount, status}], "count": n}.
+        """
+        rows = self.select("payment_batches", {"funding_account_id": args.funding_account_id},
+                           extra=date_range("batch_date", args.date_from, args.date_to), order_by=["batch_date", "batch_id"])
+        return {"batches": rows, "count": len(rows)}
+
+    @tool("payments.list")
+    def payments_list(self, args: PaymentListArgs) -> dict[str, Any]:
+        """List payments made through Corpay.
+
+        Args:
+            vendor_id: e.g. "CP-558201".
+            batch_id: e.g. "PB-BA-OPER-20260110".
+            status: "Issued", "Cleared" or "Voided".
+            check_number: e.g. 10003.
+            date_from: e.g. "2025-01-01".
+            date_to: e.g. "2025-12-31".
+
+        Returns {"payments": [{payment_id, batch_id, vendor_id, payee_name, payment_method, check_number, amount,
+        payment_date, status, cleared_date}], "count": n, "total_amount": "..."}.
+        """
+        rows = self.select("payments", {"vendor_id": args.vendor_id, "batch_id": args.batch_id, "status": args.status,
+                                        "check_number": args.check_number},
+                           extra=date_range("payment_date", args.date_from, args.date_to),
+                           order_by=["payment_date", "payment_id"])
+        return {"payments": rows, "count": len(rows), "total_amount": sum((r["amount"] for r in rows), ZERO)}
+
+    @tool("payments.get")
+    def payments_get(self, args: PaymentRefArgs) -> dict[str, Any]:
+        """One payment with its remittance detail (the invoices it paid).
+
+        Args:
+            payment_id: e.g. "PMT-BA-OPER-10003".
+
+        Returns {"payment": {...}, "remittance": [{line_no, invoice_number, invoice_date, amount_paid}]}.
+        """
+        payment = self.require("payments", "payment", payment_id=args.payment_id)
+        return {"payment": payment, "remittance": self.select("remittances", {"payment_id": args.payment_id})}
+
+    @tool("remittances.list")
+    def remittances_list(self, args: RemittanceListArgs) -> dict[str, Any]:
+        """List remittance lines (which invoices each payment paid).
+
+        Args:
+            payment_id: e.g. "PMT-BA-OPER-10003".
+            invoice_number: e.g. "WEC-2026-003".
+
+        Returns {"remittances": [{payment_id, line_no, invoice_number, invoice_date, amount_paid}], "count": n}.
+        """
+        rows = self.select("remittances", {"payment_id": args.payment_id, "invoice_number": args.invoice_number})
+        return {"remittances": rows, "count": len(rows)}
+
+    @tool("payments.create", guarded="payment")
+    def payments_create(self, args: PaymentCreateArgs) -> dict[str, Any]:
+        """Pay a vendor (card, ACH or check) from a funding account (GUARDED: money movement is staged
+        for human approval, never executed).
+
+        Validates the vendor, its enrollment for the method, the funding account, the amounts
+        (> 0, 2 decimals) and that the invoice applications add up to the amount.
+
+        Args:
+            vendor_id: e.g. "CP-558201".
+            funding_account_id: e.g. "FA-BA-OPER".
+            amount: e.g. "43650.00".
+            invoices: e.g. [{"invoice_number": "WEC-2026-003", "amount": "43650.00"}].
+            payment_method: "VirtualCard", "ACH" or "Check" (default: the enrolled method).
+            payment_date: e.g. "2026-02-02" (default: today).
+
+        Returns {"would_pay": {vendor_id, vendor_name, payment_method, funding_account_id, amount, payment_date,
+        invoices}, "status": "pending_human_approval"}.
+        """
+        vendor = self.require("vendors", "vendor", vendor_id=args.vendor_id)
+        self.require("funding_accounts", "funding account", funding_account_id=args.funding_account_id)
+        method = args.payment_method or vendor["payment_method"]
+        if method != "Check" and (vendor["enrollment_status"] != "Enrolled" or vendor["payment_method"] != method):
+            raise ToolError(f"{vendor['vendor_name']} is not enrolled for {method} "
+                            f"(enrolled: {vendor['payment_method']}, {vendor['enrollment_status']})", "rejected")
+        amount = money_arg(args.amount, "amount")
+        if amount <= 0:
+            raise ToolError("amount must be greater than zero", "invalid_argument")
+        applied = [money_arg(i.amount, f"invoice {i.invoice_number} amount") for i in args.invoices]
+        if sum(applied, ZERO) != amount:
+            raise ToolError(f"the invoice applications add up to {sum(applied, ZERO)}, not {amount}", "invalid_argument")
+        when = args.payment_date or self.today
+        if when < self.today:
+            raise ToolError(f"payment_date {when} is in the past", "invalid_argument")
+        return {"would_pay": {"vendor_id": vendor["vendor_id"], "vendor_name": vendor["vendor_name"],
+                              "payment_method": method, "funding_account_id": args.funding_account_id,
+                              "amount": amount, "payment_date": when,
+                              "invoices": [{"invoice_number": i.invoice_number, "amount": a}
+                                           for i, a in zip(args.invoices, applied)]},
+                "status": "pending_human_approval"}
+
+    # ------------------------------------------------------------------ integration (Python-level)
+    def payments_for_check(self, check_number: int) -> list[dict[str, Any]]:
+        """Corpay payments carrying one check number (for positive-pay and bank reconciliation)."""
+        return self.select("payments", {"check_number": check_number})
+
+
+@register
+class Corpay(VendorPaymentsArchetype):
+    """Corpay Payments."""
+
+    name: ClassVar[str] = "corpay"
+    label: ClassVar[str] = "Corpay"
+    tier = "B"
+
