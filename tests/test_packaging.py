@@ -1,0 +1,44 @@
+"""The cfab namespace maps the fixed top-level folders; every package folder is listed."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TOP = ("schema", "seeds", "apps", "views", "triggers", "tasks", "grader", "runner")
+
+
+def _pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_every_package_folder_is_listed() -> None:
+    listed = set(_pyproject()["tool"]["setuptools"]["packages"])
+    found = set()
+    for top in TOP:
+        for init in (ROOT / top).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / top)
+            found.add(".".join(["cfab", top, *rel.parts]))
+    assert found - listed == set(), f"package folders missing from pyproject packages: {sorted(found - listed)}"
+    assert listed - found == set(), f"pyproject lists packages that don't exist: {sorted(listed - found)}"
+
+
+def test_package_dirs_map_top_level_folders() -> None:
+    dirs = _pyproject()["tool"]["setuptools"]["package-dir"]
+    assert dirs == {f"cfab.{t}": t for t in TOP}
+
+
+def test_console_script() -> None:
+    assert _pyproject()["project"]["scripts"] == {"runner": "cfab.runner.cli:main"}
+
+
+def test_data_files_are_packaged() -> None:
+    data = _pyproject()["tool"]["setuptools"]["package-data"]
+    patterns = {pkg: set(globs) for pkg, globs in data.items()}
+    for folder, pkg, pattern in (("views/entities", "cfab.views", "entities/*.sql"),
+                                 ("triggers/rules", "cfab.triggers", "rules/*.toml"),
+                                 ("tasks/suites", "cfab.tasks", "suites/*.jsonl"),
+                                 ("tasks/sql", "cfab.tasks", "sql/*.sql")):
+        if (ROOT / folder).exists():
+            assert pattern in patterns.get(pkg, set()), f"{folder} files are not in package-data"
