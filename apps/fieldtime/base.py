@@ -87,6 +87,13 @@ class FieldTimeApp(App):
     EX_WORKER: ClassVar[str] = "RX-1001"
     EX_TIMECARD: ClassVar[str] = "te_3f9a0c12d4e5b6a7"
 
+    @classmethod
+    def doc_vars(cls) -> dict[str, str]:
+        """Docstring placeholders: the App's plus this vendor's status words."""
+        out = super().doc_vars()
+        out.update({k: getattr(cls, k) for k in ['PENDING', 'APPROVED']})
+        return out
+
     # ------------------------------------------------------------------ helpers
     def _project(self, ref: str | None) -> dict[str, Any] | None:
         if ref is None:
@@ -150,7 +157,7 @@ class FieldTimeApp(App):
             pid = self._project_id(args.project)
             sub = (exp.select(col("employee_id")).from_(self.tbl(self.T_TC).table_expr())
                    .where(exp.EQ(this=col("project_id"), expression=literal(pid))))
-            extras.append(exp.In(this=col("employee_id"), query=sub))
+            extras.append(exp.In(this=col("employee_id"), query=sub.subquery()))
         rows = self.select(self.T_WORK, {"trade": args.trade}, extra=exp.and_(*extras) if extras else None,
                            order_by=["last_name", "first_name", "employee_id"])
         return {"workers": rows, "count": len(rows)}

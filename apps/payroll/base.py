@@ -109,6 +109,13 @@ class PayrollApp(App):
     EX_BATCH: ClassVar[str] = "WK260131"
     EX_JOB: ClassVar[str] = "1042"
 
+    @classmethod
+    def doc_vars(cls) -> dict[str, str]:
+        """Docstring placeholders: the App's plus this vendor's status words."""
+        out = super().doc_vars()
+        out.update({k: getattr(cls, k) for k in ['S_OPEN', 'S_STAGED', 'S_RELEASED']})
+        return out
+
     # ------------------------------------------------------------------ reads
     @tool("employees.list")
     def employees_list(self, args: EmployeesArgs) -> dict[str, Any]:
@@ -209,7 +216,7 @@ class PayrollApp(App):
         gross_pay, net_pay}], "count": n}.
         """
         rows = self.select(self.T_PAY, {"batch_id": args.batch_id, "employee_id": args.employee_id},
-                           order_by=["batch_id", "employee_id"])
+                           order_by=["pay_date", "batch_id", "employee_id"])
         return {"payments": rows, "count": len(rows)}
 
     # ------------------------------------------------------------------ staging
