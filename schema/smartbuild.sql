@@ -152,7 +152,7 @@ CREATE TABLE smartbuild.progress_claim_lines (
 CREATE TABLE smartbuild.variations (
     variation_id          VARCHAR PRIMARY KEY,     -- the company's CO id
     job_id                VARCHAR NOT NULL,
-    variation_no          VARCHAR NOT NULL,        -- 'V002'
+    variation_no          VARCHAR NOT NULL,        -- client 'V002', internal 'INT-001', subcontract 'SCV-001'
     variation_type        VARCHAR NOT NULL,        -- Client | Internal | Subcontract
     description           VARCHAR NOT NULL,
     amount                DECIMAL(18,2) NOT NULL,

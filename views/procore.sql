@@ -80,8 +80,9 @@ FROM book.vendors v
 LEFT JOIN book.vendor_identities vi ON vi.vendor_key = v.vendor_key AND vi.system = 'procore'
 LEFT JOIN book.vendor_identities erp ON erp.vendor_key = v.vendor_key AND erp.system = 'vista_erp'
 LEFT JOIN coi ON coi.vendor_key = v.vendor_key
-LEFT JOIN book.divergences stale
-       ON stale.kind = 'coi_status_stale' AND stale.entity = 'vendor' AND stale.entity_key = v.vendor_key
+LEFT JOIN (SELECT DISTINCT entity_key AS divergence_id FROM book.divergences
+           WHERE kind = 'coi_status_stale' AND entity = 'vendor') stale
+       ON stale.divergence_id = v.vendor_key
 ORDER BY v.vendor_key;
 
 -- ---------------------------------------------------------------------------------------------
@@ -153,9 +154,9 @@ SELECT 4000000 + row_number() OVER (ORDER BY ce.change_event_id),
 FROM book.change_events ce
 JOIN procore.projects p ON p.project_number = ce.job_number
 LEFT JOIN book.documents d ON d.document_id = ce.document_id
-LEFT JOIN book.divergences pend
-       ON pend.kind = 'pending_change_event' AND pend.entity = 'change_event'
-      AND pend.entity_key = ce.job_number || '|' || CAST(ce.number AS VARCHAR)
+LEFT JOIN (SELECT DISTINCT entity_key AS divergence_id FROM book.divergences
+           WHERE kind = 'pending_change_event' AND entity = 'change_event') pend
+       ON pend.divergence_id = ce.job_number || '|' || CAST(ce.number AS VARCHAR)
 ORDER BY ce.change_event_id;
 
 -- ---------------------------------------------------------------------------------------------

@@ -80,8 +80,9 @@ WITH req AS (
                                   AND o.pm_status = 'approved'), 0) AS remaining
     FROM req r
     JOIN book.commitments c ON c.commitment_id = r.commitment_id
-    JOIN book.divergences d ON d.kind = 'commitment_cap_exceeded' AND d.entity = 'invoice'
-                           AND d.entity_key = r.vendor_key || '|' || r.invoice_number
+    JOIN (SELECT DISTINCT entity_key FROM book.divergences
+          WHERE kind = 'commitment_cap_exceeded' AND entity = 'invoice') d
+      ON d.entity_key = r.vendor_key || '|' || r.invoice_number
 ), adj AS (
     SELECT r.*,
            CAST(CASE WHEN cap.invoice_id IS NOT NULL AND r.gross_amount <= cap.remaining

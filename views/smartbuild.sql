@@ -132,7 +132,8 @@ ORDER BY pl.job_number, pl.app_number, pl.line_no;
 
 INSERT INTO smartbuild.variations
 SELECT co.co_id, book.system_job_id('smartbuild', co.job_number),
-       'V' || lpad(CAST(co.number AS VARCHAR), 3, '0'),
+       CASE co.co_type WHEN 'owner' THEN 'V' WHEN 'internal' THEN 'INT-' ELSE 'SCV-' END
+           || lpad(CAST(co.number AS VARCHAR), 3, '0'),
        CASE co.co_type WHEN 'owner' THEN 'Client' WHEN 'internal' THEN 'Internal' ELSE 'Subcontract' END,
        co.description, co.amount,
        CASE co.status WHEN 'approved' THEN 'Approved' WHEN 'pending' THEN 'Pending' ELSE 'Rejected' END,
