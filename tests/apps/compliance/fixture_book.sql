@@ -258,3 +258,13 @@ INSERT INTO book.divergences VALUES
     ('vendor_spelling:V1002', 'vendor_spelling', 'vendor', 'V1002', 'name', 'levelset,corpay,procore', 'C_coi_hold', 'fixture'),
     ('vendor_spelling:V1003', 'vendor_spelling', 'vendor', 'V1003', 'name', 'track1099', 'R_1099nec', 'fixture'),
     ('vendor_id_split:V1003', 'vendor_id_split', 'vendor', 'V1003', 'vendor_id', 'track1099', 'R_1099nec', 'fixture');
+INSERT INTO book.ap_invoices VALUES
+    ('inv-jsm-87900', 'V1001', '9140', 'PO-9140-75', 'JSM-87900', NULL, '2025-12-08', '2026-01-07',
+     '2025-12-01', '2025-12-05', 41250.00, 0.00, 41250.00, NULL, 'posted', false, 41250.00,
+     'Structural fill delivered, December', NULL),
+    ('inv-jsm-88100', 'V1001', '9140', 'PO-9140-75', 'JSM-88100', NULL, '2026-01-05', '2026-02-04',
+     '2026-01-01', '2026-01-04', 2000.00, 0.00, 2000.00, NULL, 'posted', false, 0.00,
+     'Aggregate top-up', NULL),
+    ('inv-jsm-88200', 'V1001', '3100', NULL, 'JSM-88200', NULL, '2026-01-09', '2026-02-08',
+     NULL, NULL, 800.00, 0.00, 800.00, NULL, 'unposted', false, 0.00,
+     'Sand', NULL);
