@@ -17,7 +17,8 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
 import pdfplumber
-from pdfminer.layout import LTChar, LTContainer
+from pdfminer.pdfdevice import PDFTextDevice
+from pdfminer.pdfinterp import PDFPageInterpreter
 
 from cfab.schema.models import FrozenModel
 
@@ -53,14 +54,39 @@ class OcrResult(FrozenModel):
 # ------------------------------------------------------------------------------------------
 # lines from glyphs
 # ------------------------------------------------------------------------------------------
-def _chars(obj: LTContainer) -> list[LTChar]:
-    out: list[LTChar] = []
-    for child in obj:
-        if isinstance(child, LTChar):
-            out.append(child)
-        elif isinstance(child, LTContainer):
-            out.extend(_chars(child))
-    return out
+class _Glyph:
+    """One drawn character: baseline, left and right edges, size and text."""
+
+    __slots__ = ("base", "x0", "x1", "size", "text")
+
+    def __init__(self, base: float, x0: float, x1: float, size: float, text: str) -> None:
+        self.base, self.x0, self.x1, self.size, self.text = base, x0, x1, size, text
+
+
+class _GlyphDevice(PDFTextDevice):
+    """A pdfminer text device that records glyph positions and nothing else (pdfplumber's
+    layout objects cost about half of the read for text-only use)."""
+
+    def __init__(self, rsrcmgr) -> None:  # noqa: ANN001 - pdfminer type
+        super().__init__(rsrcmgr)
+        self.glyphs: list[_Glyph] = []
+
+    def render_char(self, matrix, font, fontsize, scaling, rise, cid, ncs, graphicstate):  # noqa: ANN001
+        adv = font.char_width(cid) * fontsize * scaling
+        try:
+            text = font.to_unichr(cid)
+        except Exception:  # an unmapped glyph reads as a replacement character
+            text = "\ufffd"
+        a, b = matrix[0], matrix[1]
+        if b == 0 and a > 0:  # upright text only (rotated stamps are not fields)
+            self.glyphs.append(_Glyph(matrix[5], matrix[4], matrix[4] + adv * a, fontsize * a, text))
+        return adv
+
+
+def _page_glyphs(pdf: pdfplumber.PDF, page: pdfplumber.page.Page) -> list[_Glyph]:
+    device = _GlyphDevice(pdf.rsrcmgr)
+    PDFPageInterpreter(pdf.rsrcmgr, device).process_page(page.page_obj)
+    return device.glyphs
 
 
 class _Line:
@@ -76,36 +102,34 @@ class _Line:
         return "  ".join(t for _, _, t in self.segments)
 
 
-def _page_lines(page: pdfplumber.page.Page) -> list[_Line]:
+def _lines(glyphs: list[_Glyph]) -> list[_Line]:
     """Glyphs grouped into baselines (top to bottom) and segments (left to right)."""
-    chars = sorted(_chars(page.layout), key=lambda c: -c.matrix[5])
-    groups: list[list[LTChar]] = []
-    for ch in chars:
-        if groups and abs(groups[-1][0].matrix[5] - ch.matrix[5]) <= 2.0:
-            groups[-1].append(ch)
+    groups: list[list[_Glyph]] = []
+    for g in sorted(glyphs, key=lambda g: -g.base):
+        if groups and abs(groups[-1][0].base - g.base) <= 2.0:
+            groups[-1].append(g)
         else:
-            groups.append([ch])
+            groups.append([g])
     lines: list[_Line] = []
     for group in groups:
-        group.sort(key=lambda c: c.x0)
+        group.sort(key=lambda g: g.x0)
         segments: list[list] = []  # [x0, x1, parts]
-        prev: LTChar | None = None
-        for ch in group:
-            t = ch.get_text()
-            gap = ch.x0 - prev.x1 if prev is not None else 0.0
-            if prev is None or gap > max(ch.size, prev.size) * 1.2:
-                if t == " ":
+        prev: _Glyph | None = None
+        for g in group:
+            t = g.text
+            gap = g.x0 - prev.x1 if prev is not None else 0.0
+            if prev is None or gap > max(g.size, prev.size) * 1.2:
+                if t.isspace():
                     continue
-                segments.append([ch.x0, ch.x1, [t]])
+                segments.append([g.x0, g.x1, [t]])
             else:
-                segments[-1][1] = ch.x1
+                segments[-1][1] = g.x1
                 parts = segments[-1][2]
-                if t == " " or gap > max(ch.size, prev.size) * 0.15:
-                    if parts[-1] != " ":
-                        parts.append(" ")
-                if t != " ":
+                if (t.isspace() or gap > max(g.size, prev.size) * 0.15) and parts[-1] != " ":
+                    parts.append(" ")
+                if not t.isspace():
                     parts.append(t)
-            prev = ch
+            prev = g
         segs = [(x0, x1, "".join(p).strip()) for x0, x1, p in segments]
         segs = [seg for seg in segs if seg[2]]
         if segs:
@@ -380,7 +404,7 @@ def ocr_pdf(content: bytes, *, tables: bool = True) -> OcrResult:
             if not pdf.pages:
                 raise OcrError("the PDF has no pages")
             for number, page in enumerate(pdf.pages, start=1):
-                page_lines.append(_page_lines(page))
+                page_lines.append(_lines(_page_glyphs(pdf, page)))
                 if tables:
                     for table in page.extract_tables():
                         rows = [[" ".join((cell or "").split()) for cell in row] for row in table]

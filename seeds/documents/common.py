@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from fpdf import FPDF
+from fpdf.fonts import CORE_FONTS_CHARWIDTHS
 
 from cfab.schema.models import FrozenModel
 
@@ -145,6 +146,10 @@ class Canvas:
         self.page_header: Callable[[Canvas], float] | None = None
         self.y = self.MARGIN
         self._font: tuple[str, str, float] = ("", "", 0.0)
+        self._cw: dict[str, int] = {}
+        # text is queued per (font, color) and written when the page is left, so a page
+        # switches fonts a handful of times instead of twice per labelled field
+        self._queue: dict[tuple[str, str, float, tuple[int, int, int]], list[tuple[float, float, str]]] = {}
         self.new_page()
 
     # geometry -------------------------------------------------------------------------
@@ -169,8 +174,8 @@ class Canvas:
         if set; return the first free y."""
         if orientation is not None:
             self.orientation = orientation
+        self.flush()
         self.pdf.add_page(orientation=self.orientation)
-        self._font = ("", "", 0.0)
         self.y = self.MARGIN
         if self.page_header is not None:
             self.y = self.page_header(self)
@@ -184,42 +189,67 @@ class Canvas:
 
     # text -----------------------------------------------------------------------------
     def font(self, size: float = 9, style: str = "", family: str = "Helvetica") -> None:
+        """Select the font used by ``text``/``wrap``/``str_width`` (a core font)."""
         if self._font != (family, style, size):
-            self.pdf.set_font(family, style, size)
             self._font = (family, style, size)
+            self._cw = CORE_FONTS_CHARWIDTHS[family.lower() + style]
+
+    def flush(self) -> None:
+        """Write the queued text of the current page, one font/color switch per group."""
+        for (family, style, size, color), items in self._queue.items():
+            self.pdf.set_font(family, style, size)
+            self.pdf.set_text_color(*color)
+            for x, y, t in items:
+                self.pdf.text(x, y, t)
+        self._queue = {}
+
+    def str_width(self, text: str) -> float:
+        """Width of ``text`` in the current core font (fpdf2's get_string_width is ~50x slower;
+        ``clean`` guarantees Latin-1, which the core-font width tables cover)."""
+        return sum(map(self._cw.__getitem__, text)) * self._font[2] / 1000
 
     def text(self, x: float, y: float, s: object, *, size: float | None = None,
-             style: str | None = None, align: str = "L", family: str = "Helvetica") -> float:
+             style: str | None = None, align: str = "L", family: str = "Helvetica",
+             color: tuple[int, int, int] = (0, 0, 0)) -> None:
         """Draw ``s`` with its baseline at ``y``; ``x`` anchors the left/right/center."""
         fam, sty, sz = self._font
         self.font(size if size is not None else (sz or 9),
                   style if style is not None else sty, family)
         t = clean(s)
         if not t:
-            return x
-        w = self.pdf.get_string_width(t)
-        x0 = x - w if align == "R" else x - w / 2 if align == "C" else x
-        self.pdf.text(x0, y, t)
-        return x0 + w
+            return
+        if align == "R":
+            x -= self.str_width(t)
+        elif align == "C":
+            x -= self.str_width(t) / 2
+        self._queue.setdefault((*self._font, color), []).append((x, y, t))
 
     def field(self, x: float, y: float, label: str, value: object, *, width: float = 0,
               size: float = 9) -> None:
-        """A bold label then its value on the same baseline (value at ``x + width``)."""
-        end = self.text(x, y, label, size=size, style="B")
+        """A bold label then its value on the same baseline (value at ``x + width``, or just
+        after the label when it is wider)."""
+        self.text(x, y, label, size=size, style="B")
+        end = x + self.str_width(clean(label))
         self.text(max(end + size * 0.5, x + width), y, value, size=size, style="")
 
     def wrap(self, s: object, width: float) -> list[str]:
-        """Greedy word wrap of ``s`` to ``width`` in the current font."""
+        """Greedy word wrap of ``s`` to ``width`` in the current font (each word measured once)."""
         lines: list[str] = []
+        space = self.str_width(" ")
         for para in clean(s).split("\n"):
-            words, cur = para.split(" "), ""
-            for word in words:
-                trial = f"{cur} {word}" if cur else word
-                if cur and self.pdf.get_string_width(trial) > width:
+            if self.str_width(para) <= width:
+                lines.append(para)
+                continue
+            cur, cur_w = "", 0.0
+            for word in para.split(" "):
+                w = self.str_width(word)
+                if cur and cur_w + space + w > width:
                     lines.append(cur)
-                    cur = word
+                    cur, cur_w = word, w
+                elif cur:
+                    cur, cur_w = f"{cur} {word}", cur_w + space + w
                 else:
-                    cur = trial
+                    cur, cur_w = word, w
             lines.append(cur)
         return lines
 
@@ -278,9 +308,21 @@ class Canvas:
                     self.text(cx + col.width / 2, top + pad + hs * (0.85 + 1.2 * i), line,
                               size=hs, style="B", align="C")
                 cx += col.width
-            self._grid(x, top, columns, h)
+            self.pdf.set_line_width(0.4)
+            self.pdf.line(x, top + h, x + total, top + h)
             return top + h
 
+        def close(top: float, bottom: float) -> None:
+            """Outer box and column rules for one page's segment of the table."""
+            self.pdf.set_line_width(0.4)
+            self.pdf.rect(x, top, total, bottom - top)
+            cx = x
+            for col in columns[:-1]:
+                cx += col.width
+                self.pdf.line(cx, top, cx, bottom)
+
+        total = sum(c.width for c in columns)
+        top = y
         y = header(y)
         for r, row in enumerate(rows):
             style = "B" if r in bold_rows else ""
@@ -288,7 +330,9 @@ class Canvas:
             cells = [self.wrap(v, c.width - 2 * pad) for c, v in zip(columns, row)]
             h = max(len(c) for c in cells) * lead + 2 * pad - (lead - size)
             if y + h > self.bottom:
-                y = header(self.new_page())
+                close(top, y)
+                top = self.new_page()
+                y = header(top)
                 self.font(size, style)
             cx = x
             for col, lines in zip(columns, cells):
@@ -301,31 +345,25 @@ class Canvas:
                     else:
                         self.text(cx + pad, base, line, size=size, style=style)
                 cx += col.width
-            self._grid(x, y, columns, h)
             y += h
+            self.pdf.line(x, y, x + total, y)
+        close(top, y)
         self.y = y
         return y
 
-    def _grid(self, x: float, top: float, columns: Sequence[Column], h: float) -> None:
-        total = sum(c.width for c in columns)
-        self.pdf.set_line_width(0.4)
-        self.pdf.rect(x, top, total, h)
-        cx = x
-        for col in columns[:-1]:
-            cx += col.width
-            self.pdf.line(cx, top, cx, top + h)
-
     def footer_all(self, left: str, *, size: float = 6.5) -> None:
         """Stamp ``left`` and "Page i of n" at the bottom of every page."""
+        self.flush()
         n = self.pdf.pages_count
         for i in range(1, n + 1):
             self.pdf.page = i
-            self._font = ("", "", 0.0)
             w, h = self.pdf.pages[i].dimensions()
             base = float(h) - self.MARGIN / 2
             self.text(self.left, base, left, size=size, style="")
             self.text(float(w) - self.MARGIN, base, f"Page {i} of {n}", size=size, style="", align="R")
+            self.flush()
         self.pdf.page = n
 
     def output(self) -> bytes:
+        self.flush()
         return bytes(self.pdf.output())

@@ -48,9 +48,7 @@ def render(doc: Row, data: InvoiceData, company: Row) -> bytes:
     c = Canvas(created=doc["created_date"], title=doc["title"], author=h["vendor_name"])
     L, R = c.left, c.right
     # letterhead
-    c.pdf.set_text_color(20, 45, 95)
-    c.text(L, 58, h["vendor_name"], size=16, style="B")
-    c.pdf.set_text_color(0)
+    c.text(L, 58, h["vendor_name"], size=16, style="B", color=(20, 45, 95))
     c.text(R, 58, "INVOICE", size=20, style="B", align="R")
     addr = [h["v_address"], f"{h['v_city']}, {h['v_state']} {h['v_zip']}",
             f"Phone {h['v_phone']}", h["v_email"]]
