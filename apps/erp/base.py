@@ -20,6 +20,7 @@ from sqlglot import exp
 
 from cfab.apps.contract import App
 from cfab.apps.erp.dialects import Dialect, TMap
+from cfab.apps.erp.gen import HEADER_OF
 from cfab.apps.erp.model import TABLES
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, equals_all, literal
@@ -338,9 +339,19 @@ class ErpApp(App):
         return self.D.word(domain, canonical)
 
     def _fixed(self, t: TMap, alias: str | None = None) -> exp.Expression | None:
-        if not t.fixed:
+        """The filter that picks this logical table's rows out of its native table."""
+        if t.fixed:
+            return exp.In(this=col(t.fixed[0], alias), expressions=[literal(w) for w in t.fixed[1]])
+        hdr_name = HEADER_OF.get(t.logical)
+        hdr = self.D.tables.get(hdr_name) if hdr_name else None
+        if hdr is None or not hdr.fixed or not t.link:
             return None
-        return exp.In(this=col(t.fixed[0], alias), expressions=[literal(w) for w in t.fixed[1]])
+        hinfo = self.tbl(hdr.table)
+        sub = (exp.select(*[col(hdr.n(c)) for c in t.link]).from_(hinfo.table_expr())
+               .where(exp.In(this=col(hdr.fixed[0]), expressions=[literal(w) for w in hdr.fixed[1]])))
+        lhs = (exp.Tuple(expressions=[col(t.n(c), alias) for c in t.link]) if len(t.link) > 1
+               else col(t.n(t.link[0]), alias))
+        return exp.In(this=lhs, query=sub.subquery())
 
     def rows(self, logical: str, where: dict[str, Any] | None = None, *, extra: list[exp.Expression] | None = None,
              order: list[str] | None = None, limit: int | None = None, desc: bool = False) -> list[dict[str, Any]]:
@@ -761,7 +772,7 @@ class ErpApp(App):
                        .where(exp.EQ(this=col(line.n("job_id")), expression=literal(args.job_id))))
                 lhs = (exp.Tuple(expressions=[col(t.n(c)) for c in line.link]) if len(line.link) > 1
                        else col(t.n(line.link[0])))
-                extra.append(exp.In(this=lhs, query=sub))
+                extra.append(exp.In(this=lhs, query=sub.subquery()))
             for r in self.rows(lg, extra=extra, order=["act_date"], desc=True, limit=args.limit):
                 r["posting_status"] = st
                 if args.include_lines:
