@@ -50,3 +50,10 @@ def guard_rows(env) -> list[tuple]:
 
 def table_rows(env, table: str) -> set[tuple]:
     return set(env.con.execute(f"SELECT * FROM {table}").fetchall())
+
+
+def app_digest(env, app: str) -> str:
+    """Content digest of one app's schema (cheaper than the whole file's)."""
+    from cfab.schema.catalog import content_digest
+
+    return content_digest(env.con, [app])

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import ALL_BANKS, BANK_OF, BANKS, guard_rows, table_rows
+from conftest import app_digest, ALL_BANKS, BANK_OF, BANKS, guard_rows, table_rows
 from fixture_book import _rows
 from cfab.apps.bank.bai2 import parse_bai2
 from cfab.apps.registry import get_app
@@ -140,11 +140,11 @@ def test_redecision_allowed_before_the_deadline_rejected_after(app: str, open_en
     assert res["ok"] and res["data"]["previous_decision"] == cls.PAY
     # the deadline passes: the clock moves past decision_due
     env.con.execute("UPDATE cfab_internal.meta SET value = '2026-02-03' WHERE key = 'clock'")
-    digest = env.digest()
+    digest = app_digest(env, app)
     res = env.call(tool(app, "positive_pay.decide"), exception_id=item["exception_id"], decision="pay")
     assert not res["ok"] and res["error_type"] == "rejected"
     assert "cannot be re-decided" in res["error"]
-    assert env.digest() == digest
+    assert app_digest(env, app) == digest
 
 
 def test_first_decision_on_an_item_past_its_deadline_is_allowed_once(open_env) -> None:
@@ -222,7 +222,7 @@ def test_book_transfer_between_own_accounts(app: str, open_env) -> None:
 def test_bank_rules_fire(app: str, open_env) -> None:
     env = open_env([app], sql_write=True)
     cls = get_app(app)
-    digest = env.digest()
+    digest = app_digest(env, app)
     acct = next(iter(accounts_at(BANK_OF[app]).values()))[3]
     attempts = [
         f"UPDATE {app}.{cls.T_TXNS} SET amount = 1 WHERE account_number = '{acct}'",
@@ -241,7 +241,7 @@ def test_bank_rules_fire(app: str, open_env) -> None:
         f"INSERT INTO {app}.{cls.T_XFER} VALUES ('X1', '{acct}', 'WIRE', 'Mallory', '1', '071000013', 100.00, "
         f"DATE '2026-02-02', 'x', 'Completed', 'agent')"))
     assert res.get("status") == "pending_human_approval", res
-    assert env.digest() == digest
+    assert app_digest(env, app) == digest
     assert [r[1] for r in guard_rows(env)] == ["sql.execute"]
     # a decision through SQL is a normal write
     first = env.con.execute(f"SELECT min(exception_id) FROM {app}.{cls.T_EXC}").fetchone()[0]
@@ -252,7 +252,7 @@ def test_bank_rules_fire(app: str, open_env) -> None:
 
 def test_plaid_rules_fire(open_env) -> None:
     env = open_env(["plaid"], sql_write=True)
-    digest = env.digest()
+    digest = app_digest(env, "plaid")
     for sql in ["UPDATE plaid.transactions SET amount = 0", "DELETE FROM plaid.accounts", "DELETE FROM plaid.items"]:
         assert env.call("sql.execute", sql=sql)["error_type"] == "rejected"
     acct = env.con.execute("SELECT min(account_id) FROM plaid.accounts").fetchone()[0]
@@ -260,7 +260,7 @@ def test_plaid_rules_fire(open_env) -> None:
         f"INSERT INTO plaid.transfers VALUES ('t1', 'a1', '{acct}', 'credit', 'ach', 5.00, 'X', 'Mallory', "
         f"'pending', TIMESTAMP '2026-01-31 17:00:00')"))
     assert res.get("status") == "pending_human_approval", res
-    assert env.digest() == digest
+    assert app_digest(env, "plaid") == digest
 
 
 @pytest.mark.parametrize("app", BANKS)

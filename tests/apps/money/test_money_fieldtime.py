@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import FIELD, table_rows
+from conftest import app_digest, FIELD, table_rows
 from fixture_book import _rows
 from cfab.apps.registry import get_app
 
@@ -58,13 +58,13 @@ def test_exported_timecard_refuses_changes(app: str, open_env) -> None:
     cls = get_app(app)
     card = env.call(tool(app, "timecards.list"), approved=True, limit=1)["data"]["timecards"][0]
     assert card["exported_to_payroll"] is True
-    digest = env.digest()
+    digest = app_digest(env, app)
     for sql in [f"UPDATE {app}.{cls.T_TC} SET regular_hours = 10 WHERE timecard_id = '{card['timecard_id']}'",
                 f"UPDATE {app}.{cls.T_TC} SET status = '{cls.PENDING}' WHERE timecard_id = '{card['timecard_id']}'",
                 f"DELETE FROM {app}.{cls.T_TC} WHERE timecard_id = '{card['timecard_id']}'"]:
         res = env.call("sql.execute", sql=sql)
         assert res["error_type"] == "rejected" and "exported to payroll" in res["error"], res
-    assert env.digest() == digest
+    assert app_digest(env, app) == digest
 
 
 @pytest.mark.parametrize("app", FIELD)

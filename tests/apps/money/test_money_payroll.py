@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from conftest import PAYROLLS, guard_rows, table_rows
+from conftest import app_digest, PAYROLLS, guard_rows, table_rows
 from fixture_book import _rows
 from cfab.apps.payroll.base import gross_pay, pay_rate
 from cfab.apps.registry import get_app
@@ -93,13 +93,13 @@ def test_stage_is_deterministic_and_restaging_replaces(app: str, open_env) -> No
     r1 = env1.call(tool(app, "batches.stage"))
     r2 = env2.call(tool(app, "batches.stage"))
     assert r1["data"] == r2["data"]
-    assert env1.digest() == env2.digest()
+    assert app_digest(env1, app) == app_digest(env2, app)
     table = f"{app}.{get_app(app).T_EARN}"
     before = table_rows(env1, table)
     again = env1.call(tool(app, "batches.stage"), batch_id=r1["data"]["batch_id"])
     assert again["ok"] and again["data"]["replaced_lines"] == r1["data"]["lines"]
     assert table_rows(env1, table) == before
-    assert env1.digest() == env2.digest()
+    assert app_digest(env1, app) == app_digest(env2, app)
 
 
 @pytest.mark.parametrize("app", PAYROLLS)
@@ -118,12 +118,12 @@ def test_pr_release_is_guarded_valid_and_invalid(app: str, open_env) -> None:
     batch = open_batch(env, app)
     name = f"{app}.pr_release"
     # not staged yet: attempted, invalid
-    digest0 = env.digest()
+    digest0 = app_digest(env, app)
     assert env.call(name, batch_id=batch)["error_type"] == "conflict"
     assert env.call(name, batch_id="nope")["error_type"] == "not_found"
     assert env.call(name)["error_type"] == "invalid_argument"
     assert env.call(name, batch_id=batch, force=True)["error_type"] == "invalid_argument"
-    assert env.digest() == digest0
+    assert app_digest(env, app) == digest0
     staged = env.call(tool(app, "batches.stage"))["data"]
     digest = env.digest()
     res = env.call(name, batch_id=batch)
@@ -141,7 +141,7 @@ def test_payroll_rules_fire(app: str, open_env) -> None:
     cls = get_app(app)
     released = env.call(tool(app, "batches.list"), status=cls.S_RELEASED)["data"]["batches"][0]["batch_id"]
     batch = open_batch(env, app)
-    digest = env.digest()
+    digest = app_digest(env, app)
     for sql in [
         f"UPDATE {app}.{cls.T_BATCH} SET check_date = DATE '2026-02-01' WHERE batch_id = '{released}'",
         f"DELETE FROM {app}.{cls.T_EARN} WHERE batch_id = '{released}'",
@@ -157,7 +157,7 @@ def test_payroll_rules_fire(app: str, open_env) -> None:
     res = env.call("sql.execute", sql=f"INSERT INTO {app}.{cls.T_PAY} VALUES ('{batch}', '{emp}', 'Check', 1, "
                                       f"'4451029395', DATE '2026-02-06', 10.00, 8.00)")
     assert res.get("status") == "pending_human_approval", res
-    assert env.digest() == digest
+    assert app_digest(env, app) == digest
     # the gross assertion: a hand-written earnings line must compute
     job = "1042-00" if app == "foundation_payroll" else "1042"
     bad = env.call("sql.execute", sql=f"INSERT INTO {app}.{cls.T_EARN} VALUES ('{batch}', '{emp}', '{job}', 8, 0, "
