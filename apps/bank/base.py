@@ -163,6 +163,13 @@ class TreasuryPortal(BankBase):
     EX_ACCOUNT: ClassVar[str] = "4451029387"
     EX_EXCEPTION: ClassVar[str] = "PPX3F9A0C12D4"
 
+    @classmethod
+    def doc_vars(cls) -> dict[str, str]:
+        """Docstring placeholders: the App's plus this vendor's status words."""
+        out = super().doc_vars()
+        out.update({k: getattr(cls, k) for k in ['PENDING', 'PAY', 'RETURN']})
+        return out
+
     # ------------------------------------------------------------------ helpers
     def _account(self, ref: str | None) -> dict[str, Any] | None:
         """The account row for an account number or nickname (None when ref is None)."""
