@@ -1163,7 +1163,7 @@ class ErpApp(App):
         for ln in lines:
             self._phase_ok(job, ln["phase"], ln.get("cost_type"))
             amt, ret = _d(ln["amount"]), _d(ln.get("retainage") or 0)
-            if ret < 0 or ret > amt:
+            if ret < 0 or (amt >= 0 and ret > amt and amt != 0):
                 raise ToolError("retainage must be between 0 and the line amount", "invalid_argument")
             clean.append((ln["phase"], int(ln["cost_type"]), amt, ret, ln.get("description") or description))
         gross = sum((c[2] for c in clean), ZERO)
