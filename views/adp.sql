@@ -2,6 +2,7 @@
 -- Employee ids come from book.employee_identities (system 'adp'); jobs are numbered as
 -- book.system_job_id('adp', job) spells them. No divergence is honoured here: the payroll
 -- system agrees with the book (certified-payroll exceptions live in the certified-payroll app).
+-- The open (clock-week) batch has no earnings until it is staged from approved hours.
 
 INSERT INTO adp.workers
 SELECT ei.system_employee_id, e.first_name, e.last_name, e.trade, e.classification, e.level,
@@ -46,7 +47,9 @@ INSERT INTO adp.payroll_runs
 SELECT 'WK' || strftime(b.period_end, '%y%m%d'), b.period_start, b.period_end, b.check_date,
        CASE b.status WHEN 'released' THEN 'Processed' ELSE 'Open' END,
        a.account_number,
-       (SELECT CAST(sum(pe.gross_pay) AS DECIMAL(18,2)) FROM book.payroll_earnings pe WHERE pe.batch_id = b.batch_id),
+       CASE WHEN b.status = 'released' THEN
+           (SELECT CAST(sum(pe.gross_pay) AS DECIMAL(18,2)) FROM book.payroll_earnings pe WHERE pe.batch_id = b.batch_id)
+       END,
        NULL,
        CASE WHEN b.status = 'released' THEN CAST(b.check_date AS TIMESTAMP) - INTERVAL 3 DAY + INTERVAL 10 HOUR END
 FROM book.payroll_batches b
@@ -57,7 +60,7 @@ INSERT INTO adp.earnings
 SELECT 'WK' || strftime(b.period_end, '%y%m%d'), ei.system_employee_id, book.system_job_id('adp', pe.job_number),
        pe.hours_regular, pe.hours_overtime, pe.rate_paid, pe.fringe_paid, pe.gross_pay, pe.withholding, pe.net_pay
 FROM book.payroll_earnings pe
-JOIN book.payroll_batches b ON b.batch_id = pe.batch_id
+JOIN book.payroll_batches b ON b.batch_id = pe.batch_id AND b.status = 'released'
 JOIN book.employee_identities ei ON ei.employee_id = pe.employee_id AND ei.system = 'adp'
 ORDER BY 1, 2, 3;
 

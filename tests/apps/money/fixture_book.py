@@ -106,6 +106,9 @@ def _rows() -> dict[str, list[tuple]]:
                      D("446.20"), D("1784.80")))
         earn.append((bid, "E1004", "3100", D("40.00"), D("2.00"), D("52.1000"), D("28.0000"), D("2240.30"),
                      D("448.06"), D("1792.24")))
+    # the book also carries the open week's expected earnings; payroll apps show none until staged
+    earn.append(("PR-2026-01-31", "E1001", "1042", D("40.00"), D("4.00"), D("48.5000"), D("30.1200"), D("2231.00"),
+                 D("446.20"), D("1784.80")))
     rows["payroll_earnings"] = earn
     checks = [
         ("CK-1", "BA-OPER", 10451, date(2026, 1, 20), "V1000", "Walsh Electrical Contractors, LLC", D("18250.00"),
