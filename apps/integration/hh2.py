@@ -74,7 +74,7 @@ class Hh2(App):
             like = literal(f"%{args.name_contains}%")
             sub = (exp.select(col("master_vendor_id")).from_(self.tbl("vendor_map").table_expr())
                    .where(exp.ILike(this=col("system_vendor_name"), expression=like)))
-            extra = exp.In(this=col("master_vendor_id"), query=sub)
+            extra = exp.In(this=col("master_vendor_id"), query=sub.subquery())
         rows = self.select("vendor_map", {"master_vendor_id": args.master_vendor_id, "system": args.system},
                            extra=extra, order_by=["master_vendor_id", "system"])
         return {"rows": rows, "count": len(rows)}
