@@ -253,7 +253,10 @@ class _Walker:
 def crosscheck_read(sql: str, allowed: tuple[str, ...]) -> None:
     """Refuse `sql` unless DuckDB parses it as one harmless SELECT over `allowed` schemas."""
     statement = _engine_parse(sql)
-    _Walker(allowed).walk(statement.get("node"), frozenset())
+    try:
+        _Walker(allowed).walk(statement.get("node"), frozenset())
+    except RecursionError:
+        raise SqlRefused("SQL is nested too deeply") from None
 
 
 def crosscheck_write_kind(sql: str, op: str) -> None:
@@ -292,7 +295,10 @@ def crosscheck_row_expression(expr_sql: str, schema: str, table: str) -> None:
         or any(node.get(k) for k in ("where_clause", "having", "qualify", "group_expressions", "modifiers"))
     ):
         raise SqlRefused("the expression does not stand on its own: it must only use the row's columns")
-    _check_row_expression(node["select_list"][0])
+    try:
+        _check_row_expression(node["select_list"][0])
+    except RecursionError:
+        raise SqlRefused("the expression is nested too deeply") from None
 
 
 def _check_row_expression(obj: Any) -> None:

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import math
 import re
 import threading
@@ -66,6 +67,7 @@ _RUNTIME_SETTINGS: tuple[tuple[str, str, str], ...] = (
     ("catalog_error_max_schemas", "0", "0"),
 )
 
+_log = logging.getLogger(__name__)
 _COUNT_CAP = 10_000  # after truncation, keep counting rows up to this total when cheap
 _MAX_SAFE_INT = 2**53
 
@@ -256,6 +258,10 @@ def run_read(con: duckdb.DuckDBPyConnection, sql: str, allowed_schemas: Collecti
         checked = prepare_read(sql, allowed)
     except SqlRefused as exc:
         return SqlError(kind="refused", message=exc.reason, elapsed_ms=_ms(start))
+    except Exception:  # a guard bug must fail closed, never reach the agent as a traceback
+        _log.exception("guard failed on agent SQL; refusing it: %r", sql[:500])
+        return SqlError(kind="refused", message="this statement could not be checked; simplify it",
+                        elapsed_ms=_ms(start))
     cursor = con.cursor()
     deadline = _Deadline(cursor, timeout_s)
     try:

@@ -378,7 +378,10 @@ def prepare_read(sql: str, allowed_schemas: Collection[str]) -> CheckedRead:
     """Run every static layer on `sql` and return the checked tree and the SQL to execute."""
     allowed = normalize_allowed(allowed_schemas)
     root = _check_root(parse_one_statement(sql), allowed)
-    catalog = _check_tree(root, allowed)
+    try:
+        catalog = _check_tree(root, allowed)
+    except RecursionError:
+        raise SqlRefused("SQL is nested too deeply") from None
     _rewrite_catalog(catalog, allowed)
     try:
         text = render_sql(root)

@@ -132,3 +132,20 @@ def test_slow_query_stops_within_timeout(shared_db, sql: str) -> None:
     # the connection is still usable afterwards
     again = run_read(con, "SELECT count(*) AS n FROM procore.projects", ALLOWED)
     assert isinstance(again, QueryResult) and again.rows == [[3]]
+
+
+@pytest.mark.parametrize(("sql", "reason"), [
+    ("SELECT " + "(" * 300 + "1" + ")" * 300, "nested too deeply"),
+    ("SELECT 1" + " + 1" * 300, "nested too deeply"),
+    ("SELECT 1" + " + 1" * 2000, "depth"),
+    ("SELECT * FROM " + "(SELECT * FROM " * 200 + "procore.projects" + ") t" * 200, "nested too deeply"),
+    ("SELECT 1 AS x" + ", 1" * 12000, "too long"),
+    ("SELECT 1\x00; DROP TABLE procore.projects", "NUL"),
+])
+def test_pathological_sizes_are_refused_quickly(shared_db, sql: str, reason: str) -> None:
+    _, con = shared_db
+    start = time.perf_counter()
+    out = run_read(con, sql, ALLOWED)
+    assert isinstance(out, SqlError) and out.kind == "refused", out
+    assert reason.lower() in out.message.lower(), out.message
+    assert time.perf_counter() - start < 5

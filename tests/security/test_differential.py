@@ -22,7 +22,7 @@ from .conftest import ALLOWED, SECRET_MARKER, build_fixture_db, content_digest, 
 
 # CFAB_SQL_FUZZ_EXAMPLES=20000 CFAB_SQL_FUZZ_RANDOM=1 pytest tests/security/test_differential.py
 # runs a long random campaign; the default is a fixed, fast sample for CI.
-FUZZ_EXAMPLES = int(os.environ.get("CFAB_SQL_FUZZ_EXAMPLES", "500"))
+FUZZ_EXAMPLES = int(os.environ.get("CFAB_SQL_FUZZ_EXAMPLES", "300"))
 FUZZ_RANDOM = os.environ.get("CFAB_SQL_FUZZ_RANDOM", "") not in ("", "0")
 
 ENGINE_SECURITY_ERROR = re.compile(
