@@ -155,9 +155,14 @@ def render(doc: Row, data: CoiData, company: Row) -> bytes:
     c.box(L, y, mid - L, 84)
     c.box(mid, y, R - mid, 84)
     c.text(L + 4, y + 10, "CERTIFICATE HOLDER", size=6.5, style="B")
-    holder = [first["certificate_holder"], company["address"],
-              f"{company['city']}, {company['state']} {company['zip']}"]
-    for i, line in enumerate(holder):
+    # the book's holder may carry its address ("Company A ..., 1200 ... Rd, ..."): name first
+    name, _, address = str(first["certificate_holder"]).partition(", " + company["address"])
+    holder = [name, company["address"], f"{company['city']}, {company['state']} {company['zip']}"]
+    if address and not address.lstrip(", ").startswith(company["city"]):
+        holder[1] = company["address"] + address.split(f", {company['city']}")[0]
+    c.font(9, "B")
+    lines = [ln for part in holder for ln in c.wrap(part, mid - L - 8)]
+    for i, line in enumerate(lines[:5]):
         c.text(L + 4, y + 24 + 11 * i, line, size=9, style="B" if i == 0 else "")
     c.text(mid + 4, y + 10, "CANCELLATION", size=6.5, style="B")
     cancel = ("SHOULD ANY OF THE ABOVE DESCRIBED POLICIES BE CANCELLED BEFORE THE EXPIRATION DATE "

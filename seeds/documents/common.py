@@ -18,6 +18,7 @@ from typing import Any
 
 from fpdf import FPDF
 from fpdf.fonts import CORE_FONTS_CHARWIDTHS
+from fpdf.util import escape_parens
 
 from cfab.schema.models import FrozenModel
 
@@ -109,8 +110,9 @@ _ASCII = str.maketrans({
 def clean(text: object) -> str:
     """Text the PDF core fonts can encode (Latin-1); typographic punctuation is folded."""
     s = "" if text is None else str(text)
-    s = s.translate(_ASCII)
-    return s.encode("latin-1", "replace").decode("latin-1")
+    if s.isascii():
+        return s
+    return s.translate(_ASCII).encode("latin-1", "replace").decode("latin-1")
 
 
 # ------------------------------------------------------------------------------------------
@@ -195,12 +197,33 @@ class Canvas:
             self._cw = CORE_FONTS_CHARWIDTHS[family.lower() + style]
 
     def flush(self) -> None:
-        """Write the queued text of the current page, one font/color switch per group."""
+        """Write the queued text of the current page: one text object per font and color,
+        glyph runs placed with relative ``Td`` moves (fewer operators for every PDF reader,
+        ours included). Falls back to ``FPDF.text`` if fpdf2's internals ever change."""
+        if not self._queue:
+            return
+        pdf = self.pdf
+        height = float(pdf.pages[pdf.page].dimensions()[1])
         for (family, style, size, color), items in self._queue.items():
-            self.pdf.set_font(family, style, size)
-            self.pdf.set_text_color(*color)
+            pdf.set_font(family, style, size)
+            try:
+                select = pdf._set_font_for_page(pdf.current_font, size, wrap_in_text_object=False)
+                out = pdf._out
+            except (AttributeError, TypeError):  # pragma: no cover - other fpdf2 versions
+                pdf.set_text_color(*color)
+                for x, y, t in items:
+                    pdf.text(x, y, t)
+                pdf.set_text_color(0)
+                continue
+            # text color is the fill color: always set it (a gray box may have changed it)
+            ops = ["q", f"{color[0] / 255:.3f} {color[1] / 255:.3f} {color[2] / 255:.3f} rg", f"BT {select}"]
+            px = py = 0
             for x, y, t in items:
-                self.pdf.text(x, y, t)
+                cx, cy = round(x * 100), round((height - y) * 100)
+                ops.append(f"{(cx - px) / 100:.2f} {(cy - py) / 100:.2f} Td ({escape_parens(t)}) Tj")
+                px, py = cx, cy
+            ops.append("ET Q")
+            out("\n".join(ops))
         self._queue = {}
 
     def str_width(self, text: str) -> float:

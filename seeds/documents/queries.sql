@@ -80,7 +80,8 @@ SELECT d.document_id, p.*, p.job_number || '-' || p.app_number AS payapp_key,
        pc.retainage_step_down_pct, pc.step_down_at_pct
 FROM book.documents d
 JOIN book.owner_pay_apps p ON p.document_id = d.document_id
-                           OR d.natural_key = p.job_number || '-' || p.app_number
+                           OR d.natural_key IN (p.job_number || ':' || p.app_number,
+                                                p.job_number || '-' || p.app_number)
 JOIN book.jobs j ON j.job_number = p.job_number
 JOIN book.owners o ON o.owner_id = j.owner_id
 LEFT JOIN book.prime_contracts pc ON pc.job_number = p.job_number
@@ -175,6 +176,7 @@ ORDER BY co.change_event_id, l.cost_code;
 SELECT d.document_id, p.*
 FROM book.documents d
 JOIN book.policies p ON p.policy_id = d.natural_key
+     OR regexp_replace(d.natural_key, '\.(md|pdf)$', '') = regexp_replace(p.policy_id, '\.md$', '')
 WHERE d.doc_type = 'policy' AND ($ids IS NULL OR list_contains($ids, d.document_id));
 
 -- name: wip_jobs

@@ -66,8 +66,8 @@ def render_all(con: duckdb.DuckDBPyConnection, *, doc_types: tuple[str, ...] | N
                timings: dict[str, list[float]] | None = None) -> Iterator[RenderedDocument]:
     """Render every document (optionally only some ``doc_types``) in ``document_id`` order.
 
-    Source rows are loaded once per family; pass ``timings`` to collect seconds per
-    rendered document by doc_type.
+    Source rows are loaded once per family; pass ``timings`` to collect the CPU seconds
+    each document took to render, by doc_type.
     """
     docs = [d for d in rows(con, "documents", ids=None)
             if doc_types is None or d["doc_type"] in doc_types]
@@ -82,8 +82,8 @@ def render_all(con: duckdb.DuckDBPyConnection, *, doc_types: tuple[str, ...] | N
     for doc in docs:
         if doc["document_id"] not in loaded:
             raise _missing(doc)
-        start = time.perf_counter()
+        start = time.process_time()
         content = _family(doc).render(doc, loaded[doc["document_id"]], company)
         if timings is not None:
-            timings.setdefault(doc["doc_type"], []).append(time.perf_counter() - start)
+            timings.setdefault(doc["doc_type"], []).append(time.process_time() - start)
         yield make_rendered(doc, content)

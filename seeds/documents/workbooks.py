@@ -2,7 +2,7 @@
 
 A workbook document's ``natural_key`` names its kind, optionally scoped to one job:
 ``wip_schedule``, ``accrual_schedule``, ``vendor_1099``, ``sov_export`` or e.g.
-``sov_export:1042``. Computed columns are live formulas (never cached numbers), inputs are
+``sov_export:1042`` (a document row with ``job_number`` set is scoped to that job too). Computed columns are live formulas (never cached numbers), inputs are
 exact decimals, and the bytes are deterministic: document properties carry the document's
 date and the zip is rewritten with fixed entry timestamps in openpyxl's fixed order.
 """
@@ -64,7 +64,7 @@ def load(con: duckdb.DuckDBPyConnection, ids: list[str] | None) -> dict[str, Wor
         if doc["doc_type"] not in DOC_TYPES:
             continue
         kind, job = workbook_kind(doc["natural_key"])
-        job = job or None
+        job = job or doc.get("job_number") or None
         if kind == "wip_schedule":
             src = rows(con, "wip_jobs", as_of=doc["created_date"], job=job)
         elif kind == "accrual_schedule":
