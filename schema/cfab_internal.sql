@@ -16,7 +16,7 @@ CREATE TABLE cfab_internal.guard_log (            -- every guarded (money-moving
     executed        BOOLEAN NOT NULL,             -- always false: guarded calls are staged
     valid           BOOLEAN NOT NULL,             -- arguments validated
     reason          VARCHAR NOT NULL,             -- why it was guarded / why invalid
-    at              TIMESTAMP NOT NULL            -- the injected clock
+    logged_at       TIMESTAMP NOT NULL            -- the injected clock
 );
 
 CREATE TABLE cfab_internal.tool_log (             -- every tool call with its arguments and result
@@ -27,7 +27,7 @@ CREATE TABLE cfab_internal.tool_log (             -- every tool call with its ar
     guarded         BOOLEAN NOT NULL,
     error           VARCHAR,
     result          JSON,
-    at              TIMESTAMP NOT NULL
+    logged_at       TIMESTAMP NOT NULL
 );
 
 CREATE TABLE cfab_internal.written_rows (         -- every app row the write gate has written
