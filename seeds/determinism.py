@@ -44,6 +44,8 @@ def rng(seed: int, *stream: object) -> random.Random:
 
 def money(value: object) -> Decimal:
     """Exact money: a Decimal rounded half-up to cents. Floats are refused."""
+    if isinstance(value, Decimal):   # fast path: Decimal(str(d)) == d
+        return value.quantize(CENT, rounding=ROUND_HALF_UP)
     if isinstance(value, float):
         raise TypeError("money() refuses float; pass a str, int or Decimal")
     return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)

@@ -1,0 +1,80 @@
+"""``build_book``: the Company-A book as a pure function of (seed, clock, scale).
+
+Order: reference data → vendors → jobs, estimates, changes, owner billing, budgets →
+commitments → AP → people, time, payroll → cash → ledger → documents, policies, mail. The
+scale-1 universe is generated in Python and bulk-loaded; scale N replicates it in SQL
+(``scale.py``); bank balances are derived from the loaded bank activity last.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from cfab.schema import schema_ddl
+from cfab.seeds import (billing, budgets, cash, changes, commitments, docmeta, insurance, invoices, jobs, ledger,
+                        load, mail, payroll, people, policies, scale, vendors)
+from cfab.seeds.context import Ctx
+from cfab.seeds.determinism import BuildInputs
+from cfab.seeds.reference import COMPANY, COST_CODES, ERP_COST_TYPE, GL_ACCOUNTS
+from cfab.seeds.timeline import month_end, period_of
+
+
+def build_reference(ctx: Ctx) -> None:
+    ctx.add("company", **COMPANY)
+    for acct, name, kind, normal, job_cost, control in GL_ACCOUNTS:
+        ctx.add("gl_accounts", account=acct, name=name, account_type=kind, normal_balance=normal,
+                is_job_cost=job_cost, is_control=control)
+    for m in ctx.tl.months:
+        ctx.add("gl_periods", period=period_of(m), start_date=m, end_date=month_end(m),
+                status="open" if period_of(m) == ctx.tl.open_period else "closed")
+    for cc in COST_CODES:
+        ctx.add("cost_codes", cost_code=cc.code, description=cc.description, division=cc.division,
+                cost_type=cc.cost_type)
+        ctx.add("erp_phase_map", cost_code=cc.code, erp_phase=cc.erp_phase, erp_cost_type=ERP_COST_TYPE[cc.cost_type],
+                note=cc.note)
+
+
+def generate(inputs: BuildInputs) -> Ctx:
+    """The scale-1 universe as rows (no database needed)."""
+    ctx = Ctx.create(inputs)
+    build_reference(ctx)
+    cash.build_bank_accounts(ctx)
+    vendors.build_vendors(ctx)
+    insurance.build_identities(ctx)
+    insurance.build_cois(ctx)
+    jobs.build_jobs(ctx)
+    jobs.build_estimates(ctx)
+    changes.build_changes(ctx)
+    billing.tune_schedules(ctx)
+    billing.build_billing(ctx)
+    budgets.build_budgets(ctx)
+    commitments.build_commitments(ctx)
+    invoices.build_ap(ctx)
+    commitments.write_commitments(ctx)
+    people.build_people(ctx)
+    payroll.build_timecards(ctx)
+    payroll.build_payroll(ctx)
+    payroll.build_certified_payrolls(ctx)
+    cash.build_checks(ctx)
+    cash.build_positive_pay(ctx)
+    cash.build_lien_waivers(ctx)
+    ledger.build_ledger(ctx)
+    policies.build_policies(ctx)
+    mail.build_emails(ctx)
+    docmeta.build_documents(ctx)
+    return ctx
+
+
+def build_book(con: duckdb.DuckDBPyConnection, inputs: BuildInputs) -> None:
+    """Create the ``book`` schema in the connection's current database and fill every table.
+
+    Deterministic: two builds with the same ``inputs`` have the same content digest. At scale N
+    the scale-1 universe is kept exactly (same keys, same amounts) and N-1 replicas are added
+    with non-colliding keys; only the scale-1 universe has ``book.documents`` rows.
+    """
+    con.execute(schema_ddl("book"))
+    ctx = generate(inputs)
+    load.load_rows(con, ctx.tables)
+    if inputs.scale > 1:
+        scale.replicate(con, ctx, inputs.scale)
+    scale.derive_bank_balances(con, ctx)

@@ -1,0 +1,96 @@
+"""Vendor identities per system (with the planted spellings) and certificates of insurance.
+
+C_coi_hold: the five vendors in ``anchors.EXPIRED_COI_VENDORS`` hold a current general-liability
+certificate that expired within the last two months (Procore still shows them compliant:
+``coi_status_stale``); each has a similarly named lookalike vendor whose certificate is valid; the
+ERP, the lien-waiver service and the compliance portal spell them differently
+(``vendor_spelling``). Every other subcontractor's current certificates are valid; one of them
+just sent a renewal (the mailbox distractor).
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+from cfab.seeds import anchors, names
+from cfab.seeds.context import Ctx
+from cfab.seeds.determinism import stable_id
+from cfab.seeds.identities import SPELLERS, Sage300Codes, vendor_identity_rows
+from cfab.seeds.reference import COMPANY
+from cfab.seeds.timeline import add_months
+
+HOLDER = f"{COMPANY['name']}, {COMPANY['address']}, {COMPANY['city']}, {COMPANY['state']} {COMPANY['zip']}"
+LIMITS = {"general_liability": ("1000000.00", "2000000.00"), "auto": ("1000000.00", "1000000.00"),
+          "workers_comp": ("1000000.00", "1000000.00"), "umbrella": ("5000000.00", "5000000.00")}
+POLICY_PREFIX = {"general_liability": "CPP", "auto": "BA", "workers_comp": "WC", "umbrella": "CUP"}
+RENEWAL_VENDOR = "V1004"     # renewed its certificate this month: a distractor, not expired
+
+
+def build_identities(ctx: Ctx) -> None:
+    fragmented = list(anchors.EXPIRED_COI_VENDORS) + ["V1001"]
+    extra = sorted(k for k, v in ctx.vendors.items() if v.role == "sub" and k not in anchors.ANCHOR_VENDORS)
+    fragmented += ctx.rng("fragmented").sample(extra, 2)
+    spelled: dict[tuple[str, str], str] = {}
+    for key in fragmented:
+        legal = ctx.vendors[key].legal_name
+        systems = ("vista_erp", "levelset", "lcptracker") if key in anchors.EXPIRED_COI_VENDORS else ("vista_erp",)
+        for system in systems:
+            spelling = SPELLERS[system](legal)
+            if spelling == legal:
+                continue
+            spelled[(key, system)] = spelling
+            ctx.diverge("vendor_spelling", key, apps=[system], suffix=system,
+                        reason=f"{system} keys {key} as {spelling!r}; legal name {legal!r}")
+    ordered = [(i, k, ctx.vendors[k].legal_name) for i, k in enumerate(sorted(ctx.vendors))]
+    codes = Sage300Codes()
+    ctx.notes["sage300_codes"] = codes
+    for key, system, sid, name in vendor_identity_rows(ordered, spelled, codes):
+        ctx.add("vendor_identities", vendor_key=key, system=system, system_vendor_id=sid, spelled_name=name)
+
+
+def _coi(ctx: Ctx, vendor: str, coverage: str, effective: date, expiry: date, current: bool) -> str:
+    r = ctx.rng("coi", vendor, coverage, effective.isoformat())
+    coi_id = stable_id("coi", vendor, coverage, effective.isoformat())
+    occ, agg = LIMITS[coverage]
+    if coverage == "umbrella" and r.random() < 0.4:
+        occ = agg = "10000000.00"
+    ctx.add("certificates_of_insurance", coi_id=coi_id, vendor_key=vendor,
+            insurer=r.choice(names.INSURERS),
+            policy_number=f"{POLICY_PREFIX[coverage]}{r.randint(1000000, 9999999)}", coverage_type=coverage,
+            each_occurrence=Decimal(occ), aggregate_limit=Decimal(agg), effective_date=effective,
+            expiry_date=expiry, certificate_holder=HOLDER, is_current=current,
+            document_id=stable_id("coi", coi_id))
+    return coi_id
+
+
+def build_cois(ctx: Ctx) -> None:
+    clock = ctx.clock
+    for key, v in sorted(ctx.vendors.items()):
+        insured = v.role in ("sub", "lookalike") or v.trade in ("Trucking", "Portable Sanitation", "Waste Hauling",
+                                                                 "Testing & Inspection", "Equipment Rental")
+        if not insured:
+            continue
+        r = ctx.rng("coi-dates", key)
+        coverages = ["general_liability", "auto"]
+        if v.role == "sub":
+            coverages.append("workers_comp")
+            if r.random() < 0.5:
+                coverages.append("umbrella")
+        for coverage in coverages:
+            if coverage == "general_liability" and key in anchors.EXPIRED_COI_VENDORS:
+                expiry = clock - timedelta(days=r.randint(8, 55))
+            elif coverage == "general_liability" and key == RENEWAL_VENDOR:
+                expiry = add_months(clock - timedelta(days=9), 12)
+            else:
+                expiry = clock + timedelta(days=r.randint(25, 340))
+            effective = add_months(expiry, -12)
+            coi_id = _coi(ctx, key, coverage, effective, expiry, True)
+            if coverage == "general_liability" and key == RENEWAL_VENDOR:
+                ctx.notes["renewal_coi"] = coi_id
+            if coverage == "general_liability" and (key == RENEWAL_VENDOR or r.random() < 0.4):
+                _coi(ctx, key, coverage, add_months(effective, -12), effective, False)
+        if key in anchors.EXPIRED_COI_VENDORS:
+            ctx.diverge("coi_status_stale", key, apps=["procore", "box"],
+                        reason=f"{key}'s current general-liability certificate expired before {clock}; "
+                               "Procore still shows the vendor compliant")

@@ -1,0 +1,315 @@
+-- The book's invariants. Each query is named by a "-- name:" header and returns the rows that
+-- violate it; an invariant holds when its query returns nothing. cfab.seeds.check_invariants
+-- runs them all (tests assert every count is zero at scale 1 and scale 3).
+
+-- ---------------------------------------------------------------------------------------------
+-- Commitments
+-- name: commitment_lines_sum_to_amount
+SELECT c.commitment_id, c.amount, sum(l.amount) AS lines
+FROM book.commitments c LEFT JOIN book.commitment_lines l USING (commitment_id)
+GROUP BY c.commitment_id, c.amount
+HAVING coalesce(sum(l.amount), 0) <> c.amount;
+
+-- name: commitment_amount_is_original_plus_cos
+SELECT commitment_id FROM book.commitments WHERE amount <> original_amount + approved_co_amount;
+
+-- name: commitment_cos_sum
+SELECT c.commitment_id, c.approved_co_amount, sum(co.amount) AS cos
+FROM book.commitments c
+LEFT JOIN book.change_orders co ON co.commitment_id = c.commitment_id AND co.co_type = 'commitment'
+      AND co.status = 'approved'
+GROUP BY c.commitment_id, c.approved_co_amount
+HAVING coalesce(sum(co.amount), 0) <> c.approved_co_amount;
+
+-- name: commitment_line_work_completed
+SELECT commitment_id, line_no FROM book.commitment_lines
+WHERE work_completed <> round(amount * pct_complete * 0.01, 2) OR pct_complete < 0 OR pct_complete > 100;
+
+-- ---------------------------------------------------------------------------------------------
+-- General ledger
+-- name: journal_entries_balance
+SELECT je_id, sum(debit) AS dr, sum(credit) AS cr FROM book.journal_lines GROUP BY je_id HAVING sum(debit) <> sum(credit);
+
+-- name: journal_lines_one_sided
+SELECT je_id, line_no FROM book.journal_lines
+WHERE debit < 0 OR credit < 0 OR (debit > 0 AND credit > 0) OR (debit = 0 AND credit = 0);
+
+-- name: journal_entry_has_lines
+SELECT e.je_id FROM book.journal_entries e LEFT JOIN book.journal_lines l USING (je_id) WHERE l.je_id IS NULL;
+
+-- name: journal_period_matches_date
+SELECT je_id FROM book.journal_entries WHERE period <> strftime(entry_date, '%Y-%m');
+
+-- name: job_cost_lines_carry_job
+SELECT l.je_id, l.line_no FROM book.journal_lines l JOIN book.gl_accounts a USING (account)
+WHERE a.is_job_cost AND (l.job_number IS NULL OR l.cost_code IS NULL);
+
+-- name: ap_subledger_ties_to_gl_2000
+WITH sub AS (
+    SELECT coalesce(sum(i.net_amount), 0) - coalesce((SELECT sum(a.amount) FROM book.check_applications a
+        JOIN book.ap_invoices p USING (invoice_id) JOIN book.checks c USING (check_id)
+        WHERE p.erp_status = 'posted' AND c.status <> 'void'), 0) AS bal
+    FROM book.ap_invoices i WHERE i.erp_status = 'posted'
+), gl AS (SELECT coalesce(sum(credit - debit), 0) AS bal FROM book.journal_lines WHERE account = '2000')
+SELECT sub.bal AS subledger, gl.bal AS gl FROM sub, gl WHERE sub.bal <> gl.bal;
+
+-- name: retainage_subledger_ties_to_gl_2010
+WITH sub AS (SELECT coalesce(sum(retainage_amount), 0) AS bal FROM book.ap_invoices WHERE erp_status = 'posted'),
+gl AS (SELECT coalesce(sum(credit - debit), 0) AS bal FROM book.journal_lines WHERE account = '2010')
+SELECT sub.bal AS subledger, gl.bal AS gl FROM sub, gl WHERE sub.bal <> gl.bal;
+
+-- name: ar_ties_to_gl_1200
+WITH sub AS (SELECT coalesce(sum(current_payment_due), 0) AS bal FROM book.owner_pay_apps WHERE status = 'certified'),
+gl AS (SELECT coalesce(sum(debit - credit), 0) AS bal FROM book.journal_lines WHERE account = '1200')
+SELECT sub.bal AS subledger, gl.bal AS gl FROM sub, gl WHERE sub.bal <> gl.bal;
+
+-- name: retainage_receivable_ties_to_gl_1210
+WITH last_app AS (
+    SELECT job_number, retainage FROM book.owner_pay_apps
+    QUALIFY row_number() OVER (PARTITION BY job_number ORDER BY app_number DESC) = 1
+), sub AS (SELECT coalesce(sum(retainage), 0) AS bal FROM last_app),
+gl AS (SELECT coalesce(sum(debit - credit), 0) AS bal FROM book.journal_lines WHERE account = '1210')
+SELECT sub.bal AS subledger, gl.bal AS gl FROM sub, gl WHERE sub.bal <> gl.bal;
+
+-- name: bank_equals_gl_cash_plus_outstanding_checks
+WITH gl AS (
+    SELECT a.bank_account_id, b.as_of_date, b.ledger_balance,
+           (SELECT coalesce(sum(l.debit - l.credit), 0) FROM book.journal_lines l
+             JOIN book.journal_entries e USING (je_id)
+            WHERE l.account = a.gl_account AND e.entry_date <= b.as_of_date) AS gl_cash,
+           (SELECT coalesce(sum(c.amount), 0) FROM book.checks c
+            WHERE c.bank_account_id = a.bank_account_id AND c.status <> 'void' AND c.issue_date <= b.as_of_date
+              AND (c.cleared_date IS NULL OR c.cleared_date > b.as_of_date)) AS outstanding
+    FROM book.bank_balances b JOIN book.bank_accounts a USING (bank_account_id)
+)
+SELECT * FROM gl WHERE ledger_balance <> gl_cash + outstanding;
+
+-- ---------------------------------------------------------------------------------------------
+-- Budgets and change orders
+-- name: budget_revised_is_original_plus_changes
+SELECT job_number, cost_code FROM book.budget_lines WHERE revised_budget <> original_budget + approved_changes;
+
+-- name: budget_changes_are_approved_co_lines
+WITH co AS (
+    SELECT o.job_number, l.cost_code, sum(l.amount) AS amt
+    FROM book.change_order_lines l JOIN book.change_orders o USING (co_id)
+    WHERE o.status = 'approved' AND o.co_type IN ('owner', 'internal')
+    GROUP BY ALL
+)
+SELECT coalesce(b.job_number, co.job_number) AS job_number, coalesce(b.cost_code, co.cost_code) AS cost_code
+FROM book.budget_lines b FULL OUTER JOIN co ON co.job_number = b.job_number AND co.cost_code = b.cost_code
+WHERE coalesce(b.approved_changes, -1) <> coalesce(co.amt, 0);
+
+-- name: change_order_lines_sum_to_amount
+SELECT o.co_id FROM book.change_orders o LEFT JOIN book.change_order_lines l USING (co_id)
+WHERE o.co_type IN ('owner', 'internal')
+GROUP BY o.co_id, o.amount HAVING coalesce(sum(l.amount), 0) <> o.amount;
+
+-- name: owner_cos_increase_contract_and_add_sov_lines
+SELECT o.co_id FROM book.change_orders o
+LEFT JOIN book.prime_sov_lines s ON s.co_id = o.co_id
+WHERE o.co_type = 'owner' AND o.status = 'approved'
+  AND (NOT o.increases_contract OR s.scheduled_value IS DISTINCT FROM o.amount)
+UNION ALL
+SELECT co_id FROM book.change_orders WHERE co_type IN ('internal', 'commitment') AND increases_contract;
+
+-- name: erp_estimate_is_sum_of_erp_lines
+SELECT j.job_number FROM book.jobs j
+LEFT JOIN book.budget_lines b ON b.job_number = j.job_number AND b.include_in_erp
+GROUP BY j.job_number, j.erp_est_cost_to_complete
+HAVING coalesce(sum(b.erp_estimate), 0) <> j.erp_est_cost_to_complete;
+
+-- name: pm_only_lines_have_no_erp_estimate
+SELECT job_number, cost_code FROM book.budget_lines WHERE NOT include_in_erp AND erp_estimate <> 0;
+
+-- ---------------------------------------------------------------------------------------------
+-- Prime contracts, progress and owner pay applications
+-- name: prime_sov_original_lines_sum_to_contract
+SELECT p.job_number FROM book.prime_contracts p
+LEFT JOIN book.prime_sov_lines s ON s.job_number = p.job_number AND s.source = 'original'
+GROUP BY p.job_number, p.original_amount HAVING coalesce(sum(s.scheduled_value), 0) <> p.original_amount;
+
+-- name: sov_progress_work_completed
+SELECT p.job_number, p.line_no, p.as_of FROM book.sov_progress p
+JOIN book.prime_sov_lines s USING (job_number, line_no)
+WHERE p.work_completed <> round(s.scheduled_value * p.pct_complete * 0.01, 2)
+   OR p.pct_complete < 0 OR p.pct_complete > 100 OR p.materials_stored < 0
+   OR p.work_completed + p.materials_stored > s.scheduled_value;
+
+-- name: g703_lines_tie_to_g702
+SELECT a.job_number, a.app_number FROM book.owner_pay_apps a
+LEFT JOIN book.owner_pay_app_lines l USING (job_number, app_number)
+GROUP BY a.job_number, a.app_number, a.total_completed_stored, a.retainage
+HAVING coalesce(sum(l.total_completed_stored), 0) <> a.total_completed_stored
+    OR coalesce(sum(l.retainage), 0) <> a.retainage;
+
+-- name: g703_line_arithmetic
+SELECT job_number, app_number, line_no FROM book.owner_pay_app_lines
+WHERE total_completed_stored <> from_previous + this_period + materials_stored;
+
+-- name: g702_arithmetic
+SELECT a.job_number, a.app_number FROM book.owner_pay_apps a
+WHERE a.current_payment_due <> a.total_completed_stored - a.retainage - a.previous_certificates
+   OR a.previous_certificates <> coalesce((SELECT sum(p.current_payment_due) FROM book.owner_pay_apps p
+                                           WHERE p.job_number = a.job_number AND p.app_number < a.app_number), 0)
+   OR a.original_contract_sum <> (SELECT original_amount FROM book.prime_contracts c WHERE c.job_number = a.job_number);
+
+-- name: pay_app_line_retainage
+WITH app AS (
+    SELECT a.job_number, a.app_number,
+           CASE WHEN c.retainage_step_down_pct IS NOT NULL
+                 AND a.total_completed_stored * 100 >= c.step_down_at_pct * (a.original_contract_sum + a.net_change_orders)
+                THEN c.retainage_step_down_pct ELSE c.retainage_pct END AS pct
+    FROM book.owner_pay_apps a JOIN book.prime_contracts c USING (job_number)
+)
+SELECT l.job_number, l.app_number, l.line_no FROM book.owner_pay_app_lines l JOIN app USING (job_number, app_number)
+WHERE l.retainage <> round(l.total_completed_stored * app.pct * 0.01, 2);
+
+-- name: last_pay_app_matches_prior_month_progress
+WITH last_app AS (
+    SELECT * FROM book.owner_pay_apps
+    QUALIFY row_number() OVER (PARTITION BY job_number ORDER BY app_number DESC) = 1
+)
+SELECT l.job_number, l.line_no FROM last_app a
+JOIN book.owner_pay_app_lines l USING (job_number, app_number)
+JOIN book.sov_progress p ON p.job_number = l.job_number AND p.line_no = l.line_no AND p.as_of = a.period_end
+WHERE l.from_previous + l.this_period <> p.work_completed OR l.materials_stored <> p.materials_stored;
+
+-- ---------------------------------------------------------------------------------------------
+-- Accounts payable and cash
+-- name: invoice_gross_is_sum_of_lines
+SELECT i.invoice_id FROM book.ap_invoices i LEFT JOIN book.ap_invoice_lines l USING (invoice_id)
+GROUP BY i.invoice_id, i.gross_amount, i.retainage_amount, i.net_amount
+HAVING coalesce(sum(l.amount), 0) <> i.gross_amount OR coalesce(sum(l.retainage), 0) <> i.retainage_amount
+    OR i.net_amount <> i.gross_amount - i.retainage_amount;
+
+-- name: invoice_line_retainage_is_rate_times_work
+SELECT l.invoice_id, l.line_no FROM book.ap_invoice_lines l
+JOIN book.ap_invoices i USING (invoice_id)
+LEFT JOIN book.commitments c ON c.commitment_id = i.commitment_id
+WHERE l.retainage <> round(l.amount * coalesce(c.retainage_pct, 0) * 0.01, 2);
+
+-- name: invoice_lines_reference_commitment_lines
+SELECT l.invoice_id, l.line_no FROM book.ap_invoice_lines l
+JOIN book.ap_invoices i USING (invoice_id)
+LEFT JOIN book.commitment_lines cl ON cl.commitment_id = i.commitment_id AND cl.line_no = l.commitment_line_no
+WHERE (i.commitment_id IS NULL) <> (l.commitment_line_no IS NULL)
+   OR (i.commitment_id IS NOT NULL AND (cl.line_no IS NULL OR cl.cost_code <> l.cost_code));
+
+-- name: commitment_billing_within_cap_unless_registered
+SELECT cl.commitment_id, cl.line_no, cl.amount, sum(l.amount) AS billed
+FROM book.ap_invoice_lines l JOIN book.ap_invoices i USING (invoice_id)
+JOIN book.commitment_lines cl ON cl.commitment_id = i.commitment_id AND cl.line_no = l.commitment_line_no
+WHERE i.invoice_id NOT IN (SELECT entity_key FROM book.divergences
+                           WHERE kind IN ('commitment_cap_exceeded', 'bill_po_mismatch'))
+GROUP BY ALL HAVING sum(l.amount) > cl.amount;
+
+-- name: invoice_status_combinations
+SELECT invoice_id FROM book.ap_invoices
+WHERE (erp_synced AND pm_status IS DISTINCT FROM 'approved')
+   OR (erp_synced AND erp_status = 'not_entered')
+   OR (pm_status IN ('draft', 'under_review', 'rejected') AND erp_status <> 'not_entered')
+   OR (pm_status = 'approved' AND NOT erp_synced AND erp_status <> 'not_entered'
+       AND invoice_id IN (SELECT entity_key FROM book.divergences WHERE kind = 'unsynced_invoice'))
+   OR (pm_status = 'approved' AND NOT erp_synced AND erp_status = 'not_entered'
+       AND invoice_id NOT IN (SELECT entity_key FROM book.divergences WHERE kind = 'unsynced_invoice'));
+
+-- name: check_applications_sum_to_check
+SELECT c.check_id FROM book.checks c LEFT JOIN book.check_applications a USING (check_id)
+WHERE c.payee_vendor_key IS NOT NULL AND c.status <> 'void'
+GROUP BY c.check_id, c.amount HAVING coalesce(sum(a.amount), 0) <> c.amount;
+
+-- name: void_and_payroll_checks_have_no_applications
+SELECT a.check_id FROM book.check_applications a JOIN book.checks c USING (check_id)
+WHERE c.status = 'void' OR c.payee_vendor_key IS NULL;
+
+-- name: invoice_paid_amount_is_applications
+SELECT i.invoice_id FROM book.ap_invoices i
+LEFT JOIN book.check_applications a USING (invoice_id)
+GROUP BY i.invoice_id, i.paid_amount, i.net_amount, i.erp_status
+HAVING coalesce(sum(a.amount), 0) <> i.paid_amount OR i.paid_amount > i.net_amount
+    OR (i.paid_amount > 0 AND i.erp_status <> 'posted');
+
+-- name: checks_pay_their_payee
+SELECT a.check_id, a.invoice_id FROM book.check_applications a
+JOIN book.checks c USING (check_id) JOIN book.ap_invoices i USING (invoice_id)
+WHERE c.payee_vendor_key <> i.vendor_key OR c.issue_date < i.invoice_date;
+
+-- name: check_status_dates
+SELECT check_id FROM book.checks
+WHERE (status = 'cleared') <> (cleared_date IS NOT NULL) OR cleared_date < issue_date;
+
+-- name: check_numbers_unique_per_account
+SELECT bank_account_id, check_number FROM book.checks GROUP BY ALL HAVING count(*) > 1;
+
+-- name: invoice_numbers_unique_per_vendor
+SELECT vendor_key, invoice_number FROM book.ap_invoices GROUP BY ALL HAVING count(*) > 1;
+
+-- name: positive_pay_items_match_their_reason
+SELECT e.exception_id FROM book.positive_pay_exceptions e
+LEFT JOIN book.checks c ON c.bank_account_id = e.bank_account_id AND c.check_number = e.check_number
+JOIN book.bank_accounts a ON a.bank_account_id = e.bank_account_id
+WHERE CASE e.exception_reason
+        WHEN 'no_issue_record' THEN c.check_id IS NOT NULL
+        WHEN 'payee_mismatch' THEN c.status <> 'issued' OR e.presented_amount <> c.amount
+                                   OR e.presented_payee <> rtrim(left(c.payee_name, a.payee_name_width))
+                                   OR length(c.payee_name) <= a.payee_name_width
+        WHEN 'amount_mismatch' THEN c.status <> 'issued' OR e.presented_amount = c.amount
+                                    OR e.presented_payee <> c.payee_name
+        WHEN 'duplicate_presentment' THEN c.status <> 'cleared' OR e.presented_amount <> c.amount
+        ELSE true END;
+
+-- ---------------------------------------------------------------------------------------------
+-- People
+-- name: earnings_arithmetic
+SELECT batch_id, employee_id, job_number FROM book.payroll_earnings
+WHERE gross_pay <> round(hours_regular * rate_paid + hours_overtime * rate_paid * 1.5, 2)
+   OR net_pay <> gross_pay - withholding;
+
+-- name: earnings_match_timecards
+WITH tc AS (
+    SELECT 'PR-' || strftime(work_date + CAST((13 - isodow(work_date)) % 7 AS INTEGER), '%Y-%m-%d') AS batch_id,
+           employee_id, job_number, sum(hours_regular) AS reg, sum(hours_overtime) AS ot
+    FROM book.timecards GROUP BY ALL
+)
+SELECT tc.* FROM tc LEFT JOIN book.payroll_earnings e USING (batch_id, employee_id, job_number)
+WHERE e.hours_regular IS DISTINCT FROM tc.reg OR e.hours_overtime IS DISTINCT FROM tc.ot;
+
+-- name: certified_payroll_matches_payroll
+SELECT l.submission_id, l.line_no FROM book.certified_payroll_lines l
+JOIN book.certified_payrolls s USING (submission_id)
+LEFT JOIN book.payroll_earnings e ON e.batch_id = 'PR-' || strftime(s.week_ending, '%Y-%m-%d')
+      AND e.employee_id = l.employee_id AND e.job_number = s.job_number
+WHERE e.employee_id IS NULL OR l.total_hours <> e.hours_regular + e.hours_overtime
+   OR l.rate_paid <> e.rate_paid OR l.fringe_paid <> e.fringe_paid OR l.gross_this_project <> e.gross_pay
+   OR l.total_hours <> l.hours_sun + l.hours_mon + l.hours_tue + l.hours_wed + l.hours_thu + l.hours_fri + l.hours_sat;
+
+-- name: certified_payroll_days_match_timecards
+WITH d AS (
+    SELECT s.submission_id, l.employee_id, s.job_number, s.week_ending - 6 + CAST(i AS INTEGER) AS work_date,
+           [l.hours_sun, l.hours_mon, l.hours_tue, l.hours_wed, l.hours_thu, l.hours_fri, l.hours_sat][i + 1] AS hours
+    FROM book.certified_payroll_lines l JOIN book.certified_payrolls s USING (submission_id)
+    CROSS JOIN range(7) AS r(i)
+)
+SELECT d.* FROM d LEFT JOIN book.timecards t
+  ON t.employee_id = d.employee_id AND t.job_number = d.job_number AND t.work_date = d.work_date
+WHERE coalesce(t.hours_regular + t.hours_overtime, 0) <> d.hours;
+
+-- name: system_ids_unique
+SELECT system, system_vendor_id FROM book.vendor_identities GROUP BY ALL HAVING count(*) > 1
+UNION ALL
+SELECT system, system_employee_id FROM book.employee_identities GROUP BY ALL HAVING count(*) > 1;
+
+-- name: every_vendor_has_every_identity
+SELECT v.vendor_key FROM book.vendors v LEFT JOIN book.vendor_identities i USING (vendor_key)
+GROUP BY v.vendor_key HAVING count(i.system) <> 18;
+
+-- ---------------------------------------------------------------------------------------------
+-- Estimates
+-- name: estimate_arithmetic
+SELECT e.estimate_id FROM book.estimates e LEFT JOIN book.estimate_items i USING (estimate_id)
+GROUP BY e.estimate_id, e.total_cost, e.markup_pct, e.bid_total
+HAVING coalesce(sum(i.total_cost), 0) <> e.total_cost
+    OR e.bid_total <> round(e.total_cost * (1 + e.markup_pct * 0.01), 2)
+UNION ALL
+SELECT estimate_id FROM book.estimate_items WHERE total_cost <> round(quantity * unit_cost, 2);

@@ -1,0 +1,105 @@
+"""Assemble the AP invoice register: drafts from commitments and direct costs, the clock-month
+staging and plants, vendor invoice numbers in each vendor's own style, rows and divergences."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+from cfab.seeds import anchors
+from cfab.seeds.ap import Draft, apply_clock_month, billed_ahead, commitment_drafts, po_mismatch
+from cfab.seeds.context import Ctx
+from cfab.seeds.determinism import stable_id
+from cfab.seeds.direct_costs import direct_cost_drafts
+
+TERMS_DAYS = {"Net 30": 30, "2% 10 Net 30": 30, "Net 45": 45, "Due on receipt": 0}
+
+
+def build_ap(ctx: Ctx) -> None:
+    ctx.notes["pct_overrides"] = {}
+    drafts: list[Draft] = []
+    for cid in sorted(ctx.notes["commitments"]):
+        drafts += commitment_drafts(ctx, ctx.notes["commitments"][cid])
+    drafts = apply_clock_month(ctx, drafts)
+    billed_ahead(ctx, drafts)
+    drafts.append(po_mismatch(ctx, drafts))
+    drafts += direct_cost_drafts(ctx)
+    _number(ctx, drafts)
+    terms = {v["vendor_key"]: v["payment_terms"] for v in ctx.rows("vendors")}
+    for d in sorted(drafts, key=lambda d: (d.invoice_date, d.vendor, d.number or "")):
+        _write(ctx, d, TERMS_DAYS[terms[d.vendor]])
+
+
+def _style(ctx: Ctx, vendor: str) -> str:
+    if vendor in anchors.INVOICE_PREFIX:
+        return "prefix"
+    return ctx.rng("invoice-style", vendor).choice(("prefix", "numeric", "year", "inv"))
+
+
+def _number(ctx: Ctx, drafts: list[Draft]) -> None:
+    reserved = {(anchors.JSM_VENDOR, anchors.JSM_INVOICE)}
+    by_vendor: dict[str, list[Draft]] = {}
+    for d in drafts:
+        by_vendor.setdefault(d.vendor, []).append(d)
+    for vendor, items in sorted(by_vendor.items()):
+        plan = ctx.vendors[vendor]
+        r = ctx.rng("invoice-numbers", vendor)
+        style = _style(ctx, vendor)
+        n = plan.invoice_start
+        for d in sorted(items, key=lambda d: (d.invoice_date, d.cid or "", d.requisition or 0, d.gross)):
+            if d.number:
+                continue
+            while True:
+                n += r.randint(1, 9) if style != "year" else 1
+                if style == "prefix":
+                    num = f"{plan.invoice_prefix}-{n}"
+                elif style == "numeric":
+                    num = str(n)
+                elif style == "year":
+                    num = f"{d.invoice_date:%y}-{n % 10000:04d}"
+                else:
+                    num = f"INV-{n:06d}"
+                if (vendor, num) not in reserved:
+                    break
+            reserved.add((vendor, num))
+            d.number = num
+
+
+def _write(ctx: Ctx, d: Draft, due_days: int) -> None:
+    tl = ctx.tl
+    inv_id = stable_id("invoice", d.vendor, d.number)
+    gross = d.gross
+    retainage = sum((x[4] for x in d.lines), Decimal("0.00"))
+    recent = d.invoice_date > tl.prior_month_end - timedelta(days=31)
+    doc = stable_id("invoice", inv_id) if (d.with_document or recent) else None
+    row = ctx.add("ap_invoices", invoice_id=inv_id, vendor_key=d.vendor, job_number=d.job, commitment_id=d.cid,
+                  invoice_number=d.number, requisition_number=d.requisition, invoice_date=d.invoice_date,
+                  due_date=d.invoice_date + timedelta(days=due_days),
+                  period_start=d.period[0] if d.period else None, period_end=d.period[1] if d.period else None,
+                  gross_amount=gross, retainage_amount=retainage, net_amount=gross - retainage,
+                  pm_status=d.pm_status, erp_status=d.erp_status, erp_synced=d.erp_synced,
+                  paid_amount=Decimal("0.00"), description=d.description, document_id=doc)
+    ctx.invoices[inv_id] = row
+    lines = []
+    for no, (cl_no, code, desc, amount, ret) in enumerate(d.lines, start=1):
+        lines.append(ctx.add("ap_invoice_lines", invoice_id=inv_id, line_no=no, commitment_line_no=cl_no,
+                             cost_code=code, description=desc, amount=amount, retainage=ret))
+    ctx.invoice_lines[inv_id] = lines
+    if d.plant == "unsynced":
+        ctx.diverge("unsynced_invoice", inv_id,
+                    reason=f"{d.number} ({d.cid}, gross {gross}) is approved in Procore but not synced: the ERP has no AP invoice")
+    elif d.plant == "jsm":
+        ctx.notes["jsm_invoice_id"] = inv_id
+        ctx.diverge("unentered_invoice", inv_id,
+                    reason=f"{d.number} for {gross} (PO {anchors.JSM_PO_NUMBER}, cost code {anchors.JSM_COST_CODE}) "
+                           "arrived by email as a PDF and is not entered in any system")
+    elif d.plant == "cap":
+        ctx.notes["cap_invoice_id"] = inv_id
+        ctx.diverge("commitment_cap_exceeded", inv_id, apps=["redteam", "procore"],
+                    reason=f"{d.number} bills {gross} against {d.cid} whose remaining amount is "
+                           f"{d.extra['remaining']}: {d.extra['over']} past the cap")
+    elif d.plant == "po_mismatch":
+        ctx.notes["po_mismatch_invoice_id"] = inv_id
+        ctx.diverge("bill_po_mismatch", inv_id, apps=["ressio", "vista_erp"],
+                    reason=f"{d.number} bills {gross} on a PO line of {d.extra['po_line']} "
+                           f"({d.extra['billed']} already billed)")
