@@ -16,6 +16,7 @@ import pytest
 
 from cfab.apps.registry import load_all
 from cfab.runner.environment import Environment
+from cfab.runner.golden import BLOCK_SIZE
 from cfab.schema.catalog import run_script, schema_ddl
 from cfab.seeds.determinism import BuildInputs
 
@@ -26,8 +27,11 @@ MY_APPS = ["gcpay", "levelset", "lcptracker", "avalara", "track1099", "corpay", 
 def build_fixture_golden(out: Path, apps: list[str] | None = None) -> Path:
     registry = load_all()
     inputs = BuildInputs()
-    con = duckdb.connect(str(out))
+    con = duckdb.connect()
     try:
+        # small blocks, as build_golden does: a ~150-table file stays a few MB (fast to copy per attempt)
+        con.execute(f"ATTACH '{out}' AS golden (BLOCK_SIZE {BLOCK_SIZE})")
+        con.execute("USE golden")
         run_script(con, schema_ddl("cfab_internal"))
         con.executemany("INSERT INTO cfab_internal.meta VALUES (?, ?)",
                         [("seed", str(inputs.seed)), ("clock", inputs.clock.isoformat()), ("scale", "1")])
@@ -35,7 +39,9 @@ def build_fixture_golden(out: Path, apps: list[str] | None = None) -> Path:
         run_script(con, (HERE / "fixture_book.sql").read_text(encoding="utf-8"))
         for name in [a for a in ["hh2", *(apps or MY_APPS)] if a in registry]:
             registry[name].seed(con, inputs)
-        con.execute("CHECKPOINT")
+        con.execute("CHECKPOINT golden")
+        con.execute("USE memory")
+        con.execute("DETACH golden")
     finally:
         con.close()
     return out
@@ -69,3 +75,4 @@ def generated_golden(golden_for: Callable[..., Path]) -> Path:
     except ImportError:
         pytest.skip("the book generator (cfab.seeds.build_book) has not landed yet")
     return golden_for(["hh2", *MY_APPS])
+

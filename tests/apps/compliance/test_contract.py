@@ -10,6 +10,8 @@ import re
 from typing import Any, Callable
 
 import pytest
+
+from compliance_helpers import app_digest
 from pydantic import BaseModel
 
 from cfab.apps.registry import load_all
@@ -247,13 +249,13 @@ def test_guarded_table_covers_every_guarded_tool():
 def test_guarded_tools_stage_and_never_change_state(open_env, name, setup, valid, invalid):
     env = _env(open_env)
     state = setup(env) if setup else None
-    before = env.digest()
+    before = app_digest(env)
     n0 = env.con.execute("SELECT count(*) FROM cfab_internal.guard_log").fetchone()[0]
     ok = env.call(name, **valid(state))
     assert ok["ok"] and ok["status"] == "pending_human_approval", ok
     bad = env.call(name, **invalid)
     assert not bad["ok"], bad
-    assert env.digest() == before
+    assert app_digest(env) == before
     rows = env.con.execute("SELECT tool, executed, valid FROM cfab_internal.guard_log WHERE seq > ? ORDER BY seq",
                            [n0]).fetchall()
     full = env.resolve(name).name
