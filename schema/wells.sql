@@ -17,7 +17,8 @@ CREATE TABLE wells.accounts (
     status              VARCHAR NOT NULL       -- 'Open'
 );
 
--- Daily balance report (previous-day/final): BAI2 summary codes 010/015/040/045.
+-- Daily balance reports (previous-day/final), one per business day: BAI2 summary codes
+-- 010/015/040/045 and total credits/debits 100/400.
 CREATE TABLE wells.previous_day_balances (
     account_number      VARCHAR NOT NULL,
     as_of_date          DATE NOT NULL,

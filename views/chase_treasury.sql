@@ -9,28 +9,72 @@ FROM book.bank_accounts a
 WHERE a.bank = 'chase'
 ORDER BY a.account_number;
 
+-- A previous-day balance report for every business day (and every day with activity or a
+-- book balance) up to the clock: the book's reported balances on their days, in between the
+-- nearest earlier report rolled forward by the posted activity (available = ledger there).
 INSERT INTO chase_treasury.balances
-WITH act AS (
-    SELECT t.bank_account_id, t.posted_date,
+WITH accts AS (
+    SELECT a.bank_account_id, a.account_number FROM book.bank_accounts a WHERE a.bank = 'chase'
+),
+act AS (
+    SELECT t.bank_account_id, t.posted_date AS day,
            sum(t.amount) AS net,
            sum(CASE WHEN t.amount > 0 THEN t.amount ELSE 0 END) AS credits,
            count(*) FILTER (WHERE t.amount > 0) AS n_credits,
            sum(CASE WHEN t.amount < 0 THEN -t.amount ELSE 0 END) AS debits,
            count(*) FILTER (WHERE t.amount < 0) AS n_debits
-    FROM book.bank_transactions t
+    FROM book.bank_transactions t JOIN accts USING (bank_account_id)
     GROUP BY t.bank_account_id, t.posted_date
+),
+span AS (
+    SELECT x.bank_account_id, min(x.d) AS first_day,
+           (SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock') AS last_day
+    FROM (SELECT bank_account_id, as_of_date AS d FROM book.bank_balances
+          UNION ALL SELECT bank_account_id, day FROM act) x
+    JOIN accts USING (bank_account_id)
+    GROUP BY x.bank_account_id
+),
+days AS (
+    SELECT s.bank_account_id, CAST(g.day AS DATE) AS day
+    FROM span s, LATERAL generate_series(s.first_day, s.last_day, INTERVAL 1 DAY) AS g(day)
+),
+daily AS (
+    SELECT d.bank_account_id, d.day, coalesce(a.net, 0) AS net, coalesce(a.credits, 0) AS credits,
+           coalesce(a.n_credits, 0) AS n_credits, coalesce(a.debits, 0) AS debits,
+           coalesce(a.n_debits, 0) AS n_debits,
+           sum(coalesce(a.net, 0)) OVER (PARTITION BY d.bank_account_id ORDER BY d.day) AS cum,
+           b.ledger_balance AS rep_ledger, b.available_balance AS rep_available
+    FROM days d
+    LEFT JOIN act a ON a.bank_account_id = d.bank_account_id AND a.day = d.day
+    LEFT JOIN book.bank_balances b ON b.bank_account_id = d.bank_account_id AND b.as_of_date = d.day
+),
+anchored AS (
+    SELECT d.*,
+           coalesce(r.ledger_balance, f.ledger_balance) AS anchor_ledger,
+           coalesce(r.cum, f.cum) AS anchor_cum
+    FROM daily d
+    ASOF LEFT JOIN (SELECT bank_account_id, day, rep_ledger AS ledger_balance, cum FROM daily
+                    WHERE rep_ledger IS NOT NULL) r
+           ON r.bank_account_id = d.bank_account_id AND d.day >= r.day
+    LEFT JOIN (SELECT bank_account_id, arg_min(rep_ledger, day) AS ledger_balance, arg_min(cum, day) AS cum
+               FROM daily WHERE rep_ledger IS NOT NULL GROUP BY bank_account_id) f
+           ON f.bank_account_id = d.bank_account_id
 )
-SELECT a.account_number, b.as_of_date,
-       CAST(b.ledger_balance - coalesce(act.net, 0) AS DECIMAL(18,2)),
-       b.ledger_balance,
-       CAST(b.available_balance - coalesce(act.net, 0) AS DECIMAL(18,2)),
-       b.available_balance,
-       CAST(coalesce(act.credits, 0) AS DECIMAL(18,2)), CAST(coalesce(act.n_credits, 0) AS INTEGER),
-       CAST(coalesce(act.debits, 0) AS DECIMAL(18,2)), CAST(coalesce(act.n_debits, 0) AS INTEGER)
-FROM book.bank_balances b
-JOIN book.bank_accounts a ON a.bank_account_id = b.bank_account_id AND a.bank = 'chase'
-LEFT JOIN act ON act.bank_account_id = b.bank_account_id AND act.posted_date = b.as_of_date
-ORDER BY a.account_number, b.as_of_date;
+SELECT a.account_number, x.day,
+       CAST(x.closing - x.net AS DECIMAL(18,2)),
+       CAST(x.closing AS DECIMAL(18,2)),
+       CAST(coalesce(x.rep_available, x.closing) - x.net AS DECIMAL(18,2)),
+       CAST(coalesce(x.rep_available, x.closing) AS DECIMAL(18,2)),
+       CAST(x.credits AS DECIMAL(18,2)), CAST(x.n_credits AS INTEGER),
+       CAST(x.debits AS DECIMAL(18,2)), CAST(x.n_debits AS INTEGER)
+FROM (
+    SELECT n.*, coalesce(n.rep_ledger, n.anchor_ledger + n.cum - n.anchor_cum) AS closing
+    FROM anchored n
+) x
+JOIN accts a ON a.bank_account_id = x.bank_account_id
+WHERE x.anchor_ledger IS NOT NULL
+  AND (dayofweek(x.day) BETWEEN 1 AND 5 OR x.rep_ledger IS NOT NULL OR x.n_credits + x.n_debits > 0)
+ORDER BY a.account_number, x.day;
 
 INSERT INTO chase_treasury.transactions
 SELECT 'JPM' || upper(substr(md5('chase_treasury:txn:' || t.txn_id), 1, 12)),

@@ -166,6 +166,9 @@ def test_payroll_rules_fire(app: str, open_env) -> None:
     good = env.call("sql.execute", sql=f"INSERT INTO {app}.{cls.T_EARN} VALUES ('{batch}', '{emp}', '{job}', 8, 2, "
                                        f"50.0000, 30.0000, 550.00, NULL, NULL)")
     assert good["ok"], good
+    late = env.call("sql.execute", sql=f"INSERT INTO {app}.{cls.T_EARN} VALUES ('{released}', '{emp}', 'X-1', 8, 2, "
+                                       f"50.0000, 30.0000, 550.00, NULL, NULL)")
+    assert late["error_type"] == "rejected" and "released" in late["error"], late
 
 
 @pytest.mark.parametrize("app", PAYROLLS)
