@@ -473,10 +473,11 @@ class Procore(PMApp):
         lines = self._commitment_lines(row["id"])
         erp_lines = [{k: v for k, v in ln.items() if k != "cost_code"}
                      for ln in self._erp_lines(lines, "amount", what)]
+        ctype = "purchase_order" if row["commitment_type"] == "PurchaseOrderContract" else "subcontract"
         result = erp.import_commitment(
-            vendor_id=vendor["origin_id"], job_id=project["origin_id"], number=row["contract_code"],
+            vendor_id=vendor["origin_id"], job_id=project["origin_id"], number=row["number"],
             title=row["title"], amount=dec(row["grand_total"]), retainage_pct=dec(row["retainage_percent"]),
-            lines=erp_lines, source_ref=f"procore:commitment:{row['id']}")
+            lines=erp_lines, source_ref=row["contract_code"], commitment_type=ctype)
         erp_ref = str((result or {}).get("erp_ref") or row["contract_code"])
         self.update("commitments", {"id": row["id"]},
                     {"erp_sync_status": SYNCED, "erp_ref": erp_ref, "synced_at": self.now, "locked": True})
@@ -533,10 +534,15 @@ class Procore(PMApp):
             erp_lines.append({"phase": erp_lines[0]["phase"], "cost_type": erp_lines[0]["cost_type"], "amount": gap,
                               "retainage": ret_gap, "description": "Materials presently stored"})
         description = req["description"] or f"{commitment['number']} pay application #{req['number']}"
+        warnings = []
+        linked = commitment["erp_ref"] if commitment["erp_sync_status"] == SYNCED else None
+        if linked is None:
+            warnings.append(f"commitment {commitment['contract_code']} is not synced to the ERP: the AP invoice is "
+                            f"created without a subcontract / PO link")
         result = erp.import_ap_invoice(
             vendor_id=vendor["origin_id"], job_id=project["origin_id"], invoice_number=req["invoice_number"],
             invoice_date=req["billing_date"], due_date=req["due_date"], description=description, lines=erp_lines,
-            source="procore", source_ref=f"procore:requisition:{req['id']}")
+            source="procore", source_ref=f"procore:requisition:{req['id']}", commitment_id=linked)
         result = result or {}
         erp_ref = str(result.get("erp_ref") or req["invoice_number"])
         self.update("requisitions", {"id": req["id"]},
@@ -548,4 +554,4 @@ class Procore(PMApp):
                 "contract_code": commitment["contract_code"], "erp_system": self.ERP_APP, "erp_ref": erp_ref,
                 "erp_status": result.get("status"), "erp_result": result,
                 "gross_amount": req["gross_amount"], "retainage_amount": req["retainage_amount"],
-                "net_amount": req["net_amount"], "erp_sync_status": SYNCED, "locked": True}
+                "net_amount": req["net_amount"], "erp_sync_status": SYNCED, "locked": True, "warnings": warnings}

@@ -84,6 +84,17 @@ def _rows() -> dict[str, list[tuple]]:
     r: dict[str, list[tuple]] = {}
     r["company"] = [("A", "Company A Construction, Inc.", "36-1234567", "companyA.com", "100 Main St",
                      "Chicago", "IL", "60601", "312-555-0100")]
+    r["gl_accounts"] = [("1010", "Cash - Operating", "asset", "D", False, False),
+                        ("2000", "Accounts Payable", "liability", "C", False, True),
+                        ("2100", "Accrued Liabilities", "liability", "C", False, False),
+                        ("2110", "Retainage Payable", "liability", "C", False, False),
+                        ("4000", "Contract Revenue", "revenue", "C", False, False),
+                        ("5100", "Material Cost", "expense", "D", True, False),
+                        ("5200", "Subcontract Cost", "expense", "D", True, False)]
+    r["gl_periods"] = [(f"2025-{m:02d}", date(2025, m, 1), date(2025, m + 1, 1) - timedelta(days=1), "closed")
+                       for m in range(7, 12)]
+    r["gl_periods"] += [("2025-12", date(2025, 12, 1), date(2025, 12, 31), "closed"),
+                        ("2026-01", date(2026, 1, 1), date(2026, 1, 31), "open")]
     r["cost_codes"] = [
         ("01-500", "Temporary facilities and controls", "01", "O"),
         ("01-900", "Contingency", "01", "O"),
@@ -187,6 +198,8 @@ def _rows() -> dict[str, list[tuple]]:
         ("1042", "01-900", D("60000.00"), D("0.00"), D("60000.00"), D("45000.00"), D("0.00"), False),
         ("1042", "26-100", D("1100000.00"), D("40000.00"), D("1140000.00"), D("610000.00"), D("650000.00"), True),
         ("1042", "26-500", D("760000.00"), D("-15000.00"), D("745000.00"), D("480000.00"), D("500000.00"), True),
+        ("1042", "03-300", D("100000.00"), D("0.00"), D("100000.00"), D("60000.00"), D("60000.00"), True),
+        ("1042", "31-200", D("80000.00"), D("0.00"), D("80000.00"), D("0.00"), D("0.00"), True),
         ("3100", "03-300", D("560000.00"), D("0.00"), D("560000.00"), D("380000.00"), D("360000.00"), True),
         ("3100", "22-100", D("380000.00"), D("0.00"), D("380000.00"), D("300000.00"), D("280000.00"), True),
         ("3100", "31-200", D("340000.00"), D("0.00"), D("340000.00"), D("150000.00"), D("140000.00"), True),
@@ -384,7 +397,7 @@ def _rows() -> dict[str, list[tuple]]:
     return r
 
 
-ORDER = ["company", "cost_codes", "erp_phase_map", "owners", "jobs", "prime_contracts", "prime_sov_lines",
+ORDER = ["company", "gl_accounts", "gl_periods", "cost_codes", "erp_phase_map", "owners", "jobs", "prime_contracts", "prime_sov_lines",
          "sov_progress", "owner_pay_apps", "owner_pay_app_lines", "change_events", "change_orders",
          "change_order_lines", "budget_lines", "estimates", "estimate_items", "funding_sources", "vendors",
          "vendor_identities", "certificates_of_insurance", "commitments", "commitment_lines", "ap_invoices",
