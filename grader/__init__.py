@@ -9,6 +9,7 @@
 from .catalog import NON_APP_SCHEMAS, catalog_mapping
 from .diff import grader_connection, state_diff
 from .grade import Check, Grade, GuardedCall, ToolCallRecord, grade
+from .matching import DiffRow, RowMatcher
 from .predicates import CallPredicate, Evaluator, EvaluatorError, RowPredicate
 from .sqlexpr import UnsafeExpression
 from .statediff import ChangedRow, ColumnInfo, Row, StateDiff, TableDiff
@@ -20,11 +21,13 @@ __all__ = [
     "ChangedRow",
     "Check",
     "ColumnInfo",
+    "DiffRow",
     "Evaluator",
     "EvaluatorError",
     "Grade",
     "GuardedCall",
     "Row",
+    "RowMatcher",
     "RowPredicate",
     "StateDiff",
     "TableDiff",

@@ -222,6 +222,7 @@ class StateDiff(FrozenModel):
             "<tr>" + "".join(f"<td>{'' if v is None else esc(str(v))[:200]}</td>" for v in r)
             + "</tr>" for r in rows[:max_rows])
         more = (f"<p>… {len(rows) - max_rows} more row(s)</p>" if len(rows) > max_rows else "")
-        summary = esc(self.render(max_rows=0).replace("\n", " | "))
+        summary = esc("; ".join(f"{k}: +{v['added']} -{v['removed']} ~{v['changed']}"
+                                for k, v in self.summary().items()) or "no changes")
         return (f"<div><p><b>{summary}</b></p><table><thead><tr>{head}</tr></thead>"
                 f"<tbody>{body}</tbody></table>{more}</div>")
