@@ -235,7 +235,7 @@ class Canvas:
              style: str | None = None, align: str = "L", family: str = "Helvetica",
              color: tuple[int, int, int] = (0, 0, 0)) -> None:
         """Draw ``s`` with its baseline at ``y``; ``x`` anchors the left/right/center."""
-        fam, sty, sz = self._font
+        _, sty, sz = self._font
         self.font(size if size is not None else (sz or 9),
                   style if style is not None else sty, family)
         t = clean(s)

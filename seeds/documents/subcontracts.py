@@ -113,7 +113,7 @@ def render(doc: Row, data: SubcontractData, company: Row) -> bytes:
         c.field(x, y + 56, "Date:", long_date(h["executed_date"]), size=8)
 
     c.new_page()
-    c.text(L, 52, f"EXHIBIT A - SCHEDULE OF VALUES", size=12, style="B")
+    c.text(L, 52, "EXHIBIT A - SCHEDULE OF VALUES", size=12, style="B")
     c.text(L, 66, f"{kind.title()} {h['number']} ({h['commitment_id']}) - {h['vendor_legal_name']} - "
            f"Job {h['job_number']} {h['job_name']}", size=8.5, style="")
     cols = [Column("Line", 40, "C"), Column("Cost Code", 70, "C"), Column("Description", 282),

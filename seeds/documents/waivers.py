@@ -66,10 +66,10 @@ def _body(kind: str, claimant: str, customer: str) -> tuple[str, str]:
                 f"delivered, to the customer on this job through the Through Date of this document. "
                 f"{claimant} has received the following progress payment from {customer}:")
         return text, "Progress Payment Received:"
-    text = (f"The claimant has been paid in full for all labor and service provided, and equipment "
-            f"and material delivered, to the customer on this job. This document waives and releases "
-            f"lien, stop payment notice, and payment bond rights the claimant has for that work, "
-            f"other than disputed claims stated below.")
+    text = ("The claimant has been paid in full for all labor and service provided, and equipment "
+            "and material delivered, to the customer on this job. This document waives and releases "
+            "lien, stop payment notice, and payment bond rights the claimant has for that work, "
+            "other than disputed claims stated below.")
     return text, "Amount of Final Payment:"
 
 
