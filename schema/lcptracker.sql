@@ -109,7 +109,9 @@ CREATE TABLE lcptracker.payroll_lines (
     hours_fri             DECIMAL(9,2) NOT NULL,
     hours_sat             DECIMAL(9,2) NOT NULL,
     total_hours           DECIMAL(9,2) NOT NULL,
-    rate_paid             DECIMAL(9,4) NOT NULL,    -- hourly base paid
+    straight_time_hours   DECIMAL(9,2) NOT NULL,    -- WH-347 "S" row: the first 40 hours of the week
+    overtime_hours        DECIMAL(9,2) NOT NULL,    -- WH-347 "O" row: hours over 40, paid at 1.5 x rate
+    rate_paid             DECIMAL(9,4) NOT NULL,    -- hourly base (straight-time) rate paid
     fringe_paid           DECIMAL(9,4) NOT NULL,    -- hourly fringe paid (cash or plan)
     gross_this_project    DECIMAL(18,2) NOT NULL,
     PRIMARY KEY (payroll_id, line_number)

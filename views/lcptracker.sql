@@ -74,7 +74,8 @@ SELECT l.submission_id, l.line_no, coalesce(ei.system_employee_id, l.employee_id
        CASE l.level WHEN 'apprentice' THEN 'Apprentice' ELSE 'Journeyman' END,
        l.apprentice_registration,
        l.hours_sun, l.hours_mon, l.hours_tue, l.hours_wed, l.hours_thu, l.hours_fri, l.hours_sat,
-       l.total_hours, l.rate_paid, l.fringe_paid, l.gross_this_project
+       l.total_hours, least(l.total_hours, 40)::DECIMAL(9,2), greatest(l.total_hours - 40, 0)::DECIMAL(9,2),
+       l.rate_paid, l.fringe_paid, l.gross_this_project
 FROM book.certified_payroll_lines l
 JOIN book.employees e USING (employee_id)
 LEFT JOIN book.employee_identities ei ON ei.employee_id = l.employee_id AND ei.system = 'lcptracker';

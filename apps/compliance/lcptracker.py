@@ -210,7 +210,7 @@ class CertifiedPayrollArchetype(App):
     @tool("submissions.get")
     def submissions_get(self, args: SubmissionRefArgs) -> dict[str, Any]:
         """One WH-347 submission with its lines (employee, classification, level, apprentice registration,
-        hours by day, total hours, rate and fringe paid, gross for this project).
+        hours by day, total, straight-time and overtime hours, rate and fringe paid, gross for this project).
 
         Args:
             payroll_id: e.g. "CP-1042-2026-01-24"; or project_id + week_ending.
@@ -218,8 +218,8 @@ class CertifiedPayrollArchetype(App):
             week_ending: e.g. "2026-01-24".
 
         Returns {"submission": {...header...}, "lines": [{line_number, employee_id, employee_name, classification,
-        level, apprentice_registration, hours_sun..hours_sat, total_hours, rate_paid, fringe_paid,
-        gross_this_project}], "count": n}.
+        level, apprentice_registration, hours_sun..hours_sat, total_hours, straight_time_hours, overtime_hours,
+        rate_paid, fringe_paid, gross_this_project}], "count": n}.
         """
         payroll = self._payroll(args.payroll_id, args.project_id, args.week_ending)
         lines = self._lines(payroll["payroll_id"])
@@ -228,7 +228,8 @@ class CertifiedPayrollArchetype(App):
     @tool("submissions.validate")
     def submissions_validate(self, args: SubmissionRefArgs) -> dict[str, Any]:
         """Run LCPtracker's FORMAT validation on a WH-347: required fields present, hours per day within
-        0-24, daily hours add up to the total, gross = total hours x rate paid, no duplicate workers.
+        0-24, daily hours add up to the total, straight time + overtime = total, gross = straight-time
+        hours x rate paid + overtime hours x 1.5 x rate paid, no duplicate workers.
 
         This does NOT check the lines against the wage determination or the apprentice ratio
         (prevailing-wage compliance is the reviewer's job; raise findings with lines.flag).
@@ -270,16 +271,21 @@ class CertifiedPayrollArchetype(App):
                 err(no, "rate_paid", "rate paid is required and must be positive")
             if ln["fringe_paid"] is None or ln["fringe_paid"] < 0:
                 err(no, "fringe_paid", "fringe paid cannot be negative")
-            if ln["rate_paid"] is not None and ln["total_hours"] is not None:
-                gross = (ln["total_hours"] * ln["rate_paid"]).quantize(CENT, rounding=ROUND_HALF_UP)
+            if ln["straight_time_hours"] + ln["overtime_hours"] != ln["total_hours"]:
+                err(no, "overtime_hours", f"straight time {ln['straight_time_hours']} + overtime "
+                    f"{ln['overtime_hours']} hours do not add up to the total {ln['total_hours']}")
+            if ln["rate_paid"] is not None:
+                gross = (ln["straight_time_hours"] * ln["rate_paid"]
+                         + ln["overtime_hours"] * ln["rate_paid"] * Decimal("1.5")).quantize(CENT, rounding=ROUND_HALF_UP)
                 if gross != ln["gross_this_project"]:
                     err(no, "gross_this_project",
-                        f"total hours x rate paid = {gross}, the line says {ln['gross_this_project']}")
+                        f"straight time x rate + overtime x 1.5 x rate = {gross}, the line says {ln['gross_this_project']}")
             if ln["employee_id"] in seen:
                 err(no, "employee_id", f"employee {ln['employee_id']} already appears on line {seen[ln['employee_id']]}")
             seen.setdefault(ln["employee_id"], no)
         return {"payroll_id": payroll["payroll_id"], "format_valid": not errors, "errors": errors,
-                "checks": ["required_fields", "daily_hours_range", "hours_total", "gross_arithmetic", "duplicate_worker"],
+                "checks": ["required_fields", "daily_hours_range", "hours_total", "overtime_split", "gross_arithmetic",
+                           "duplicate_worker"],
                 "lines_checked": len(lines), "scope": "format only"}
 
     @tool("flags.list")

@@ -45,7 +45,7 @@ def test_validate_catches_format_errors(open_env):
     env.con.execute(f"UPDATE lcptracker.payroll_lines SET total_hours = 41 WHERE payroll_id = '{PAYROLL}' AND line_number = 1")
     data = env.call("lcptracker.submissions.validate", payroll_id=PAYROLL)["data"]
     assert data["format_valid"] is False
-    assert {(e["line_number"], e["field"]) for e in data["errors"]} == {(1, "total_hours"), (1, "gross_this_project")}
+    assert {(e["line_number"], e["field"]) for e in data["errors"]} == {(1, "total_hours"), (1, "overtime_hours")}
 
 
 def test_flags_one_row_each_conflict_and_delete(open_env):
