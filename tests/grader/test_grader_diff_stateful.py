@@ -250,6 +250,6 @@ class DiffMachine(RuleBasedStateMachine):
 
 
 DiffMachine.TestCase.settings = settings(
-    max_examples=12, stateful_step_count=12, deadline=None,
+    max_examples=10, stateful_step_count=12, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 TestDiffMachine = DiffMachine.TestCase
