@@ -49,6 +49,7 @@ CREATE TABLE ingenious_build.budget_lines (
     estimate_at_completion DECIMAL(18,2) NOT NULL, -- applied actuals + forecast to complete
     forecast_status       VARCHAR NOT NULL,        -- Approved | Pending Approval | Draft
     forecast_updated_at   TIMESTAMP NOT NULL,
+    accounting_integrated BOOLEAN NOT NULL,        -- carried in the contractor's ERP (false: contingency and other owner-only lines)
     PRIMARY KEY (project_id, cost_code)
 );
 

@@ -100,6 +100,7 @@ CREATE TABLE smartbuild.cost_centres (
     actual_to_date        DECIMAL(18,2) NOT NULL,
     forecast_to_complete  DECIMAL(18,2) NOT NULL,
     forecast_final_cost   DECIMAL(18,2) NOT NULL,  -- actual to date + forecast to complete
+    export_to_accounts    BOOLEAN NOT NULL,        -- exported to the accounts system (false: contingency and other estimate-only centres)
     PRIMARY KEY (job_id, cost_code)
 );
 

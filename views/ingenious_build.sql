@@ -116,7 +116,8 @@ SELECT book.system_job_id('ingenious_build', b.job_number), b.cost_code, cc.divi
        b.pm_forecast_to_complete,
        CAST(coalesce(actuals.amt, 0) + b.pm_forecast_to_complete AS DECIMAL(18,2)),
        'Approved',
-       (SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock') - INTERVAL 2 DAY + INTERVAL 9 HOUR
+       (SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock') - INTERVAL 2 DAY + INTERVAL 9 HOUR,
+       b.include_in_erp
 FROM book.budget_lines b
 JOIN book.cost_codes cc ON cc.cost_code = b.cost_code
 LEFT JOIN committed ON committed.job_number = b.job_number AND committed.cost_code = b.cost_code

@@ -6,7 +6,8 @@
 -- eApps are the book's pay requests against commitments that the PM side holds (pm_status set).
 -- Divergences honoured:
 --   vendor_spelling          company names from book.vendor_identities
---   commitment_cap_exceeded  the subcontractor's eApp bills past the commitment cap: its
+--   commitment_cap_exceeded  (instance keyed by invoice id or vendor|invoice number) the
+--                            subcontractor's eApp bills past the commitment cap: its
 --                            amount_this_period is raised to (remaining commitment before this
 --                            eApp) + 5% of the commitment amount when the book's amount would not
 --                            already exceed it; the difference sits on the eApp's last line and
@@ -80,9 +81,9 @@ WITH req AS (
                                   AND o.pm_status = 'approved'), 0) AS remaining
     FROM req r
     JOIN book.commitments c ON c.commitment_id = r.commitment_id
-    JOIN (SELECT DISTINCT entity_key FROM book.divergences
-          WHERE kind = 'commitment_cap_exceeded' AND entity = 'invoice') d
-      ON d.entity_key = r.vendor_key || '|' || r.invoice_number
+    WHERE EXISTS (SELECT 1 FROM book.divergences d
+                  WHERE d.kind = 'commitment_cap_exceeded' AND d.entity = 'invoice'
+                    AND d.entity_key IN (r.invoice_id, r.vendor_key || '|' || r.invoice_number))
 ), adj AS (
     SELECT r.*,
            CAST(CASE WHEN cap.invoice_id IS NOT NULL AND r.gross_amount <= cap.remaining

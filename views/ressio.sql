@@ -5,8 +5,10 @@
 -- ordered by the book's natural key. Every book commitment is a Ressio PO (subcontracts are
 -- trade-partner POs); its number is the PM number ('9140-75'), commitment_ref the company code.
 -- Bills: the book's entered invoices (held by the PM side or entered in the ERP), plus bills
--- that were keyed into Ressio only (registered divergences, below). Approved and paid bills
--- against a PO are Matched; the rest are Unmatched until bills.match_po runs.
+-- that were keyed into Ressio only (registered divergences, below; an instance is keyed by the
+-- invoice id or vendor|invoice number). Approved and paid PO bills already booked in the ERP are
+-- Matched; the rest are Unmatched until bills.match_po runs (approved ones still count against
+-- their PO's open amount).
 -- Divergences honoured:
 --   vendor_spelling    vendor names from book.vendor_identities
 --   bill_po_mismatch   the bill is in Ressio (status Pending Approval, Unmatched) although no
@@ -55,14 +57,15 @@ ORDER BY l.commitment_id, l.line_no;
 
 INSERT INTO ressio.bills
 WITH only_here AS (
-    SELECT DISTINCT entity_key FROM book.divergences
-    WHERE kind IN ('bill_po_mismatch', 'unbooked_bill') AND entity = 'invoice'
+    SELECT DISTINCT i.invoice_id FROM book.ap_invoices i
+    JOIN book.divergences d ON d.kind IN ('bill_po_mismatch', 'unbooked_bill') AND d.entity = 'invoice'
+     AND d.entity_key IN (i.invoice_id, i.vendor_key || '|' || i.invoice_number)
 ), ids AS (
     SELECT i.invoice_id, 500000 + row_number() OVER (ORDER BY i.invoice_id) AS id,
-           oh.entity_key IS NOT NULL AS only_here
+           oh.invoice_id IS NOT NULL AS only_here
     FROM book.ap_invoices i
-    LEFT JOIN only_here oh ON oh.entity_key = i.vendor_key || '|' || i.invoice_number
-    WHERE i.pm_status IS NOT NULL OR i.erp_status <> 'not_entered' OR oh.entity_key IS NOT NULL
+    LEFT JOIN only_here oh ON oh.invoice_id = i.invoice_id
+    WHERE i.pm_status IS NOT NULL OR i.erp_status <> 'not_entered' OR oh.invoice_id IS NOT NULL
 ), s AS (
     SELECT i.*, ids.id, ids.only_here,
            CASE WHEN i.paid_amount > 0 AND i.paid_amount >= i.net_amount THEN 'Paid'
@@ -78,7 +81,8 @@ SELECT s.id, s.invoice_number, book.system_job_id('ressio', s.job_number),
        coalesce(vi.system_vendor_id, 'RV-' || s.vendor_key), po.po_id,
        s.invoice_date, s.due_date, s.description,
        s.gross_amount, s.retainage_amount, s.net_amount, s.r_status,
-       CASE WHEN po.po_id IS NOT NULL AND s.r_status IN ('Approved', 'Paid') AND NOT s.only_here THEN 'Matched'
+       CASE WHEN po.po_id IS NOT NULL AND s.r_status IN ('Approved', 'Paid') AND s.erp_status <> 'not_entered'
+                 AND NOT s.only_here THEN 'Matched'
             ELSE 'Unmatched' END,
        CASE WHEN s.erp_status <> 'not_entered' THEN 'Synced' ELSE 'Not Synced' END,
        d.filename
@@ -90,13 +94,14 @@ ORDER BY s.id;
 
 INSERT INTO ressio.bill_items
 WITH only_here AS (
-    SELECT DISTINCT entity_key FROM book.divergences
-    WHERE kind IN ('bill_po_mismatch', 'unbooked_bill') AND entity = 'invoice'
+    SELECT DISTINCT i.invoice_id FROM book.ap_invoices i
+    JOIN book.divergences d ON d.kind IN ('bill_po_mismatch', 'unbooked_bill') AND d.entity = 'invoice'
+     AND d.entity_key IN (i.invoice_id, i.vendor_key || '|' || i.invoice_number)
 ), ids AS (
     SELECT i.invoice_id, 500000 + row_number() OVER (ORDER BY i.invoice_id) AS id
     FROM book.ap_invoices i
-    LEFT JOIN only_here oh ON oh.entity_key = i.vendor_key || '|' || i.invoice_number
-    WHERE i.pm_status IS NOT NULL OR i.erp_status <> 'not_entered' OR oh.entity_key IS NOT NULL
+    LEFT JOIN only_here oh ON oh.invoice_id = i.invoice_id
+    WHERE i.pm_status IS NOT NULL OR i.erp_status <> 'not_entered' OR oh.invoice_id IS NOT NULL
 )
 SELECT ids.id, l.line_no, l.commitment_line_no, l.cost_code, l.description, l.amount, l.retainage
 FROM book.ap_invoice_lines l

@@ -83,7 +83,8 @@ SELECT book.system_job_id('smartbuild', b.job_number), b.cost_code, cc.descripti
        CAST(coalesce(committed.amt, 0) AS DECIMAL(18,2)),
        CAST(coalesce(actual.amt, 0) AS DECIMAL(18,2)),
        b.pm_forecast_to_complete,
-       CAST(coalesce(actual.amt, 0) + b.pm_forecast_to_complete AS DECIMAL(18,2))
+       CAST(coalesce(actual.amt, 0) + b.pm_forecast_to_complete AS DECIMAL(18,2)),
+       b.include_in_erp
 FROM book.budget_lines b
 JOIN book.cost_codes cc ON cc.cost_code = b.cost_code
 LEFT JOIN committed ON committed.job_number = b.job_number AND committed.cost_code = b.cost_code

@@ -135,12 +135,18 @@ class IngeniousBuild(PMApp):
     def _budget_totals(self, rows: list[dict[str, Any]]) -> dict[str, Decimal]:
         cols = ["original_budget", "budget_changes", "current_budget", "committed", "applied_actuals", "uncommitted",
                 "forecast_to_complete", "estimate_at_completion"]
-        return {c: cents(sum((dec(r[c]) for r in rows), Decimal("0"))) for c in cols}
+        out = {c: cents(sum((dec(r[c]) for r in rows), Decimal("0"))) for c in cols}
+        out["forecast_to_complete_accounting_lines"] = cents(sum(
+            (dec(r["forecast_to_complete"]) for r in rows if r["accounting_integrated"]), Decimal("0")))
+        return out
 
     # ------------------------------------------------------------------ reads
     @tool("budgets.get")
     def budgets_get(self, args: BudgetArgs) -> dict[str, Any]:
         """The project budget: Original -> Committed -> Applied Actuals ladder per cost code, with the owner's ETC forecast.
+
+        accounting_integrated is false for owner-only lines (e.g. contingency) that the
+        contractor's ERP does not carry.
 
         Args:
             project_number: company job number, e.g. "1042".
@@ -148,7 +154,8 @@ class IngeniousBuild(PMApp):
 
         Returns {"project": {...}, "budget_lines": [{project_id, cost_code, category, description, original_budget,
         budget_changes, current_budget, committed, applied_actuals, uncommitted, forecast_to_complete,
-        estimate_at_completion, forecast_status, forecast_updated_at}], "totals": {...}, "count": n}.
+        estimate_at_completion, forecast_status, forecast_updated_at, accounting_integrated}], "totals": {...,
+        forecast_to_complete_accounting_lines (the lines carried in the contractor's ERP)}, "count": n}.
         """
         project = self._project(args.project_number)
         rows = self.select("budget_lines", {"project_id": project["project_id"], "cost_code": args.cost_code},
@@ -361,7 +368,8 @@ class IngeniousBuild(PMApp):
                            [project["project_id"]])[0]["t"]
         return {"revision_id": revision_id, "project_id": project["project_id"], "cost_code": line["cost_code"],
                 "previous_forecast": line["forecast_to_complete"], "forecast_to_complete": amount,
-                "estimate_at_completion": eac, "forecast_status": "Draft", "project_forecast_to_complete": total}
+                "estimate_at_completion": eac, "forecast_status": "Draft", "project_forecast_to_complete": total,
+                "accounting_integrated": line["accounting_integrated"]}
 
     @tool("invoices.approve_for_payment", guarded="payment")
     def invoices_approve_for_payment(self, args: InvoiceGetArgs) -> dict[str, Any]:

@@ -358,7 +358,8 @@ class Procore(PMApp):
         Returns {"project": {id, project_number, name, origin_id}, "line_items": [{id, cost_code, cost_type,
         description, original_budget_amount, approved_cos, revised_budget, pending_budget_changes, projected_budget,
         committed_costs, direct_costs, pending_cost_changes, projected_costs, job_to_date_costs,
-        forecast_to_complete, estimated_cost_at_completion, projected_over_under, erp_line}], "totals": {...},
+        forecast_to_complete, estimated_cost_at_completion, projected_over_under, erp_line}], "totals": {...,
+        forecast_to_complete_erp_lines (the lines the ERP carries)},
         "count": n}.
         """
         project = self._project(args.project_number)

@@ -11,7 +11,8 @@ SELECT jm.master_job_number AS entity_key, p.name AS name,
        CAST(coalesce(b.ftc, 0) AS DECIMAL(18,2)) AS est_cost_to_complete
 FROM ingenious_build.projects p
 JOIN hh2.job_map jm ON jm.system = 'ingenious_build' AND jm.system_job_id = p.project_id
-LEFT JOIN (SELECT project_id, sum(forecast_to_complete) AS ftc FROM ingenious_build.budget_lines GROUP BY project_id) b
+LEFT JOIN (SELECT project_id, sum(forecast_to_complete) AS ftc FROM ingenious_build.budget_lines
+           WHERE accounting_integrated GROUP BY project_id) b
        ON b.project_id = p.project_id;
 
 -- entity: commitment

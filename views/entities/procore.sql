@@ -1,6 +1,8 @@
 -- procore: consistency-check projections. Projects, vendors and commitments carry Procore's own
 -- ids; they are resolved to the book's keys through the hh2 crosswalks (job_map, vendor_map).
 -- Invoices are the requisitions (direct costs carry no retainage split and are not compared).
+-- A job's estimate to complete is the forecast of its ERP lines (PM-only lines such as
+-- contingency are not in the ERP).
 
 -- entity: vendor
 SELECT m.master_vendor_id AS entity_key, v.name AS name
@@ -14,7 +16,8 @@ SELECT jm.master_job_number AS entity_key, p.name AS name,
 FROM procore.projects p
 JOIN hh2.job_map jm ON jm.system = 'procore' AND jm.system_job_id = CAST(p.id AS VARCHAR)
 LEFT JOIN procore.prime_contracts pc ON pc.project_id = p.id
-LEFT JOIN (SELECT project_id, sum(forecast_to_complete) AS ftc FROM procore.budget_line_items GROUP BY project_id) b
+LEFT JOIN (SELECT project_id, sum(forecast_to_complete) AS ftc FROM procore.budget_line_items WHERE erp_line
+           GROUP BY project_id) b
        ON b.project_id = p.id;
 
 -- entity: commitment

@@ -11,7 +11,8 @@ SELECT jm.master_job_number AS entity_key, j.job_name AS name,
        CAST(coalesce(cc.ftc, 0) AS DECIMAL(18,2)) AS est_cost_to_complete
 FROM smartbuild.jobs j
 JOIN hh2.job_map jm ON jm.system = 'smartbuild' AND jm.system_job_id = j.job_id
-LEFT JOIN (SELECT job_id, sum(forecast_to_complete) AS ftc FROM smartbuild.cost_centres GROUP BY job_id) cc
+LEFT JOIN (SELECT job_id, sum(forecast_to_complete) AS ftc FROM smartbuild.cost_centres WHERE export_to_accounts
+           GROUP BY job_id) cc
        ON cc.job_id = j.job_id;
 
 -- entity: commitment
