@@ -191,14 +191,15 @@ def test_transfer_is_guarded_valid_and_invalid(app: str, open_env) -> None:
                    dict(valid, network="carrier-pigeon")]
     else:
         valid, invalid = _transfer_args(app)
-    digest = env.digest()
+    whole = app == "bofa_cashpro"            # one whole-file digest per archetype; the app's schema elsewhere
+    digest = env.digest() if whole else app_digest(env, app)
     res = env.call(name, **valid)
     assert res["ok"] and res["status"] == "pending_human_approval", res
     assert "would" in next(iter(res["data"]))
     for bad in invalid:
         res = env.call(name, **bad)
         assert not res["ok"], bad
-    assert env.digest() == digest
+    assert (env.digest() if whole else app_digest(env, app)) == digest
     rows = guard_rows(env)
     assert len(rows) == 1 + len(invalid)
     assert all(r[0] == app and r[1] == name and r[2] is False for r in rows)

@@ -12,7 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import duckdb
 import pytest
 
-from conftest import BANK_OF, BANKS, FIELD, MONEY_APPS, PAYROLLS, guard_rows
+from conftest import app_digest, BANK_OF, BANKS, FIELD, MONEY_APPS, PAYROLLS, guard_rows
 from cfab.apps.bank.bai2 import parse_bai2
 from cfab.apps.registry import get_app
 
@@ -95,11 +95,11 @@ def test_bank_on_the_real_book(app: str, real_env) -> None:
                             "positive_pay.issued_checks": {"account": number, "limit": 50},
                             "balances.get": {"account": number}}.items():
             assert env.call(tool(app, local), **args)["ok"]
-        digest = env.digest()
+        digest = app_digest(env, app)
         res = env.call(f"{app}.bank_initiate_transfer", from_account=number, payee_name="Test Payee",
                        payee_account="000123456789", payee_routing="071000013", amount="100.00")
         assert res["status"] == "pending_human_approval"
-        assert env.digest() == digest
+        assert app_digest(env, app) == digest
     for i, x in enumerate(exc):
         res = env.call(tool(app, "positive_pay.decide"), exception_id=x["exception_id"],
                        decision="pay" if i == 0 else "return", reason="test")
@@ -168,10 +168,10 @@ def test_payroll_on_the_real_book(app: str, real_env) -> None:
     assert res["ok"], res
     got = {(ln["employee_id"], ln["job_id"]): Decimal(ln["gross_pay"]) for ln in res["data"]["earnings"]}
     assert got == _expected_open_batch(env, app)
-    digest = env.digest()
+    digest = app_digest(env, app)
     res = env.call(f"{app}.pr_release", batch_id=res["data"]["batch_id"])
     assert res["status"] == "pending_human_approval"
-    assert env.digest() == digest
+    assert app_digest(env, app) == digest
     assert [r[3] for r in guard_rows(env)] == [True]
 
 
