@@ -12,12 +12,11 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar
 
-from pydantic import Field
-
 from cfab.apps.compliance.common import CENT, ZERO, money_arg
 from cfab.apps.contract import App
 from cfab.apps.registry import register
 from cfab.apps.tooling import NoArgs, ToolArgs, ToolError, tool
+from pydantic import Field
 
 _PERIOD = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 

@@ -3,14 +3,14 @@ validation and sqlglot filter builders (never f-string SQL)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Any, Iterable
-
-from sqlglot import exp
+from typing import Any
 
 from cfab.apps.tooling import ToolError
 from cfab.schema.sqlbuild import col, literal
+from sqlglot import exp
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")

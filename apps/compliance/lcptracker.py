@@ -14,15 +14,13 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field
-
-from sqlglot import exp
-
 from cfab.apps.compliance.common import CENT, date_range, ilike
 from cfab.apps.contract import App
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import equals_all
+from pydantic import Field
+from sqlglot import exp
 
 FlagCode = Literal["underpayment", "fringe_shortfall", "apprentice_ratio", "unregistered_apprentice",
                    "misclassification", "other"]

@@ -12,12 +12,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from pydantic import Field
-
 from cfab.apps.compliance.common import ZERO, ilike, money_arg
 from cfab.apps.contract import App
 from cfab.apps.registry import register
 from cfab.apps.tooling import NoArgs, ToolArgs, ToolError, tool
+from pydantic import Field
 
 
 class PayeeListArgs(ToolArgs):
@@ -40,7 +39,7 @@ class FormCreateArgs(ToolArgs):
     tax_year: int = Field(..., ge=2000, le=2100, description="Tax year of the payments", examples=[2025])
     box1_nonemployee_compensation: Decimal = Field(..., description="Box 1: nonemployee compensation paid in the year",
                                                    examples=["48250.00"])
-    box4_federal_income_tax_withheld: Decimal = Field(Decimal("0"), description="Box 4: federal income tax withheld "
+    box4_federal_income_tax_withheld: Decimal = Field(Decimal(0), description="Box 4: federal income tax withheld "
                                                       "(backup withholding)", examples=["0.00"])
     state_code: str | None = Field(None, description="Box 6 state (two letters)", examples=["IL"])
     state_income: Decimal | None = Field(None, description="Box 7: state income", examples=["48250.00"])

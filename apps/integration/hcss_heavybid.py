@@ -5,13 +5,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, ClassVar
 
-from pydantic import Field
-from sqlglot import exp
-
 from cfab.apps.contract import App
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
+from pydantic import Field
+from sqlglot import exp
 
 
 class EstimateListArgs(ToolArgs):

@@ -19,11 +19,10 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from pydantic import Field
-
 from cfab.apps.compliance.common import ZERO, money_arg, pct_of, percent
 from cfab.apps.contract import App
 from cfab.apps.tooling import ToolArgs, ToolError, tool
+from pydantic import Field
 
 
 class ContractListArgs(ToolArgs):
@@ -53,7 +52,7 @@ class DraftLineArg(ToolArgs):
     item_no: int = Field(..., ge=1, description="SOV line number (contract item_no)", examples=[3])
     work_this_period: Decimal = Field(..., description="G703 column E: work completed this period, >= 0, 2 decimals",
                                       examples=["312000.00"])
-    materials_stored: Decimal = Field(Decimal("0"), description="G703 column F: materials presently stored (not in D or E)",
+    materials_stored: Decimal = Field(Decimal(0), description="G703 column F: materials presently stored (not in D or E)",
                                       examples=["18000.00"])
     retainage: Decimal | None = Field(None, description="G703 column I: retainage on this line's total completed and "
                                       "stored to date; omit to apply retainage_percent", examples=["78600.00"])
@@ -162,7 +161,7 @@ class PayAppArchetype(App):
         if c >= 0 and g > c:
             raise ToolError(f"line {item['item_no']} ({item['item_number']}): total completed and stored {g} would exceed "
                             f"the scheduled value {c}", "invalid_argument")
-        if i > g and g >= 0:
+        if i > g >= 0:
             raise ToolError(f"line {item['item_no']}: retainage {i} exceeds the total completed and stored {g}",
                             "invalid_argument")
         return {"item_no": item["item_no"], "item_number": item["item_number"], "description": item["description"],

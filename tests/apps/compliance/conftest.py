@@ -8,12 +8,11 @@ app's seed), so the tools, views, rules and guard run end to end without the gen
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import duckdb
 import pytest
-
 from cfab.apps.registry import load_all
 from cfab.runner.environment import Environment
 from cfab.runner.golden import BLOCK_SIZE
@@ -69,7 +68,7 @@ def open_env(fixture_golden: Path) -> Iterator[Callable[..., Environment]]:
 @pytest.fixture(scope="session")
 def generated_golden(golden_for: Callable[..., Path]) -> Path:
     try:
-        import cfab.seeds as seeds
+        from cfab import seeds
         if not hasattr(seeds, "build_book"):
             raise ImportError
     except ImportError:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from compliance_helpers import app_digest
-
 import pytest
+from compliance_helpers import app_digest
 
 D = Decimal
 

@@ -9,7 +9,6 @@ from decimal import Decimal
 
 import duckdb
 import pytest
-
 from cfab.runner.environment import Environment
 from cfab.views.consistency import check_consistency
 
