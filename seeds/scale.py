@@ -1,37 +1,235 @@
-"""Scale N: replicas of the scale-1 universe (placeholder) and the derived bank balances."""
+"""Scale N: the scale-1 universe is kept exactly and N-1 replicas of it are added in SQL.
+
+A replica copies every job-, vendor- and employee-keyed row of the base universe with its keys
+mapped (``replicas.py`` maps the identities; hashed ids become ``md5(id#r)[:16]``; ids that embed
+a job number get the replica's job; check numbers move up by r·1,000,000; journal numbers get a
+``-Rnnn`` suffix). Amounts are the base amounts, so every invariant holds by construction.
+Company-wide reference data, payroll batches and bank accounts are shared; the positive-pay file,
+documents, mail, policies and the spelling divergences exist only in the scale-1 universe.
+Bank balances are derived from the loaded bank activity afterwards, at every scale.
+"""
 
 from __future__ import annotations
 
 import duckdb
+import pyarrow as pa
 
 from cfab.seeds.context import Ctx
+from cfab.seeds.load import insert_arrow
+from cfab.seeds.replicas import build_maps
+
+RH = "substr(md5({x} || '#' || CAST({r} AS VARCHAR)), 1, 16)"              # replica hashed id
+RJ = "replace({x}, {job}, {nj})"   # an id that embeds the job number (job numbers never look like years)
+SUFFIX = "'-R' || printf('%03d', {r})"
+
+_TABLES: dict[str, str] = {
+    "owners": """SELECT o.no, o.name, b.owner_type, o.contact, o.email, o.address
+        FROM book.owners b JOIN _ro o USING (owner_id)""",
+    "jobs": """SELECT j.nj, j.name, o.no, b.status, b.job_type, b.is_prevailing_wage, b.start_date,
+        b.est_completion_date, b.project_manager, b.pm_email, b.superintendent, j.address, b.city, b.state, b.county,
+        b.erp_est_cost_to_complete
+        FROM book.jobs b JOIN _rj j USING (job_number) JOIN _ro o ON o.owner_id = b.owner_id AND o.r = j.r""",
+    "vendors": """SELECT v.nv, v.legal_name, v.dba_name, b.vendor_type, b.trade, v.tin, b.tin_type, b.entity_type,
+        b.is_attorney, b.materials_only, v.address, v.city, v.state, v.zip, v.email, v.phone, b.payment_terms, b.status
+        FROM book.vendors b JOIN _rv v USING (vendor_key)""",
+    "employees": """SELECT e.ne, e.first_name, e.last_name, e.ssn4, b.trade, b.classification, b.level,
+        b.apprentice_registration, b.apprentice_pct, b.union_local, b.base_rate, b.fringe_rate, b.hire_date, b.status
+        FROM book.employees b JOIN _re e USING (employee_id)""",
+    "prime_contracts": """SELECT j.nj, 'PC-' || j.nj, o.no, b.original_amount, b.retainage_pct, b.retainage_step_down_pct,
+        b.step_down_at_pct, b.executed_date, b.status
+        FROM book.prime_contracts b JOIN _rj j USING (job_number) JOIN _ro o ON o.owner_id = b.owner_id AND o.r = j.r""",
+    "estimates": """SELECT {rj_est}, j.nj, j.name || ' - Bid', b.bid_date, b.status, b.total_cost, b.markup_pct, b.bid_total
+        FROM book.estimates b JOIN _rj j USING (job_number)""",
+    "estimate_items": """SELECT {rj_est_items}, b.item_no, b.cost_code, b.description, b.quantity, b.unit, b.unit_cost,
+        b.total_cost FROM book.estimate_items b JOIN book.estimates e USING (estimate_id) JOIN _rj j ON j.job_number = e.job_number""",
+    "change_events": """SELECT {rj_ce}, j.nj, b.number, b.title, b.description, b.reason, b.scope, b.amount, b.status, NULL
+        FROM book.change_events b JOIN _rj j USING (job_number)""",
+    "change_orders": """SELECT {rj_co}, j.nj, b.co_type, b.number, {rj_co_ce}, {rj_co_c}, b.description, b.amount,
+        b.increases_contract, b.status, b.approved_date FROM book.change_orders b JOIN _rj j USING (job_number)""",
+    "change_order_lines": """SELECT {rj_col}, b.line_no, b.cost_code, b.amount
+        FROM book.change_order_lines b JOIN book.change_orders o USING (co_id) JOIN _rj j ON j.job_number = o.job_number""",
+    "prime_sov_lines": """SELECT j.nj, b.line_no, b.item_number, b.description, b.cost_code, b.scheduled_value, b.source,
+        {rj_sov_co} FROM book.prime_sov_lines b JOIN _rj j USING (job_number)""",
+    "sov_progress": """SELECT j.nj, b.line_no, b.as_of, b.pct_complete, b.work_completed, b.materials_stored
+        FROM book.sov_progress b JOIN _rj j USING (job_number)""",
+    "owner_pay_apps": """SELECT j.nj, b.app_number, b.period_start, b.period_end, b.status, b.submitted_date,
+        b.certified_date, b.original_contract_sum, b.net_change_orders, b.total_completed_stored, b.retainage,
+        b.previous_certificates, b.current_payment_due, NULL FROM book.owner_pay_apps b JOIN _rj j USING (job_number)""",
+    "owner_pay_app_lines": """SELECT j.nj, b.app_number, b.line_no, b.scheduled_value, b.from_previous, b.this_period,
+        b.materials_stored, b.total_completed_stored, b.retainage FROM book.owner_pay_app_lines b JOIN _rj j USING (job_number)""",
+    "budget_lines": """SELECT j.nj, b.cost_code, b.original_budget, b.approved_changes, b.revised_budget,
+        b.pm_forecast_to_complete, b.erp_estimate, b.include_in_erp FROM book.budget_lines b JOIN _rj j USING (job_number)""",
+    "funding_sources": """SELECT j.nj, {rj_fs}, b.name, b.source_type, b.amount, b.drawn_to_date
+        FROM book.funding_sources b JOIN _rj j USING (job_number)""",
+    "certificates_of_insurance": """SELECT {rh_coi}, v.nv, b.insurer, b.policy_number, b.coverage_type, b.each_occurrence,
+        b.aggregate_limit, b.effective_date, b.expiry_date, b.certificate_holder, b.is_current, NULL
+        FROM book.certificates_of_insurance b JOIN _rv v USING (vendor_key)""",
+    "commitments": """SELECT {rj_c}, j.nj, v.nv, b.commitment_type, replace(b.number, b.job_number, j.nj),
+        split_part(b.title, ' - ', 1) || ' - ' || j.name, b.status, b.original_amount, b.approved_co_amount, b.amount,
+        b.retainage_pct, b.executed_date, b.erp_synced, NULL
+        FROM book.commitments b JOIN _rj j USING (job_number) JOIN _rv v ON v.vendor_key = b.vendor_key AND v.r = j.r""",
+    "commitment_lines": """SELECT {rj_cl}, b.line_no, b.cost_code, b.description, b.amount, b.pct_complete, b.work_completed
+        FROM book.commitment_lines b JOIN book.commitments c USING (commitment_id) JOIN _rj j ON j.job_number = c.job_number""",
+    "ap_invoices": """SELECT {rh_inv}, v.nv, j.nj, {rj_inv_c}, b.invoice_number, b.requisition_number, b.invoice_date,
+        b.due_date, b.period_start, b.period_end, b.gross_amount, b.retainage_amount, b.net_amount, b.pm_status,
+        b.erp_status, b.erp_synced, b.paid_amount, b.description, NULL
+        FROM book.ap_invoices b JOIN _rj j USING (job_number) JOIN _rv v ON v.vendor_key = b.vendor_key AND v.r = j.r""",
+    "ap_invoice_lines": """SELECT {rh_invl}, b.line_no, b.commitment_line_no, b.cost_code, b.description, b.amount, b.retainage
+        FROM book.ap_invoice_lines b CROSS JOIN _reps rr""",
+    "lien_waivers": """SELECT {rh_w}, v.nv, j.nj, {rh_w_inv}, b.waiver_type, b.amount, b.through_date, b.status, b.signer,
+        b.signed_date, NULL
+        FROM book.lien_waivers b JOIN _rj j USING (job_number) JOIN _rv v ON v.vendor_key = b.vendor_key AND v.r = j.r""",
+    "checks": """SELECT {rh_chk}, b.bank_account_id, b.check_number + 1000000 * rr.r, b.issue_date, v.nv,
+        coalesce(v.legal_name, e.first_name || ' ' || e.last_name, b.payee_name), b.amount, b.status, b.cleared_date
+        FROM book.checks b CROSS JOIN _reps rr
+        LEFT JOIN _rv v ON v.vendor_key = b.payee_vendor_key AND v.r = rr.r
+        LEFT JOIN _chk_emp ce ON ce.check_id = b.check_id
+        LEFT JOIN _re e ON e.employee_id = ce.employee_id AND e.r = rr.r""",
+    "check_applications": """SELECT {rh_app_chk}, {rh_app_inv}, b.amount FROM book.check_applications b CROSS JOIN _reps rr""",
+    "bank_transactions": """SELECT {rh_txn}, b.bank_account_id, b.posted_date, b.amount, b.bai_type_code, b.description,
+        b.check_number + 1000000 * rr.r, b.reference || {suffix}
+        FROM book.bank_transactions b CROSS JOIN _reps rr""",
+    "wage_determinations": """SELECT b.determination_id || {suffix_j}, j.nj, b.wd_number, b.modification, b.county, b.state,
+        b.effective_date FROM book.wage_determinations b JOIN _rj j USING (job_number)""",
+    "wage_rates": """SELECT b.determination_id || {suffix_j}, b.classification, b.base_rate, b.fringe_rate
+        FROM book.wage_rates b JOIN book.wage_determinations d USING (determination_id) JOIN _rj j ON j.job_number = d.job_number""",
+    "timecards": """SELECT {rh_tc}, e.ne, j.nj, b.work_date, b.cost_code, b.hours_regular, b.hours_overtime,
+        b.source_system, b.approved
+        FROM book.timecards b JOIN _rj j USING (job_number) JOIN _re e ON e.employee_id = b.employee_id AND e.r = j.r""",
+    "payroll_earnings": """SELECT b.batch_id, e.ne, j.nj, b.hours_regular, b.hours_overtime, b.rate_paid, b.fringe_paid,
+        b.gross_pay, b.withholding, b.net_pay
+        FROM book.payroll_earnings b JOIN _rj j USING (job_number) JOIN _re e ON e.employee_id = b.employee_id AND e.r = j.r""",
+    "certified_payrolls": """SELECT {rj_cp}, j.nj, b.determination_id || {suffix_j}, b.payroll_number, b.week_ending,
+        b.status, NULL FROM book.certified_payrolls b JOIN _rj j USING (job_number)""",
+    "certified_payroll_lines": """SELECT {rj_cpl}, b.line_no, e.ne, b.classification, b.level, b.apprentice_registration,
+        b.hours_sun, b.hours_mon, b.hours_tue, b.hours_wed, b.hours_thu, b.hours_fri, b.hours_sat, b.total_hours,
+        b.rate_paid, b.fringe_paid, b.gross_this_project
+        FROM book.certified_payroll_lines b JOIN book.certified_payrolls s USING (submission_id)
+        JOIN _rj j ON j.job_number = s.job_number JOIN _re e ON e.employee_id = b.employee_id AND e.r = j.r""",
+    "journal_entries": """SELECT {rh_je}, b.journal, b.je_number || {suffix}, b.entry_date, b.period, b.description, b.status,
+        CASE WHEN b.journal IN ('AP', 'CD') THEN {rh_src}
+             WHEN b.journal IN ('AR', 'CR') THEN replace(b.source_ref, ':' || ja.job_number || ':', ':' || ja.nj || ':')
+             ELSE b.source_ref END, b.auto_reverse
+        FROM book.journal_entries b CROSS JOIN _reps rr
+        LEFT JOIN _rj ja ON b.journal IN ('AR', 'CR') AND ja.job_number = split_part(b.source_ref, ':', 2) AND ja.r = rr.r""",
+    "journal_lines": """SELECT {rh_jl}, b.line_no, b.account, j.nj, b.cost_code, v.nv, b.debit, b.credit, b.memo
+        FROM book.journal_lines b CROSS JOIN _reps rr
+        LEFT JOIN _rj j ON j.job_number = b.job_number AND j.r = rr.r
+        LEFT JOIN _rv v ON v.vendor_key = b.vendor_key AND v.r = rr.r""",
+    "divergences": """SELECT b.divergence_id || '#R' || printf('%03d', rr.r), b.kind, b.entity,
+        CASE b.entity WHEN 'vendor' THEN v.nv WHEN 'job' THEN j.nj WHEN 'invoice' THEN {rh_div}
+             WHEN 'employee' THEN e.ne
+             WHEN 'change_event' THEN cj.nj || '|' || split_part(b.entity_key, '|', 2)
+             WHEN 'commitment' THEN {rj_div}
+        END, b.field, b.apps, b.family, '[replica ' || rr.r || '] ' || b.reason
+        FROM book.divergences b CROSS JOIN _reps rr
+        LEFT JOIN _rv v ON b.entity = 'vendor' AND v.vendor_key = b.entity_key AND v.r = rr.r
+        LEFT JOIN _rj j ON b.entity = 'job' AND j.job_number = b.entity_key AND j.r = rr.r
+        LEFT JOIN _re e ON b.entity = 'employee' AND e.employee_id = b.entity_key AND e.r = rr.r
+        LEFT JOIN _rj cj ON b.entity = 'change_event' AND cj.job_number = split_part(b.entity_key, '|', 1) AND cj.r = rr.r
+        LEFT JOIN _rj jj ON b.entity = 'commitment' AND jj.job_number = split_part(b.entity_key, '-', 2) AND jj.r = rr.r
+        WHERE b.kind NOT IN ('vendor_spelling', 'payee_truncation', 'presented_item_mismatch')""",
+}
+ORDER = ("owners", "jobs", "vendors", "employees", "prime_contracts", "estimates", "estimate_items", "change_events",
+         "change_orders", "change_order_lines", "prime_sov_lines", "sov_progress", "owner_pay_apps",
+         "owner_pay_app_lines", "budget_lines", "funding_sources", "certificates_of_insurance", "commitments",
+         "commitment_lines", "ap_invoices", "ap_invoice_lines", "lien_waivers", "checks", "check_applications",
+         "bank_transactions", "wage_determinations", "wage_rates", "timecards", "payroll_earnings",
+         "certified_payrolls", "certified_payroll_lines", "journal_entries", "journal_lines", "divergences")
+
+
+def _fill(sql: str) -> str:
+    def rj(x: str) -> str:
+        return RJ.format(x=x, job="b.job_number", nj="j.nj")
+
+    subs = {
+        "rj_est": RJ.format(x="b.estimate_id", job="b.job_number", nj="j.nj"),
+        "rj_est_items": RJ.format(x="b.estimate_id", job="e.job_number", nj="j.nj"),
+        "rj_ce": rj("b.change_event_id"), "rj_co": rj("b.co_id"), "rj_co_ce": rj("b.change_event_id"),
+        "rj_co_c": rj("b.commitment_id"), "rj_col": RJ.format(x="b.co_id", job="o.job_number", nj="j.nj"),
+        "rj_sov_co": rj("b.co_id"), "rj_fs": rj("b.source_id"), "rj_c": rj("b.commitment_id"),
+        "rj_cl": RJ.format(x="b.commitment_id", job="c.job_number", nj="j.nj"), "rj_inv_c": rj("b.commitment_id"),
+        "rj_cp": rj("b.submission_id"), "rj_cpl": RJ.format(x="b.submission_id", job="s.job_number", nj="j.nj"),
+        "rj_div": RJ.format(x="b.entity_key", job="jj.job_number", nj="jj.nj"),
+        "rh_coi": RH.format(x="b.coi_id", r="v.r"), "rh_inv": RH.format(x="b.invoice_id", r="j.r"),
+        "rh_invl": RH.format(x="b.invoice_id", r="rr.r"), "rh_w": RH.format(x="b.waiver_id", r="j.r"),
+        "rh_w_inv": RH.format(x="b.invoice_id", r="j.r"), "rh_chk": RH.format(x="b.check_id", r="rr.r"),
+        "rh_app_chk": RH.format(x="b.check_id", r="rr.r"), "rh_app_inv": RH.format(x="b.invoice_id", r="rr.r"),
+        "rh_txn": RH.format(x="b.txn_id", r="rr.r"), "rh_tc": RH.format(x="b.timecard_id", r="j.r"),
+        "rh_je": RH.format(x="b.je_id", r="rr.r"), "rh_src": RH.format(x="b.source_ref", r="rr.r"),
+        "rh_jl": RH.format(x="b.je_id", r="rr.r"), "rh_div": RH.format(x="b.entity_key", r="rr.r"),
+        "suffix": SUFFIX.format(r="rr.r"), "suffix_j": SUFFIX.format(r="j.r"),
+    }
+    return sql.format(**subs)
+
+
+def _register_maps(con: duckdb.DuckDBPyConnection, ctx: Ctx, scale: int) -> None:
+    maps = build_maps(ctx, scale)
+    tables = {
+        "_rj": pa.table({"job_number": [m[0] for m in maps.jobs], "r": [m[1] for m in maps.jobs],
+                         "nj": [m[2] for m in maps.jobs], "name": [m[3] for m in maps.jobs],
+                         "address": [m[4] for m in maps.jobs]}),
+        "_ro": pa.table({k: [m[i] for m in maps.owners] for i, k in
+                         enumerate(("owner_id", "r", "no", "name", "contact", "email", "address"))}),
+        "_rv": pa.table({k: [m[i] for m in maps.vendors] for i, k in
+                         enumerate(("vendor_key", "r", "nv", "legal_name", "dba_name", "tin", "address", "city",
+                                    "state", "zip", "email", "phone"))}),
+        "_re": pa.table({k: [m[i] for m in maps.employees] for i, k in
+                         enumerate(("employee_id", "r", "ne", "first_name", "last_name", "ssn4"))}),
+        "_reps": pa.table({"r": list(range(1, scale))}),
+        "_chk_emp": pa.table({"check_id": list(ctx.notes["payroll_live_checks"].values()),
+                              "employee_id": [e for (_b, e) in ctx.notes["payroll_live_checks"]]}),
+    }
+    for name, data in tables.items():
+        con.register(f"{name}_arrow", data)
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM {name}_arrow")
+        con.unregister(f"{name}_arrow")
+    ctx.notes["replica_identities"] = (maps.vendor_identities, maps.employee_identities)
 
 
 def replicate(con: duckdb.DuckDBPyConnection, ctx: Ctx, scale: int) -> None:
-    raise NotImplementedError
+    """Add ``scale - 1`` replicas of the loaded scale-1 universe (see the module docstring)."""
+    _register_maps(con, ctx, scale)
+    try:
+        for table in ORDER:
+            con.execute(f"INSERT INTO book.{table} {_fill(_TABLES[table])}")
+            if table == "vendors":
+                vi, _ei = ctx.notes["replica_identities"]
+                insert_arrow(con, "vendor_identities", pa.table(
+                    {k: [row[i] for row in vi] for i, k in
+                     enumerate(("vendor_key", "system", "system_vendor_id", "spelled_name"))}))
+            if table == "employees":
+                _vi, ei = ctx.notes["replica_identities"]
+                insert_arrow(con, "employee_identities", pa.table(
+                    {k: [row[i] for row in ei] for i, k in enumerate(("employee_id", "system", "system_employee_id"))}))
+    finally:
+        for name in ("_rj", "_ro", "_rv", "_re", "_reps", "_chk_emp"):
+            con.execute(f"DROP TABLE IF EXISTS temp.main.{name}")
 
 
 def derive_bank_balances(con: duckdb.DuckDBPyConnection, ctx: Ctx) -> None:
     """Ledger balance per bank account at each month end of the window and at the clock:
-    the opening balance (the opening entry's debit to the account's GL cash) plus bank activity."""
+    the opening balances (the opening entries' debits to the account's GL cash) plus bank activity."""
     dates = sorted({ctx.tl.period_end(m) for m in ctx.tl.months} | {ctx.clock})
     values = ", ".join(f"(DATE '{d.isoformat()}')" for d in dates)
     con.execute(f"""
         INSERT INTO book.bank_balances
         WITH d(as_of) AS (VALUES {values}),
         opening AS (
-            SELECT a.bank_account_id, coalesce(sum(l.debit - l.credit), 0) AS amt
+            SELECT a.bank_account_id,
+                   coalesce(sum(l.debit - l.credit) FILTER (WHERE e.source_ref = 'OPENING'), 0) AS amt
             FROM book.bank_accounts a
             LEFT JOIN book.journal_lines l ON l.account = a.gl_account
-             AND l.je_id IN (SELECT je_id FROM book.journal_entries WHERE source_ref = 'OPENING')
+            LEFT JOIN book.journal_entries e ON e.je_id = l.je_id
             GROUP BY a.bank_account_id
+        ),
+        daily AS (
+            SELECT bank_account_id, posted_date, sum(amount) AS amt FROM book.bank_transactions GROUP BY ALL
         )
         SELECT a.bank_account_id, d.as_of,
-               CAST(o.amt + coalesce((SELECT sum(t.amount) FROM book.bank_transactions t
-                                      WHERE t.bank_account_id = a.bank_account_id AND t.posted_date <= d.as_of), 0)
-                    AS DECIMAL(18,2)),
-               CAST(o.amt + coalesce((SELECT sum(t.amount) FROM book.bank_transactions t
-                                      WHERE t.bank_account_id = a.bank_account_id AND t.posted_date <= d.as_of), 0)
-                    AS DECIMAL(18,2))
+               CAST(o.amt + coalesce(sum(t.amt), 0) AS DECIMAL(18,2)),
+               CAST(o.amt + coalesce(sum(t.amt), 0) AS DECIMAL(18,2))
         FROM book.bank_accounts a CROSS JOIN d JOIN opening o USING (bank_account_id)
+        LEFT JOIN daily t ON t.bank_account_id = a.bank_account_id AND t.posted_date <= d.as_of
+        GROUP BY a.bank_account_id, d.as_of, o.amt
         ORDER BY 1, 2""")

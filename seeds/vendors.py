@@ -128,6 +128,7 @@ def _name(plan: VendorPlan, r: random.Random, taken: set[str], anchor_name: str 
         stem = last if r.random() < 0.6 else r.choice(names.PLACE_STEMS)
         if plan.role == "attorney":
             name = f"{last}, {r.choice(names.LAST_NAMES)} & {r.choice(names.LAST_NAMES)}, P.C."
+            stem = last
         elif plan.entity_type in ("individual", "sole_proprietor") or plan.role == "split":
             name = f"{first} {last}"
             plan.dba_name = f"{last} {plan.trade}" if plan.entity_type == "sole_proprietor" else None
