@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from cfab.apps.pm.base import MAX_ROWS, PMApp, and_all, between, cents, dec, ieq, money_arg
+from cfab.apps.pm.base import MAX_ROWS, PMApp, between, cents, dec, money_arg
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 

@@ -14,13 +14,11 @@ from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
-from sqlglot import exp
 
-from cfab.apps.pm.base import (MAX_ROWS, CommitmentGetArgs, CommitmentsArgs, PMApp, and_all, between, cents, dec, ieq, ilike,
+from cfab.apps.pm.base import (MAX_ROWS, CommitmentGetArgs, CommitmentsArgs, PMApp, and_all, between, cents, dec, ieq,
                                in_list)
 from cfab.apps.registry import register
-from cfab.apps.tooling import NoArgs, ToolArgs, ToolError, tool
-from cfab.schema.sqlbuild import col, literal
+from cfab.apps.tooling import ToolArgs, ToolError, tool
 
 SYNCED = "synced"
 NOT_SYNCED = "not_synced"

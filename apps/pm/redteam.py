@@ -3,16 +3,15 @@ eApps (subcontractor electronic pay applications) held to the commitment cap."""
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from cfab.apps.pm.base import MAX_ROWS, PMApp, and_all, between, cents, dec, ieq, in_list
+from cfab.apps.pm.base import MAX_ROWS, PMApp, between, cents, dec, in_list
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
-
-from datetime import date
 
 APPROVED = "Approved"
 SUBMITTED = "Submitted"
