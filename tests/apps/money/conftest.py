@@ -10,14 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fixture_book import build_fixture_golden  # noqa: E402
-
-BANKS = ["bofa_cashpro", "chase_treasury", "wells", "pnc_pinacle"]
-ALL_BANKS = [*BANKS, "plaid"]
-PAYROLLS = ["foundation_payroll", "adp", "rippling"]
-FIELD = ["rhumbix", "busybusy"]
-MONEY_APPS = [*ALL_BANKS, *PAYROLLS, *FIELD]
-BANK_OF = {"bofa_cashpro": "bofa", "chase_treasury": "chase", "wells": "wells", "pnc_pinacle": "pnc"}
+from money_fixture_book import build_fixture_golden  # noqa: E402
+from money_helpers import MONEY_APPS  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -41,19 +35,3 @@ def open_env(money_golden: Path):
     yield make
     for env in opened:
         env.close()
-
-
-def guard_rows(env) -> list[tuple]:
-    return env.con.execute(
-        "SELECT app, tool, executed, valid, reason FROM cfab_internal.guard_log ORDER BY seq").fetchall()
-
-
-def table_rows(env, table: str) -> set[tuple]:
-    return set(env.con.execute(f"SELECT * FROM {table}").fetchall())
-
-
-def app_digest(env, app: str) -> str:
-    """Content digest of one app's schema (cheaper than the whole file's)."""
-    from cfab.schema.catalog import content_digest
-
-    return content_digest(env.con, [app])

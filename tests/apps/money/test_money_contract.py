@@ -10,7 +10,7 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from conftest import ALL_BANKS, FIELD, MONEY_APPS, PAYROLLS
+from money_helpers import ALL_BANKS, FIELD, MONEY_APPS, PAYROLLS
 from cfab.apps.registry import get_app, load_all
 from cfab.schema.catalog import Catalog, has_sql_resource, run_script, schema_ddl, sql_resource
 from cfab.seeds.determinism import BuildInputs

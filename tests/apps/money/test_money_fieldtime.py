@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import app_digest, FIELD, table_rows
-from fixture_book import _rows
+from money_helpers import app_digest, FIELD, table_rows
+from money_fixture_book import _rows
 from cfab.apps.registry import get_app
 
 BOOK = _rows()

@@ -9,8 +9,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from conftest import app_digest, PAYROLLS, guard_rows, table_rows
-from fixture_book import _rows
+from money_helpers import app_digest, PAYROLLS, guard_rows, table_rows
+from money_fixture_book import _rows
 from cfab.apps.payroll.base import gross_pay, pay_rate
 from cfab.apps.registry import get_app
 

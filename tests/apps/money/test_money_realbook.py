@@ -12,7 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import duckdb
 import pytest
 
-from conftest import app_digest, BANK_OF, BANKS, FIELD, MONEY_APPS, PAYROLLS, guard_rows
+from money_helpers import app_digest, BANK_OF, BANKS, FIELD, MONEY_APPS, PAYROLLS, guard_rows
 from cfab.apps.bank.bai2 import parse_bai2
 from cfab.apps.registry import get_app
 

@@ -1,0 +1,27 @@
+"""Shared constants and helpers of the money apps' tests (a unique module name: test folders
+without __init__.py share one module namespace)."""
+
+from __future__ import annotations
+
+BANKS = ["bofa_cashpro", "chase_treasury", "wells", "pnc_pinacle"]
+ALL_BANKS = [*BANKS, "plaid"]
+PAYROLLS = ["foundation_payroll", "adp", "rippling"]
+FIELD = ["rhumbix", "busybusy"]
+MONEY_APPS = [*ALL_BANKS, *PAYROLLS, *FIELD]
+BANK_OF = {"bofa_cashpro": "bofa", "chase_treasury": "chase", "wells": "wells", "pnc_pinacle": "pnc"}
+
+
+def guard_rows(env) -> list[tuple]:
+    return env.con.execute(
+        "SELECT app, tool, executed, valid, reason FROM cfab_internal.guard_log ORDER BY seq").fetchall()
+
+
+def table_rows(env, table: str) -> set[tuple]:
+    return set(env.con.execute(f"SELECT * FROM {table}").fetchall())
+
+
+def app_digest(env, app: str) -> str:
+    """Content digest of one app's schema (cheaper than the whole file's)."""
+    from cfab.schema.catalog import content_digest
+
+    return content_digest(env.con, [app])
