@@ -58,7 +58,7 @@ _BUILDING = ("concrete", "steel", "masonry", "roofing", "glazing", "drywall", "f
 
 ANCHOR_JOBS: tuple[AnchorJob, ...] = (
     AnchorJob("1042", "Westmont Public Library Expansion", "Westmont Public Library District", "public",
-              "public", "Westmont", "DuPage", Decimal("6400000"), 4, 14,
+              "public", "Westmont", "DuPage", Decimal("9200000"), 9, 15,
               ("electrical", "concrete", "steel", "mechanical", "plumbing", "earthwork", "utilities",
                "roofing", "masonry", "drywall", "readymix", "elec_gear")),
     AnchorJob("1990", "Aurora Fire Station No. 12", "City of Aurora", "public", "public", "Aurora", "Kane",

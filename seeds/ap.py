@@ -134,19 +134,24 @@ def _jsm_drafts(ctx: Ctx, c: Commitment) -> list[Draft]:
     return out
 
 
+def recent(ctx: Ctx, d: Draft) -> bool:
+    """A requisition of the current cycle: dated in the 30 days up to the clock."""
+    return d.invoice_date > ctx.clock - timedelta(days=30)
+
+
 def apply_clock_month(ctx: Ctx, drafts: list[Draft]) -> list[Draft]:
-    """Stage the clock month's subcontract requisitions per job; drop the ones not yet billed."""
+    """Stage the current cycle's subcontract requisitions per job; drop the ones not yet billed."""
     tl = ctx.tl
     by_job: dict[str, list[Draft]] = {}
     for d in drafts:
-        if d.cid and d.cid.startswith("SC-") and tl.is_open(d.invoice_date) and d.plant is None:
+        if d.cid and d.cid.startswith("SC-") and recent(ctx, d) and d.plant is None:
             by_job.setdefault(d.job, []).append(d)
     stages: dict[int, str] = {}
     for job, items in sorted(by_job.items()):
         items.sort(key=lambda d: d.cid or "")
         r = ctx.rng("clock-month", job)
         if job == "1042":
-            cap = next(d for d in items if d.cid == anchors.SC_1042_0)
+            cap = max((d for d in items if d.cid == anchors.SC_1042_0), key=lambda d: d.invoice_date)
             stages[id(cap)] = REVIEW
             _cap_plant(ctx, cap, drafts)
             items = [d for d in items if d is not cap]
@@ -191,17 +196,20 @@ def _cap_plant(ctx: Ctx, d: Draft, drafts: list[Draft]) -> None:
 
 
 def billed_ahead(ctx: Ctx, drafts: list[Draft]) -> None:
-    """On each billed-ahead job, pull one commitment's PM progress below what was approved."""
+    """On each billed-ahead job, pull one commitment's PM progress below what was approved.
+
+    The commitment is one with no requisition this month (or only a draft), so the job keeps the
+    positive accruals of the commitments whose this-month requisitions are not approved yet."""
     tl = ctx.tl
     for job in anchors.BILLED_AHEAD_JOBS:
-        clock_billed = {d.cid for d in drafts if d.job == job and tl.is_open(d.invoice_date) and d.pm_status == "approved"}
+        this_month = {d.cid: d.pm_status for d in drafts if d.job == job and recent(ctx, d)}
         cands = [c for c in ctx.notes["commitments"].values()
-                 if c.job == job and c.ctype == "subcontract" and c.cid not in clock_billed]
+                 if c.job == job and c.ctype == "subcontract" and this_month.get(c.cid) in (None, "draft")]
         approved = {c.cid: [d for d in drafts if d.cid == c.cid and d.pm_status == "approved"] for c in cands}
         cands = [c for c in cands if approved[c.cid]]
         if not cands:
             raise RuntimeError(f"job {job}: no commitment to bill ahead")
-        c = max(cands, key=lambda c: (sum(d.gross for d in approved[c.cid]), c.cid))
+        c = max(cands, key=lambda c: (c.cid not in this_month, sum(d.gross for d in approved[c.cid]), c.cid))
         r = ctx.rng("billed-ahead", c.cid)
         for ln in c.lines:
             got = sum((x[3] for d in approved[c.cid] for x in d.lines if x[0] == ln.line_no), Decimal("0.00"))
@@ -215,8 +223,7 @@ def po_mismatch(ctx: Ctx, drafts: list[Draft]) -> Draft:
     tl = ctx.tl
     res = sorted(j.number for j in ctx.jobs.values() if j.job_type == "residential" and j.active)
     pos = [c for c in ctx.notes["commitments"].values() if c.job in res and c.ctype == "purchase_order"]
-    c = min(pos, key=lambda c: c.cid)
-    ln = c.lines[0]
+    c, ln = max(((c, ln) for c in pos for ln in c.lines), key=lambda x: (x[1].amount, x[0].cid, x[1].line_no))
     billed = sum((x[3] for d in drafts if d.cid == c.cid for x in d.lines if x[0] == ln.line_no), Decimal("0.00"))
     r = ctx.rng("po-mismatch", c.cid)
     extra = round_to(ln.amount * Decimal(r.randint(3, 7)) / 100, 5)

@@ -74,22 +74,30 @@ def overall_pct(ctx: Ctx, job: JobPlan, lines: list[SovLine], t: date) -> Decima
 
 
 def tune_schedules(ctx: Ctx) -> None:
-    """Pick completion dates that put the step-down jobs on the right side of 50% at each app."""
+    """Pick completion dates that put the step-down jobs on the right side of 50% at each app.
+
+    The crossing job goes from below 50% complete at application #1 to at least 50% at the clock;
+    the other stays below 50%. Comfortable margins are preferred; with a clock only days after
+    the month end any crossing will do (and with none possible the closest schedule is kept)."""
     tl = ctx.tl
-    for number, lo1, hi1, lo2, hi2 in ((anchors.STEP_DOWN_JOB, 38, 47, 53, 70),
-                                        (anchors.STEP_DOWN_UNCROSSED_JOB, 15, 40, 30, 46)):
+    for number, wants in ((anchors.STEP_DOWN_JOB, ((38, 47, 53, 70), (0, Decimal("49.99"), 50, 100))),
+                          (anchors.STEP_DOWN_UNCROSSED_JOB, ((15, 40, 30, 46), (1, 49, 1, Decimal("49.99"))))):
         job = ctx.jobs[number]
         lines = sov_lines(ctx, job)
-        for days in range(120, 900, 3):
-            job.end = job.start + timedelta(days=days)
-            if job.end <= tl.clock + timedelta(days=45):
+        trials: list[tuple[date, Decimal, Decimal]] = []
+        for days in range(120, 900, 2):
+            end = job.start + timedelta(days=days)
+            if end <= tl.clock + timedelta(days=45):
                 continue
-            p1 = overall_pct(ctx, job, lines, tl.prior_month_end)
-            p2 = overall_pct(ctx, job, lines, tl.clock)
-            if lo1 <= p1 <= hi1 and lo2 <= p2 <= hi2:
+            job.end = end
+            trials.append((end, overall_pct(ctx, job, lines, tl.prior_month_end), overall_pct(ctx, job, lines, tl.clock)))
+        for lo1, hi1, lo2, hi2 in wants:
+            hit = next((t for t in trials if lo1 <= t[1] <= hi1 and lo2 <= t[2] <= hi2), None)
+            if hit:
+                job.end = hit[0]
                 break
-        else:
-            raise RuntimeError(f"cannot schedule job {number} around the 50% retainage step-down")
+        else:   # no schedule crosses (the clock is too close to the month end): keep the nearest
+            job.end = min(trials, key=lambda t: (abs(t[2] - 50) + abs(t[1] - 49), t[0]))[0]
 
 
 def build_billing(ctx: Ctx) -> None:
@@ -97,8 +105,10 @@ def build_billing(ctx: Ctx) -> None:
     for job in ctx.jobs.values():
         r = ctx.rng("prime", job.number)
         lines = sov_lines(ctx, job)
-        base = Decimal("0.0000") if job.status == "closed" else (TEN if job.pw or r.random() < 0.8 else FIVE)
-        step = job.number in (anchors.STEP_DOWN_JOB, anchors.STEP_DOWN_UNCROSSED_JOB) or (
+        stepped = job.number in (anchors.STEP_DOWN_JOB, anchors.STEP_DOWN_UNCROSSED_JOB)
+        base = Decimal("0.0000") if job.status == "closed" else (
+            TEN if job.pw or stepped or r.random() < 0.8 else FIVE)
+        step = stepped or (
             job.active and job.number not in anchors.AIA_JOBS and base == TEN and r.random() < 0.15)
         ctx.add("prime_contracts", job_number=job.number, contract_number=f"PC-{job.number}",
                 owner_id=job.owner_id, original_amount=job.contract_amount, retainage_pct=base,

@@ -100,16 +100,28 @@ def build_positive_pay(ctx: Ctx) -> None:
     clock = ctx.clock
     r = ctx.rng("positive-pay")
     width = next(a["payee_name_width"] for a in ctx.rows("bank_accounts") if a["bank_account_id"] == OPER)
-    oper = [c for c in ctx.rows("checks") if c["bank_account_id"] == OPER]
-    outstanding = sorted((c for c in oper if c["status"] == "issued" and c["issue_date"] >= clock - timedelta(days=20)),
-                         key=lambda c: c["check_number"])
-    long_names = [c for c in outstanding if len(c["payee_name"]) > width + 2]
-    short_out = [c for c in outstanding if len(c["payee_name"]) <= width]
-    cleared = [c for c in oper if c["status"] == "cleared" and len(c["payee_name"]) <= width
-               and c["cleared_date"] >= clock - timedelta(days=30)]
-    if not long_names or not short_out or not cleared:
+    oper = sorted((c for c in ctx.rows("checks") if c["bank_account_id"] == OPER and c["status"] != "void"),
+                  key=lambda c: c["check_number"])
+
+    def pick(ok, days: tuple[int, ...]) -> dict:  # noqa: ANN001 - predicate
+        for d in days:   # the most recent checks first, widening the window if needed
+            found = [c for c in oper if ok(c) and c["issue_date"] >= clock - timedelta(days=d)]
+            if found:
+                return r.choice(found)
         raise RuntimeError("positive pay: no candidate checks for the exception file")
-    trunc, altered, dup = r.choice(long_names), r.choice(short_out), r.choice(cleared)
+
+    recent = (14, 21, 35, 60, 400)
+    trunc = pick(lambda c: len(c["payee_name"]) > width + 2 and c["status"] == "issued", recent[:2]) if any(
+        len(c["payee_name"]) > width + 2 and c["status"] == "issued" and c["issue_date"] >= clock - timedelta(days=21)
+        for c in oper) else pick(lambda c: len(c["payee_name"]) > width + 2, recent)
+    altered = pick(lambda c: len(c["payee_name"]) <= width and c is not trunc and c["status"] == "issued", recent[:2]) \
+        if any(len(c["payee_name"]) <= width and c is not trunc and c["status"] == "issued"
+               and c["issue_date"] >= clock - timedelta(days=21) for c in oper) \
+        else pick(lambda c: len(c["payee_name"]) <= width and c is not trunc, recent)
+    for presented in (trunc, altered):   # being presented today: not cleared yet
+        presented["status"], presented["cleared_date"] = "issued", None
+    dup = pick(lambda c: c["status"] == "cleared" and len(c["payee_name"]) <= width and c is not altered,
+               (30, 60, 120, 400))
     unknown = max(c["check_number"] for c in oper) + r.randint(9, 40)
     first, last = names.person(r)
     items = [

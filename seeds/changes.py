@@ -115,9 +115,11 @@ def _pending_events(ctx: Ctx, job: JobPlan, r) -> list[dict]:  # noqa: ANN001
                               "scope; to be priced to the Owner as a change order to the prime contract."),
                         amount=amt, when=tl.clock - timedelta(days=9), status="pending"))
     elif job.active and job.number not in anchors.ETC_JOBS and r.random() < 0.12:
-        reason, title, desc = _OWNER_TITLES[0]
-        out.append(dict(kind="pending", reason=reason, scope="out_of_scope", title=title.format(n=3, g="C"),
-                        desc=desc.format(n=3, g="C"), amount=round_to(job.contract_target * Decimal("0.004"), 10),
+        reason, title, desc = r.choice(_OWNER_TITLES)
+        n = r.randint(2, 9)
+        out.append(dict(kind="pending", reason=reason, scope="out_of_scope", title=title.format(n=n, g=chr(65 + n)),
+                        desc=desc.format(n=n, g=chr(65 + n)),
+                        amount=round_to(job.contract_target * Decimal(r.randint(2, 9)) / 1000, 10),
                         when=tl.clock - timedelta(days=r.randint(3, 20)), status="open"))
     return out
 

@@ -74,7 +74,8 @@ def _bought(ctx: Ctx, job: JobPlan) -> list[str]:
         pos = [p for p in pk if PACKAGES[p][1] == "purchase_order"]
         subs = [p for p in pk if PACKAGES[p][1] == "subcontract"][:4]
         return subs + pos
-    cap = 8 if job.number in anchors.SYNC_JOBS else ctx.rng("buyout", job.number).randint(3, 4)
+    cap = (8 if job.number in anchors.SYNC_JOBS else 6 if job.number in anchors.ACCRUAL_JOBS
+           else ctx.rng("buyout", job.number).randint(3, 4))
     pk = pk[:cap]
     if job.number == "1042":
         if "electrical" in pk:

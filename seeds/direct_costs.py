@@ -21,7 +21,6 @@ SERVICE_PLANS: dict[str, tuple[str, int, int, tuple[int, int], str]] = {
     "Waste Hauling": ("01-740", 6, 2, (650, 2400), "Roll-off container hauls"),
     "Land Surveying": ("01-250", 4, 4, (1250, 4800), "Construction staking and layout"),
     "Civil Engineering": ("01-250", 3, 3, (3500, 9500), "Civil engineering and SWPPP inspections"),
-    "Legal Services": ("01-250", 2, 1, (2750, 7800), "Legal services - mechanics lien and contract review"),
     "Safety Consulting": ("01-250", 5, 5, (650, 1450), "Site safety audit and toolbox talk"),
     "Trucking": ("01-540", 6, 3, (1800, 4200), "Trucking - haul-off of excess spoils"),
     "Steel Supply": ("01-560", 2, 2, (900, 3800), "Misc. steel shapes and plate"),
@@ -32,13 +31,15 @@ SERVICE_PLANS: dict[str, tuple[str, int, int, tuple[int, int], str]] = {
 TAX_PLANTS: dict[str, tuple[str, ...]] = {
     "Janitorial Services": ("185.00", "240.00"),
     "Handyman Services": ("275.00", "410.00", "365.00"),
+    "Legal Services": ("4850.00", "2312.50"),   # a law firm (a professional corporation): reportable
 }
 SPLIT_AMOUNTS = ("385.00", "420.00")   # first key, second key (same SSN): each < 600, together >= 600
 
 
 def _tax_dates(ctx: Ctx, n: int, r) -> list[date]:  # noqa: ANN001 - random.Random
     tl = ctx.tl
-    lo = max(tl.window_start, date(tl.tax_year, 1, 1))
+    first_job = min(j.start for j in ctx.jobs.values())
+    lo = max(first_job + timedelta(days=7), date(tl.tax_year, 1, 1))
     hi = min(tl.clock - timedelta(days=40), date(tl.tax_year, 12, 31) - timedelta(days=45))
     if hi < lo:
         hi = lo
@@ -57,7 +58,8 @@ def direct_cost_drafts(ctx: Ctx) -> list[Draft]:
         r = ctx.rng("direct", key)
         if v.trade in SERVICE_PLANS and not v.package:
             code, per_year, n_jobs, (lo, hi), desc = SERVICE_PLANS[v.trade]
-            jobs = r.sample([j for j in sorted(ctx.jobs) if ctx.jobs[j].active], n_jobs)
+            early = [j for j in sorted(ctx.jobs) if ctx.jobs[j].active and ctx.jobs[j].start <= tl.months[2]]
+            jobs = r.sample(early, min(n_jobs, len(early)))
             step = max(1, 12 // per_year)
             for job in jobs:
                 for i in range(0, 13, step):
@@ -70,8 +72,10 @@ def direct_cost_drafts(ctx: Ctx) -> list[Draft]:
             amounts = TAX_PLANTS[v.trade]
             for when, amt in zip(_tax_dates(ctx, len(amounts), r), amounts):
                 job = r.choice(_jobs_on(ctx, when))
-                out.append(_draft(ctx, key, job, when, "01-500" if v.trade.startswith("Handy") else "01-740",
-                                  f"{v.trade} - {when:%B %Y}", Decimal(amt)))
+                code = {"Handyman Services": "01-500", "Legal Services": "01-250"}.get(v.trade, "01-740")
+                desc = ("Legal services - mechanics lien and contract review" if v.trade == "Legal Services"
+                        else f"{v.trade} - {when:%B %Y}")
+                out.append(_draft(ctx, key, job, when, code, desc, Decimal(amt)))
         elif v.role == "split":
             first = min(k for k, p in ctx.vendors.items() if p.role == "split")
             amt = Decimal(SPLIT_AMOUNTS[0 if key == first else 1])

@@ -180,6 +180,9 @@ def build_vendors(ctx: Ctx) -> None:
             plan.tin = twin.tin
             plan.legal_name = f"{twin.stem} {trade}"   # same payee, set up again under the business name
             plan.dba_name, plan.stem = None, twin.stem
+            ctx.diverge("vendor_id_split", key,
+                        reason=f"{key} ({plan.legal_name}) and {twin.key} ({twin.legal_name}) are one payee: "
+                               f"same TIN {plan.tin}; 1099 amounts aggregate by TIN")
         else:
             plan.tin = _tin(r, ssn, taken_tins)
         plan.invoice_prefix = anchors.INVOICE_PREFIX.get(key) or "".join(

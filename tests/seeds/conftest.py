@@ -1,0 +1,25 @@
+"""Books built once per session: the default scale-1 book and a scale-3 book (in memory)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from seeds_helpers import fresh_book  # noqa: E402
+
+from cfab.seeds import BuildInputs  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def book() -> duckdb.DuckDBPyConnection:
+    return fresh_book(BuildInputs())
+
+
+@pytest.fixture(scope="session")
+def book3() -> duckdb.DuckDBPyConnection:
+    return fresh_book(BuildInputs(scale=3))
