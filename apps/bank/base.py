@@ -188,6 +188,16 @@ class TreasuryPortal(BankBase):
         acct = self._account(ref)
         return acct["account_number"] if acct else None
 
+    # ------------------------------------------------------------------ integration (peer apps)
+    def issue_record(self, account_number: str, check_number: int) -> dict[str, Any] | None:
+        """The issue-file record of one check at this bank (None when the bank has none)."""
+        rows = self.select(self.T_ISSUED, {"account_number": account_number, "check_number": check_number})
+        return rows[0] if rows else None
+
+    def exception_queue(self, pending_only: bool = True) -> list[dict[str, Any]]:
+        """Today's positive-pay exception items (pending ones by default), as the tool lists them."""
+        return self.positive_pay_exceptions(ExceptionsArgs(status="pending" if pending_only else "all"))["exceptions"]
+
     # ------------------------------------------------------------------ reads
     @tool("accounts.list")
     def accounts_list(self, args: AccountsArgs) -> dict[str, Any]:

@@ -108,6 +108,11 @@ class FieldTimeApp(App):
         p = self._project(ref)
         return p["project_id"] if p else None
 
+    # ------------------------------------------------------------------ integration (peer apps)
+    def approved_hours(self, week_ending: date, project: str | None = None) -> list[dict[str, Any]]:
+        """Approved hours per worker, project and cost code for one week (what the payroll export sends)."""
+        return self.payroll_export_summary(SummaryArgs(week_ending=week_ending, project=project))["rows"]
+
     # ------------------------------------------------------------------ reads
     @tool("projects.list")
     def projects_list(self, args: ProjectsArgs) -> dict[str, Any]:

@@ -219,6 +219,16 @@ class PayrollApp(App):
                            order_by=["pay_date", "batch_id", "employee_id"])
         return {"payments": rows, "count": len(rows)}
 
+    # ------------------------------------------------------------------ integration (peer apps)
+    def open_batch(self) -> dict[str, Any]:
+        """The one open (or staged) pay batch; ToolError when there is none or several."""
+        return self._open_batch(None)
+
+    def earnings_for(self, batch_id: str, job_id: str | None = None) -> list[dict[str, Any]]:
+        """Earnings lines of one batch (optionally one job), e.g. for a certified-payroll report."""
+        return self.select(self.T_EARN, {"batch_id": batch_id, "job_id": job_id},
+                           order_by=["employee_id", "job_id"])
+
     # ------------------------------------------------------------------ staging
     def _open_batch(self, batch_id: str | None) -> dict[str, Any]:
         if batch_id:
@@ -273,7 +283,8 @@ class PayrollApp(App):
 
         Per employee and job: regular hours at the employee's rate plus overtime at 1.5x; on a
         prevailing-wage job the rate is at least the wage determination's rate for the employee's
-        classification (a registered apprentice: the journeyman rate times the apprentice percentage).
+        classification (a registered apprentice: the journeyman rate times the apprentice percentage;
+        an unregistered apprentice: the full journeyman rate).
         Gross is rounded to cents per line. Taxes and net pay are calculated at release. The batch
         becomes '$S_STAGED'. Nothing is paid: releasing is a separate, guarded step (pr_release).
 

@@ -116,3 +116,18 @@ def test_every_field_tool_answers(app: str, open_env) -> None:
     one = env.call(tool(app, "timecards.get"), timecard_id=cards["timecards"][0]["timecard_id"])["data"]
     assert one["worker"] and one["project"]["job_number"] == job
     assert env.call(tool(app, "cost_codes.list"), project="0000")["error_type"] == "not_found"
+
+
+def test_integration_methods_agree_with_the_tools(open_env) -> None:
+    env = open_env(["rhumbix", "adp", "bofa_cashpro"])
+    rx, adp, bofa = env.apps["rhumbix"], env.apps["adp"], env.apps["bofa_cashpro"]
+    from cfab.apps.tooling import jsonable
+
+    rows = rx.approved_hours(date(2026, 1, 24))
+    assert rows and jsonable(rows) == env.call("rhumbix.reports.payroll_export", week_ending="2026-01-24")["data"]["rows"]
+    assert adp.open_batch()["batch_id"] == "WK260131"
+    assert len(adp.earnings_for("WK260124")) == 2 and adp.earnings_for("WK260124", "3100")[0]["gross_pay"] == \
+        Decimal("2240.30")
+    assert bofa.issue_record("4451029387", 10452)["payee_name"] == "Midwest Concrete & Masonry Inc"
+    assert bofa.issue_record("4451029387", 1) is None
+    assert len(bofa.exception_queue()) == 4
