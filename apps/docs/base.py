@@ -22,7 +22,7 @@ unless ``new_version=true``, which first copies the current bytes into the versi
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import duckdb
 from pydantic import Field
@@ -53,8 +53,8 @@ class FileListArgs(ToolArgs):
                                        examples=["2026-01-01"])
     modified_to: date | None = Field(None, description="Only files modified on or before this date (ISO)",
                                      examples=["2026-01-31"])
-    sort: str = Field("path", description="'path' (folder then name) or 'modified' (newest first)",
-                      examples=["modified"])
+    sort: Literal["path", "modified"] = Field("path", description="'path' (folder then name) or 'modified' "
+                                              "(newest first)", examples=["modified"])
     limit: int = Field(100, ge=1, le=500, description="At most this many files (1-500)", examples=[100])
     offset: int = Field(0, ge=0, description="Skip this many files (paging)", examples=[0])
 
@@ -356,8 +356,6 @@ class DocsArchetype(App):
             parts.append(exp.GTE(this=exp.cast(modified, "DATE"), expression=literal(args.modified_from, "DATE")))
         if args.modified_to:
             parts.append(exp.LTE(this=exp.cast(modified, "DATE"), expression=literal(args.modified_to, "DATE")))
-        if args.sort not in ("path", "modified"):
-            raise ToolError("sort must be 'path' or 'modified'", "invalid_argument")
         extra = exp.and_(*parts) if parts else None
         rows = self._file_rows(extra=extra)
         if args.sort == "modified":

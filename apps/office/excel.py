@@ -182,7 +182,8 @@ class CellsWriteArgs(ToolArgs):
 class SheetAddArgs(ToolArgs):
     workbook: str = Field(..., description="Workbook id, name or full path", examples=["WIP Schedule 2026-01.xlsx"])
     name: str = Field(..., description="New worksheet name (1-31 characters, none of []:*?/\\)", examples=["Review"])
-    rows: list[list[Scalar]] | None = Field(None, description="Optional rows written from A1", examples=[[["Job", "Note"], ["1042", "ok"]]])
+    rows: list[list[Scalar]] | None = Field(None, description="Optional rows written from A1",
+                                            examples=[[["Job", "Note"], ["1042", "ok"]]])
 
 
 class WorkbookCreateArgs(ToolArgs):
@@ -236,9 +237,10 @@ class Excel(App):
             books.append((wid, content, len(content), sha256_hex(content)))
             sheets.extend(sheet_rows(wid, content))
             cells.extend(cell_rows(wid, names[wid], content))
-        con.register("_cfab_books", pa.table({"id": [b[0] for b in books], "content": pa.array([b[1] for b in books], pa.binary()),
+        con.register("_cfab_books", pa.table({"id": pa.array([b[0] for b in books], pa.string()),
+                                              "content": pa.array([b[1] for b in books], pa.binary()),
                                               "size": pa.array([b[2] for b in books], pa.int64()),
-                                              "sha256": [b[3] for b in books]}))
+                                              "sha256": pa.array([b[3] for b in books], pa.string())}))
         try:
             con.execute("UPDATE excel.workbooks SET content = r.content, size = r.size, sha256 = r.sha256 "
                         "FROM _cfab_books r WHERE excel.workbooks.id = r.id")

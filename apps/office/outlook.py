@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import duckdb
 from pydantic import Field
@@ -96,7 +96,8 @@ class ReadArgs(ToolArgs):
 
 
 class AttachmentOcrArgs(ToolArgs):
-    attachment_id: str = Field(..., description="Attachment id from outlook.read", examples=["AAMkAt0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6"])
+    attachment_id: str = Field(..., description="Attachment id from outlook.read",
+                               examples=["AAMkAt0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6"])
     tables: bool = Field(True, description="Also lift ruled tables (slower)", examples=[True])
     include_text: bool = Field(True, description="Return the full page text too", examples=[True])
 
@@ -116,7 +117,8 @@ class DraftArgs(ToolArgs):
                                 "mailbox)", examples=["ap@companyA.com"])
     reply_to_message_id: str | None = Field(None, description="Message this draft replies to (same conversation)",
                                             examples=["AAMk69e64251955c0d1e2f3a4b5c6d7e8f90"])
-    importance: str = Field("normal", description="low, normal or high", examples=["normal"])
+    importance: Literal["low", "normal", "high"] = Field("normal", description="low, normal or high",
+                                                         examples=["normal"])
 
 
 class DraftUpdateArgs(ToolArgs):
@@ -130,7 +132,8 @@ class DraftUpdateArgs(ToolArgs):
                                                       examples=[["462638810532"]])
     remove_attachment_ids: list[str] | None = Field(None, description="Attachment ids of this draft to remove",
                                                     examples=[["AAMkAt0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6"]])
-    importance: str | None = Field(None, description="low, normal or high", examples=["high"])
+    importance: Literal["low", "normal", "high"] | None = Field(None, description="low, normal or high",
+                                                                examples=["high"])
 
 
 class SendArgs(ToolArgs):
@@ -177,8 +180,10 @@ class Outlook(App):
         docs = rendered(con, document_ids={d for _, d in pairs})
         found = [(att, docs[d]) for att, d in pairs if d in docs]
         con.register("_cfab_att", pa.table({
-            "id": [a for a, _ in found], "content": pa.array([d.content for _, d in found], pa.binary()),
-            "size": pa.array([d.size for _, d in found], pa.int64()), "sha256": [d.sha256 for _, d in found]}))
+            "id": pa.array([a for a, _ in found], pa.string()),
+            "content": pa.array([d.content for _, d in found], pa.binary()),
+            "size": pa.array([d.size for _, d in found], pa.int64()),
+            "sha256": pa.array([d.sha256 for _, d in found], pa.string())}))
         try:
             con.execute("UPDATE outlook.attachments SET contentBytes = r.content, size = r.size, sha256 = r.sha256 "
                         "FROM _cfab_att r WHERE outlook.attachments.id = r.id")

@@ -41,3 +41,19 @@ def build_fixture_golden(out: Path, apps: list[str] = DOC_APPS, clock: date = CL
     finally:
         con.close()
     return out
+
+
+def ocr_chunk(golden: str, file_ids: list[str]) -> list[tuple[str, dict | str]]:
+    """Worker (spawned process): OCR Box files through the box.ocr_pdf tool of a fresh
+    Environment on ``golden``; returns (file id, fields or the error)."""
+    from cfab.runner.environment import Environment
+
+    env = Environment.open(apps=["box"], golden=golden)
+    try:
+        out: list[tuple[str, dict | str]] = []
+        for fid in file_ids:
+            res = env.call("box.ocr_pdf", id=fid, tables=False, include_text=False)
+            out.append((fid, res["data"]["fields"] if res["ok"] else res["error"]))
+        return out
+    finally:
+        env.close()

@@ -152,3 +152,21 @@ def test_outlook_send_is_guarded_and_changes_nothing(docs_golden: Path, open_env
     assert env.digest() == before
     diff = env.state_diff()  # the draft is the only change
     assert diff.tables() == ["outlook.messages"] and diff["outlook.messages"].counts()["added"] == 1
+
+
+def test_seeds_run_on_an_empty_book() -> None:
+    import duckdb
+
+    from cfab.schema.catalog import run_script, schema_ddl
+    from cfab.seeds.determinism import BuildInputs
+
+    con = duckdb.connect()
+    run_script(con, schema_ddl("cfab_internal"))
+    run_script(con, schema_ddl("book"))
+    for app in APPS:
+        get_app(app).seed(con, BuildInputs())
+    assert con.execute("SELECT id FROM box.folders").fetchall() == [("0",)]
+    assert con.execute("SELECT count(*) FROM box.files").fetchone() == (0,)
+    assert con.execute("SELECT item_type FROM sharepoint.driveItems").fetchall() == [("folder",)]
+    assert con.execute("SELECT count(*) FROM excel.workbooks").fetchone() == (0,)
+    assert con.execute("SELECT count(*) FROM outlook.messages").fetchone() == (0,)
