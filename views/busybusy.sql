@@ -1,6 +1,7 @@
 -- busybusy: projection of the book's timecards whose source system is busybusy, with the projects,
 -- cost codes, workers and crews they use. Worker ids come from book.employee_identities (system
--- 'busybusy'). Approved cards have been exported to payroll (the payroll apps hold their hours).
+-- 'busybusy'). Approved cards have been exported to payroll (the payroll apps hold their hours):
+-- approved at 18:00 on the work day, exported by the nightly run (on the clock day: at midday).
 -- No divergence is honoured here.
 
 INSERT INTO busybusy.projects
@@ -43,12 +44,15 @@ SELECT (substr(md5('busybusy:entry:' || t.timecard_id), 1, 8) || '-' || substr(m
        t.hours_regular, t.hours_overtime,
        CASE WHEN t.approved THEN 'Approved' ELSE 'Pending' END,
        CASE WHEN t.approved THEN j.superintendent END,
-       CASE WHEN t.approved THEN CAST(t.work_date AS TIMESTAMP) + INTERVAL 18 HOUR END,
+       CASE WHEN t.approved THEN least(CAST(t.work_date AS TIMESTAMP) + INTERVAL 18 HOUR,
+                                       CAST(c.clock AS TIMESTAMP) + INTERVAL 12 HOUR) END,
        t.approved,
-       CASE WHEN t.approved THEN CAST(t.work_date AS TIMESTAMP) + INTERVAL 26 HOUR END
+       CASE WHEN t.approved THEN least(CAST(t.work_date AS TIMESTAMP) + INTERVAL 26 HOUR,
+                                       CAST(c.clock AS TIMESTAMP) + INTERVAL 13 HOUR) END
 FROM book.timecards t
 JOIN book.jobs j ON j.job_number = t.job_number
 JOIN book.employees e ON e.employee_id = t.employee_id
 JOIN book.employee_identities ei ON ei.employee_id = t.employee_id AND ei.system = 'busybusy'
+CROSS JOIN (SELECT CAST(value AS DATE) AS clock FROM cfab_internal.meta WHERE key = 'clock') c
 WHERE t.source_system = 'busybusy'
 ORDER BY t.timecard_id;
