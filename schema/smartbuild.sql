@@ -114,7 +114,8 @@ CREATE TABLE smartbuild.claim_schedule (
     contract_value        DECIMAL(18,2) NOT NULL,
     source                VARCHAR NOT NULL,        -- Contract | Variation
     variation_no          VARCHAR,
-    pct_complete          DECIMAL(9,4) NOT NULL,   -- site progress as of progress_date
+    pct_complete          DECIMAL(9,4) NOT NULL,   -- work complete (site progress) as of progress_date
+    materials_on_site     DECIMAL(18,2) NOT NULL,  -- materials delivered and stored, not yet installed
     progress_date         DATE,
     PRIMARY KEY (job_id, item_no)
 );
@@ -142,10 +143,11 @@ CREATE TABLE smartbuild.progress_claim_lines (
     item_no               INTEGER NOT NULL,
     description           VARCHAR NOT NULL,
     contract_value        DECIMAL(18,2) NOT NULL,
-    pct_complete          DECIMAL(9,4) NOT NULL,
-    value_to_date         DECIMAL(18,2) NOT NULL,
+    pct_complete          DECIMAL(9,4) NOT NULL,   -- work complete, cumulative
+    materials_on_site     DECIMAL(18,2) NOT NULL,
+    value_to_date         DECIMAL(18,2) NOT NULL,  -- work to date + materials on site
     previous_value        DECIMAL(18,2) NOT NULL,
-    this_claim            DECIMAL(18,2) NOT NULL,
+    this_claim            DECIMAL(18,2) NOT NULL,  -- may be negative when stored materials are used up
     PRIMARY KEY (claim_id, item_no)
 );
 

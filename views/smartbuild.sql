@@ -5,7 +5,8 @@
 -- subcontracts get sequential integers ordered by the commitment id; claims are
 -- '<job_id>-PC<nn>'. The BOQ is the book's estimate items (no re-estimates until the estimator
 -- records one); the claim schedule is the prime contract SOV with the PM's progress as of the
--- clock; progress claims are the owner pay applications already certified.
+-- clock (work percent complete and materials on site); progress claims are the owner pay
+-- applications already certified (value to date = work completed + materials stored).
 -- Divergences honoured:
 --   vendor_spelling              supplier names from book.vendor_identities
 --   pm_forecast_vs_erp_estimate  cost centre forecast_to_complete is the current forecast (book
@@ -101,7 +102,7 @@ SELECT book.system_job_id('smartbuild', l.job_number), l.line_no, l.item_number,
        l.scheduled_value,
        CASE l.source WHEN 'change_order' THEN 'Variation' ELSE 'Contract' END,
        CASE WHEN co.co_id IS NOT NULL THEN 'V' || lpad(CAST(co.number AS VARCHAR), 3, '0') END,
-       coalesce(cur.pct_complete, 0), cur.as_of
+       coalesce(cur.pct_complete, 0), coalesce(cur.materials_stored, 0), cur.as_of
 FROM book.prime_sov_lines l
 LEFT JOIN cur ON cur.job_number = l.job_number AND cur.line_no = l.line_no
 LEFT JOIN book.change_orders co ON co.co_id = l.co_id
@@ -124,9 +125,14 @@ INSERT INTO smartbuild.progress_claim_lines
 SELECT book.system_job_id('smartbuild', pl.job_number) || '-PC' || lpad(CAST(pl.app_number AS VARCHAR), 2, '0'),
        pl.line_no, coalesce(s.description, 'Line ' || CAST(pl.line_no AS VARCHAR)), pl.scheduled_value,
        CAST(CASE WHEN pl.scheduled_value = 0 THEN 0
-                 ELSE round(pl.total_completed_stored * 100 / pl.scheduled_value, 4) END AS DECIMAL(9,4)),
-       pl.total_completed_stored, pl.from_previous,
-       CAST(pl.total_completed_stored - pl.from_previous AS DECIMAL(18,2))
+                 ELSE round((pl.total_completed_stored - pl.materials_stored) * 100 / pl.scheduled_value, 4) END
+            AS DECIMAL(9,4)),
+       pl.materials_stored,
+       pl.total_completed_stored,
+       CAST(coalesce(lag(pl.total_completed_stored) OVER (PARTITION BY pl.job_number, pl.line_no
+                                                          ORDER BY pl.app_number), 0) AS DECIMAL(18,2)),
+       CAST(pl.total_completed_stored - coalesce(lag(pl.total_completed_stored)
+            OVER (PARTITION BY pl.job_number, pl.line_no ORDER BY pl.app_number), 0) AS DECIMAL(18,2))
 FROM book.owner_pay_app_lines pl
 LEFT JOIN book.prime_sov_lines s ON s.job_number = pl.job_number AND s.line_no = pl.line_no
 ORDER BY pl.job_number, pl.app_number, pl.line_no;

@@ -347,10 +347,10 @@ class PMApp(App):
             number: the company code or the agreement number, e.g. "SC-1042-0".
             limit: most rows, e.g. 100.
 
-        Returns {"$EX_COMMITMENTS": [{...native fields..., project_number, vendor_name}], "count": n}.
+        Returns {"$EX_COMMITMENTS": [{...native fields..., project_number, vendor_name}], "count": n, "truncated": bool}.
         """
         rows = self._decorate_commitments(self._commitment_rows(args))
-        return {self.EX_COMMITMENTS: rows, "count": len(rows)}
+        return {self.EX_COMMITMENTS: rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
     @tool("commitments.get")
     def commitments_get(self, args: CommitmentGetArgs) -> dict[str, Any]:
@@ -376,8 +376,8 @@ class PMApp(App):
             status: status word, e.g. "$EX_CO_STATUS".
             limit: most rows, e.g. 100.
 
-        Returns {"$EX_CHANGE_ORDERS": [{...native fields...}], "count": n}.
+        Returns {"$EX_CHANGE_ORDERS": [{...native fields...}], "count": n, "truncated": bool}.
         """
         rows = self.select(self.T_CO, {self.CO_PROJECT: self._project_id(args.project_number)},
                            extra=ieq(self.CO_STATUS, args.status), order_by=list(self.CO_ORDER), limit=args.limit)
-        return {self.EX_CHANGE_ORDERS: rows, "count": len(rows)}
+        return {self.EX_CHANGE_ORDERS: rows, "count": len(rows), "truncated": len(rows) >= args.limit}

@@ -196,7 +196,7 @@ class IngeniousBuild(PMApp):
 
         Returns {"invoices": [{invoice_id, project_id, contract_id, company_id, invoice_type, custom_id, invoice_date,
         start_date, end_date, due_date, description, gross_amount, retainage_amount, net_amount, status,
-        funding_status, approved_at}], "count": n}.
+        funding_status, approved_at}], "count": n, "truncated": bool}.
         """
         contract = self._commitment(args.contract_number)["contract_id"] if args.contract_number else None
         rows = self.select("invoices", {"project_id": self._project_id(args.project_number),
@@ -204,7 +204,7 @@ class IngeniousBuild(PMApp):
                                         "status": args.status, "funding_status": args.funding_status},
                            extra=between("invoice_date", args.date_from, args.date_to),
                            order_by=["project_id", "invoice_date", "invoice_id"], limit=args.limit)
-        return {"invoices": rows, "count": len(rows)}
+        return {"invoices": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
     @tool("invoices.get")
     def invoices_get(self, args: InvoiceGetArgs) -> dict[str, Any]:

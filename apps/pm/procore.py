@@ -210,7 +210,7 @@ class Procore(PMApp):
 
         Returns {"commitments": [{id, project_id, commitment_type, number, contract_code, title, vendor_id, status,
         executed, contract_date, original_amount, approved_change_orders, grand_total, retainage_percent,
-        erp_sync_status, erp_ref, synced_at, locked, project_number, vendor_name}], "count": n}.
+        erp_sync_status, erp_ref, synced_at, locked, project_number, vendor_name}], "count": n, "truncated": bool}.
         """
         ctype = args.commitment_type
         if ctype is not None:
@@ -218,7 +218,7 @@ class Procore(PMApp):
         rows = self._commitment_rows(args.model_copy(update={"commitment_type": ctype}),
                                      extra=ieq("erp_sync_status", args.erp_sync_status))
         rows = self._decorate_commitments(rows)
-        return {"commitments": rows, "count": len(rows)}
+        return {"commitments": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
     @tool("commitments.get")
     def commitments_get(self, args: CommitmentGetArgs) -> dict[str, Any]:
@@ -331,7 +331,7 @@ class Procore(PMApp):
             limit: most rows, e.g. 100.
 
         Returns {"direct_costs": [{id, project_id, vendor_id, direct_cost_type, invoice_number, direct_cost_date,
-        due_date, status, description, grand_total, erp_sync_status[, line_items]}], "count": n}.
+        due_date, status, description, grand_total, erp_sync_status[, line_items]}], "count": n, "truncated": bool}.
         """
         rows = self.select("direct_costs", {"project_id": self._project_id(args.project_number),
                                             "vendor_id": self._vendor_key(args.vendor_id)},
@@ -340,7 +340,7 @@ class Procore(PMApp):
                            order_by=["project_id", "direct_cost_date", "id"], limit=args.limit)
         if args.include_lines:
             rows = self._with_lines(rows, "direct_cost_line_items", "direct_cost_id")
-        return {"direct_costs": rows, "count": len(rows)}
+        return {"direct_costs": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
     @tool("budget.get")
     def budget_get(self, args: BudgetArgs) -> dict[str, Any]:
@@ -411,7 +411,7 @@ class Procore(PMApp):
 
         Returns {"requisitions": [{id, project_id, commitment_id, vendor_id, number, invoice_number, billing_date,
         due_date, period_start, period_end, status, description, gross_amount, retainage_amount, net_amount,
-        erp_sync_status, erp_ref, synced_at, locked, commitment_number, contract_code[, line_items]}], "count": n}.
+        erp_sync_status, erp_ref, synced_at, locked, commitment_number, contract_code[, line_items]}], "count": n, "truncated": bool}.
         """
         commitment = self._commitment(args.commitment_id)["id"] if args.commitment_id else None
         rows = self.select("requisitions", {"project_id": self._project_id(args.project_number),
@@ -427,7 +427,7 @@ class Procore(PMApp):
                      "contract_code": cms[r["commitment_id"]]["contract_code"]} for r in rows]
         if args.include_lines:
             rows = self._with_lines(rows, "requisition_line_items", "requisition_id")
-        return {"requisitions": rows, "count": len(rows)}
+        return {"requisitions": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
     @tool("erp.cost_code_map")
     def erp_cost_code_map(self, args: CostCodeMapArgs) -> dict[str, Any]:

@@ -175,7 +175,7 @@ class RedTeam(PMApp):
 
         Returns {"eapps": [{eapp_id, project_id, commitment_id, company_id, app_number, invoice_number, period_start,
         period_end, submitted_date, due_date, amount_this_period, retainage_this_period, net_due, status,
-        review_reason, reviewed_at, payment_status, commitment_number}], "count": n}.
+        review_reason, reviewed_at, payment_status, commitment_number}], "count": n, "truncated": bool}.
         """
         commitment = self._commitment(args.commitment_id)["commitment_id"] if args.commitment_id else None
         rows = self.select("eapps", {"project_id": self._project_id(args.project_number), "commitment_id": commitment,
@@ -186,7 +186,7 @@ class RedTeam(PMApp):
             cms = {c["commitment_id"]: c["commitment_number"] for c in self.select(
                 "commitments", extra=in_list("commitment_id", {r["commitment_id"] for r in rows}, "BIGINT"))}
             rows = [{**r, "commitment_number": cms.get(r["commitment_id"])} for r in rows]
-        return {"eapps": rows, "count": len(rows)}
+        return {"eapps": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
     @tool("eapps.get")
     def eapps_get(self, args: EappGetArgs) -> dict[str, Any]:

@@ -129,7 +129,7 @@ class Ressio(PMApp):
             limit: most rows, e.g. 100.
 
         Returns {"bills": [{bill_id, bill_name, project_id, vendor_id, po_id, issued_on, due_date, description,
-        subtotal, retainage, total, status, match_status, accounting_status, file_name}], "count": n}.
+        subtotal, retainage, total, status, match_status, accounting_status, file_name}], "count": n, "truncated": bool}.
         """
         po = self._commitment(args.po_number)["po_id"] if args.po_number else None
         rows = self.select("bills", {"project_id": self._project_id(args.project_number),
@@ -138,7 +138,7 @@ class Ressio(PMApp):
                                      "accounting_status": args.accounting_status},
                            extra=between("issued_on", args.date_from, args.date_to),
                            order_by=["project_id", "issued_on", "bill_id"], limit=args.limit)
-        return {"bills": rows, "count": len(rows)}
+        return {"bills": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
     @tool("bills.get")
     def bills_get(self, args: BillGetArgs) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from cfab.apps.pm.base import PMApp, cents, dec, pct_arg
+from cfab.apps.pm.base import PMApp, cents, dec, money_arg, pct_arg
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 
@@ -44,14 +44,17 @@ class ClaimGetArgs(ToolArgs):
 
 class Progress(ToolArgs):
     item_no: int = Field(..., description="Claim schedule item number", examples=[1])
-    pct_complete: Decimal = Field(..., description="Cumulative percent complete, 0..100", examples=["45.5"])
+    pct_complete: Decimal = Field(..., description="Cumulative work percent complete, 0..100", examples=["45.5"])
+    materials_on_site: Decimal | None = Field(None, description="Materials stored on site for the item (default: "
+                                              "the claim schedule's)", examples=["15000.00"])
 
 
 class CreateClaimArgs(ToolArgs):
     job_number: str = Field(..., description="Company job number", examples=["1042"])
     period_end: date = Field(..., description="Claim period end (ISO)", examples=["2026-01-31"])
-    progress: list[Progress] | None = Field(None, description="Cumulative percent complete per claim item; items not "
-                                            "given use the claim schedule's current site progress",
+    progress: list[Progress] | None = Field(None, description="Cumulative work percent complete (and optionally "
+                                            "materials on site) per claim item; items not given use the claim "
+                                            "schedule's current site progress",
                                             examples=[[{"item_no": 1, "pct_complete": "45.5"}]])
 
 
@@ -182,8 +185,8 @@ class SmarteBuild(PMApp):
         Args:
             claim_id: progress claim id, e.g. "SB-1042-PC01".
 
-        Returns {"claim": {...}, "lines": [{item_no, description, contract_value, pct_complete, value_to_date,
-        previous_value, this_claim}]}.
+        Returns {"claim": {...}, "lines": [{item_no, description, contract_value, pct_complete, materials_on_site,
+        value_to_date, previous_value, this_claim}]}.
         """
         claim = self._claim(args.claim_id)
         lines = self.select("progress_claim_lines", {"claim_id": claim["claim_id"]}, order_by=["item_no"])
@@ -194,16 +197,18 @@ class SmarteBuild(PMApp):
     def claims_create_draft(self, args: CreateClaimArgs) -> dict[str, Any]:
         """Create the next progress claim for a job as a Draft, from cumulative percent complete per claim item.
 
-        Per item: value to date = contract value x percent complete; this claim = value to date -
-        previous claim's value to date. Retention is the job's retention % of the value to date
-        (the step-down % once the job is past its step-down point); amount due = value to date -
-        retention - the previous claim's value less retention. Progress cannot go backwards. A
-        job has one Draft claim at a time. Nothing is sent to the client (lodging is guarded).
+        Per item: value to date = contract value x work percent complete + materials on site; this
+        claim = value to date - the previous claim's value to date (negative when stored materials
+        were used up). Retention is the job's retention % of the value to date (the step-down %
+        once the job is past its step-down point); amount due = value to date - retention - the
+        previous claim's value less retention. A job has one Draft claim at a time. Nothing is sent
+        to the client (lodging is guarded).
 
         Args:
             job_number: company job number, e.g. "1042".
             period_end: claim period end, e.g. "2026-01-31".
-            progress: e.g. [{"item_no": 1, "pct_complete": "45.5"}]; other items use the schedule's site progress.
+            progress: e.g. [{"item_no": 1, "pct_complete": "45.5"}] (optionally "materials_on_site"); other
+                items use the schedule's site progress and materials on site.
 
         Returns {"claim": {claim_id, claim_no, status: "Draft", contract_sum, value_completed_to_date,
         retention_to_date, less_previous_claims, this_claim, amount_due, ...}, "lines": [...]}.
@@ -222,6 +227,7 @@ class SmarteBuild(PMApp):
         if not schedule:
             raise ToolError(f"job {job['job_no']} has no claim schedule", "not_found")
         given: dict[int, Decimal] = {}
+        stored: dict[int, Decimal] = {}
         known = {s["item_no"] for s in schedule}
         for p in args.progress or []:
             if p.item_no not in known:
@@ -230,6 +236,9 @@ class SmarteBuild(PMApp):
             if p.item_no in given:
                 raise ToolError(f"claim item {p.item_no} is given twice")
             given[p.item_no] = pct_arg(p.pct_complete, f"pct_complete of item {p.item_no}")
+            if p.materials_on_site is not None:
+                stored[p.item_no] = money_arg(p.materials_on_site, f"materials_on_site of item {p.item_no}",
+                                              allow_zero=True)
         prev_lines = {}
         if previous is not None:
             prev_lines = {ln["item_no"]: ln for ln in
@@ -239,15 +248,16 @@ class SmarteBuild(PMApp):
         lines = []
         for s in schedule:
             pct = given.get(s["item_no"], dec(s["pct_complete"]))
-            value = cents(dec(s["contract_value"]) * pct / 100)
+            materials = stored.get(s["item_no"], dec(s["materials_on_site"]))
+            value = cents(dec(s["contract_value"]) * pct / 100) + materials
+            if value > dec(s["contract_value"]):
+                raise ToolError(f"item {s['item_no']}: {value} to date (work plus materials on site) is more than "
+                                f"its contract value {s['contract_value']}")
             prev_value = dec(prev_lines[s["item_no"]]["value_to_date"]) if s["item_no"] in prev_lines else Decimal("0")
-            if value < prev_value:
-                raise ToolError(f"item {s['item_no']} would go backwards: {value} to date is less than the "
-                                f"{cents(prev_value)} already claimed")
             lines.append({"claim_id": claim_id, "item_no": s["item_no"], "description": s["description"],
                           "contract_value": s["contract_value"], "pct_complete": pct.quantize(Q4),
-                          "value_to_date": value, "previous_value": cents(prev_value),
-                          "this_claim": cents(value - prev_value)})
+                          "materials_on_site": cents(materials), "value_to_date": cents(value),
+                          "previous_value": cents(prev_value), "this_claim": cents(value - prev_value)})
         contract_sum = cents(sum((dec(s["contract_value"]) for s in schedule), Decimal("0")))
         to_date = cents(sum((ln["value_to_date"] for ln in lines), Decimal("0")))
         ret_pct = dec(job["retention_pct"])

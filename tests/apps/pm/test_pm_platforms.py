@@ -161,16 +161,20 @@ def test_smartbuild_claim_arithmetic(open_env) -> None:
     assert out["ok"], out
     claim, lines = out["data"]["claim"], {ln["item_no"]: ln for ln in out["data"]["lines"]}
     assert claim["claim_id"] == "SB-1042-PC02" and claim["status"] == "Draft"
-    assert lines[4]["value_to_date"] == "15000.00" and lines[2]["value_to_date"] == "552500.00"
-    assert D(claim["value_completed_to_date"]) == D("937500.00")
-    assert D(claim["retention_to_date"]) == D("93750.00")
+    assert lines[4]["value_to_date"] == "15000.00"
+    assert (lines[2]["value_to_date"], lines[2]["materials_on_site"]) == ("567500.00", "15000.00")
+    assert D(claim["value_completed_to_date"]) == D("952500.00")
+    assert D(claim["retention_to_date"]) == D("95250.00")
     assert D(claim["less_previous_claims"]) == D("585000.00")
-    assert D(claim["amount_due"]) == D("258750.00")
-    assert D(claim["this_claim"]) == D("287500.00")
+    assert D(claim["amount_due"]) == D("272250.00")
+    assert D(claim["this_claim"]) == D("302500.00")
 
-    back = env.call("smartbuild.claims.create_draft", job_number="9140", period_end="2026-01-31",
-                    progress=[{"item_no": 1, "pct_complete": "120"}])
-    assert not back["ok"]
+    bad_pct = env.call("smartbuild.claims.create_draft", job_number="9140", period_end="2026-01-31",
+                       progress=[{"item_no": 1, "pct_complete": "120"}])
+    assert not bad_pct["ok"]
+    over = env.call("smartbuild.claims.create_draft", job_number="9140", period_end="2026-01-31",
+                    progress=[{"item_no": 1, "pct_complete": "100", "materials_on_site": "1.00"}])
+    assert not over["ok"] and "contract value" in over["error"]
     dup = env.call("smartbuild.claims.create_draft", job_number="1042", period_end="2026-02-28")
     assert not dup["ok"] and dup["error_type"] == "conflict"
 

@@ -75,3 +75,36 @@ def test_sync_every_approved_unsynced_requisition_of_1042(real_golden) -> None:
             erp = env.call("vista_erp.ap_invoices.list", invoice_number=r["invoice_number"])["data"]["invoices"]
             assert len(erp) == 1
         assert env.guarded_calls() == []
+
+
+def _planted(env, kind: str) -> list[tuple[str, str]]:
+    """(vendor_key, invoice_number) of the book's invoices carrying a divergence of ``kind``."""
+    return env.con.execute(
+        "SELECT i.vendor_key, i.invoice_number FROM book.ap_invoices i JOIN book.divergences d "
+        "ON d.kind = ? AND d.entity_key IN (i.invoice_id, i.vendor_key || '|' || i.invoice_number) "
+        "ORDER BY 1, 2", [kind]).fetchall()
+
+
+def test_planted_pm_defects_surface(real_golden) -> None:
+    with Environment.open(apps=APPS, golden=real_golden) as env:
+        for _, number in _planted(env, "commitment_cap_exceeded"):
+            eapp = next(e for e in env.call("redteam.eapps.list", limit=5000)["data"]["eapps"]
+                        if e["invoice_number"] == number)
+            check = env.call("redteam.eapps.get", eapp_id=eapp["eapp_id"])["data"]["cap_check"]
+            assert check["over_commitment_cap"] is True, number
+            held = env.call("redteam.eapps.review", eapp_id=eapp["eapp_id"], action="hold", reason="over the cap")
+            assert held["ok"], held
+        for _, number in _planted(env, "bill_po_mismatch"):
+            bill = next(b for b in env.call("ressio.bills.list", limit=5000)["data"]["bills"] if b["bill_name"] == number)
+            assert bill["match_status"] == "Unmatched"
+            out = env.call("ressio.bills.match_po", bill_id=bill["bill_id"])
+            assert out["ok"] and out["data"]["match_status"] == "Exception", out
+
+
+def test_next_progress_claim_for_every_job_with_a_claim(real_golden) -> None:
+    with Environment.open(apps=APPS, golden=real_golden) as env:
+        jobs = {c["job_id"] for c in env.call("smartbuild.claims.list")["data"]["claims"]}
+        numbers = {j["job_id"]: j["job_no"] for j in env.call("smartbuild.jobs.list")["data"]["jobs"]}
+        for job_id in sorted(jobs):
+            out = env.call("smartbuild.claims.create_draft", job_number=numbers[job_id], period_end="2026-02-28")
+            assert out["ok"], (job_id, out)
