@@ -398,3 +398,17 @@ def test_two_builds_give_the_same_documents(tmp_path: Path, docs_golden: Path) -
     a, b = digest(docs_golden), digest(again)
     assert a[1] == b[1] and len(a[1]) == 12 + 4 + 4
     assert a[0] == b[0]
+
+
+def test_python_integration_methods(docs_golden: Path, open_env) -> None:
+    env = open_env(docs_golden)
+    box, sp, excel, outlook = (env.apps[a] for a in DOC_APPS)
+    assert box.find_file("/AP/Invoices/2026-01/JSM-88421.pdf")["id"] == JSM
+    assert box.find_file("/AP/nope.pdf") is None and box.file_record("0000") is None
+    rec, data = sp.file_bytes(POLICY_MD)
+    assert data.startswith(b"# Change Management Policy") and rec["sha256"] == sp.file_record(POLICY_MD)["sha256"]
+    assert Decimal(excel.cell_value("WIP 2026-01.xlsx", "WIP", "D6")) > 0
+    assert [d["subject"] for d in outlook.drafts("ap@companyA.com")] == ["Walsh pay request #3"]
+    att = env.con.execute("SELECT id FROM outlook.attachments WHERE linked_file_id = ?", [JSM]).fetchone()[0]
+    meta, content = outlook.attachment_bytes(att)
+    assert meta["linked_file_id"] == JSM and content == box.file_bytes(JSM)[1]
