@@ -54,7 +54,7 @@ class GuardTripped(Exception):
 class _Touched:
     info: TableInfo
     keys: set[tuple]
-    groups: set[tuple]
+    groups: dict[str, set[tuple]]   # assertion id -> the group keys this call touched
 
 
 class WriteGate:
@@ -80,10 +80,11 @@ class WriteGate:
         for touched in self._touched.values():
             for assertion in self.rules.assertions_for(touched.info.qualified):
                 self._check_assertion(touched, assertion)
-        rows = [(t.info.qualified, pk_key(k), self._seq) for t in self._touched.values() for k in t.keys]
-        if rows:
-            self.con.executemany(
-                "INSERT INTO cfab_internal.written_rows VALUES (?, ?, ?) ON CONFLICT DO NOTHING", rows)
+        rows = [(t.info.qualified, pk_key(k)) for t in self._touched.values() for k in t.keys]
+        for chunk in _chunks(rows, 500):
+            values = exp.values([(literal(t), literal(k), literal(self._seq)) for t, k in chunk])
+            stmt = exp.insert(values, "cfab_internal.written_rows")
+            self.con.execute(to_sql(stmt) + " ON CONFLICT DO NOTHING")
         self._touched = {}
 
     # ------------------------------------------------------------------ intents
@@ -92,22 +93,25 @@ class WriteGate:
         return self.insert_many(table, [row])[0]
 
     def insert_many(self, table: str, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Insert rows: one rule query for all of them, then multi-row INSERTs."""
         info = self._table(table)
-        written: list[dict[str, Any]] = []
+        prepared: list[dict[str, Any]] = []
         for raw in rows:
             row = {info.column(k): v for k, v in raw.items()}
-            for name, value in row.items():
-                row[name] = self._check_value(info, name, value)
-            self._apply_rules(info, "insert", None, row)
-            cols = list(row)
-            stmt = exp.insert(
-                exp.values([tuple(exp.Placeholder() for _ in cols)]),
-                info.table_expr(), columns=[ident(c) for c in cols])
-            self.con.execute(to_sql(stmt), [row[c] for c in cols])
-            key = tuple(row.get(c) for c in info.pk)
-            self._touch(info, [key], [row])
-            written.append(row)
-        return written
+            prepared.append({name: self._check_value(info, name, value) for name, value in row.items()})
+        if not prepared:
+            return []
+        self._apply_insert_rules(info, prepared)
+        groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+        for row in prepared:
+            groups.setdefault(tuple(row), []).append(row)
+        for cols, members in groups.items():
+            for chunk in _chunks(members, 200):
+                placeholders = [tuple(exp.Placeholder() for _ in cols) for _ in chunk]
+                stmt = exp.insert(exp.values(placeholders), info.table_expr(), columns=[ident(c) for c in cols])
+                self.con.execute(to_sql(stmt), [r[c] for r in chunk for c in cols])
+        self._touch(info, [tuple(r.get(c) for c in info.pk) for r in prepared], prepared)
+        return prepared
 
     def update(self, table: str, key: Mapping[str, Any] | Sequence[Any], values: Mapping[str, Any]) -> int:
         """Update the row with this primary key; values are Python values (typed literals)."""
@@ -197,16 +201,20 @@ class WriteGate:
             out.append(rec)
         return out
 
-    def _apply_rules(self, info: TableInfo, op: str, old: dict | None, new: dict[str, Any]) -> None:
-        rules = self.rules.for_table(info.qualified, op)
+    def _apply_insert_rules(self, info: TableInfo, rows: list[dict[str, Any]]) -> None:
+        """Evaluate every insert rule over every new row in one query (``new.c`` = the row's value)."""
+        rules = self.rules.for_table(info.qualified, "insert")
         if not rules:
             return
-        new_map = {c: literal(v, info.columns[c]) for c, v in new.items()}
+        cols = list(dict.fromkeys(c for r in rows for c in r))
+        values = exp.values([tuple(literal(r.get(c), info.columns[c]) for c in cols) for r in rows],
+                            alias="__new", columns=cols)
+        new_map = {c: col(c, "__new") for c in cols}
         select = exp.select(*[
             exp.alias_(exp.func("coalesce", _rewrite(parse_expr(r.when), info, new=new_map, old_alias=None), exp.false()),
-                       f"__rule{i}") for i, r in enumerate(rules)])
-        verdicts = list(self.con.execute(to_sql(select)).fetchone())
-        self._decide(info, op, rules, verdicts, new)
+                       f"__rule{i}") for i, r in enumerate(rules)]).from_(values)
+        for row, verdicts in zip(rows, self.con.execute(to_sql(select)).fetchall()):
+            self._decide(info, "insert", rules, list(verdicts), row)
 
     def _decide(self, info: TableInfo, op: str, rules: list[Rule], verdicts: list[bool], row: dict) -> None:
         for rule, hit in zip(rules, verdicts):
@@ -251,16 +259,16 @@ class WriteGate:
         return [dict(zip(names, r)) for r in cur.fetchall()]
 
     def _touch(self, info: TableInfo, keys: list[tuple], rows: list[dict[str, Any]]) -> None:
-        touched = self._touched.setdefault(info.qualified.lower(), _Touched(info, set(), set()))
+        touched = self._touched.setdefault(info.qualified.lower(), _Touched(info, set(), {}))
         touched.keys.update(keys)
         for assertion in self.rules.assertions_for(info.qualified):
             group_cols = [info.column(c) for c in assertion.group_by]
-            touched.groups.update(tuple(r.get(c) for c in group_cols) for r in rows)
+            touched.groups.setdefault(assertion.id, set()).update(tuple(r.get(c) for c in group_cols) for r in rows)
 
     def _check_assertion(self, touched: _Touched, assertion) -> None:
         info = touched.info
         group_cols = [info.column(c) for c in assertion.group_by]
-        groups = [g for g in touched.groups if all(v is not None for v in g)]
+        groups = [g for g in touched.groups.get(assertion.id, ()) if all(v is not None for v in g)]
         if not groups:
             return
         types = [info.columns[c] for c in group_cols]
@@ -321,3 +329,7 @@ def _format(message: str, row: Mapping[str, Any]) -> str:
         return message.format_map(_Row(row))
     except (ValueError, IndexError, AttributeError):
         return message
+
+
+def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
+    return [items[i:i + size] for i in range(0, len(items), size)]

@@ -147,3 +147,45 @@ def test_bad_rule_file_names_the_problem() -> None:
         parse_rule_text('[[rules]]\nid="x"\ntable="a.b"\non=["update"]\nwhen="old.a = ="\naction="reject"\nmessage="m"')
     with pytest.raises(ValueError, match="not valid TOML"):
         parse_rule_text("[[rules]\n")
+
+
+def test_two_assertions_with_different_groups_on_one_table() -> None:
+    con = duckdb.connect()
+    run_script(con, schema_ddl("cfab_internal"))
+    con.execute("CREATE SCHEMA app")
+    con.execute("""CREATE TABLE app.lines (batch VARCHAR, line INTEGER, job VARCHAR, debit DECIMAL(18,2),
+                   credit DECIMAL(18,2), PRIMARY KEY (batch, line))""")
+    parsed = parse_rule_text('''
+[[assertions]]
+id = "a.balanced"
+table = "app.lines"
+group_by = ["batch"]
+check = "sum(debit) = sum(credit)"
+message = "batch {batch} does not balance"
+
+[[assertions]]
+id = "a.job_cap"
+table = "app.lines"
+group_by = ["batch", "job"]
+check = "sum(debit) <= 1000"
+message = "job {job} in batch {batch} is over the cap"
+''')
+    gate = WriteGate(con, Catalog.load(con), RuleSet(parsed.rules, parsed.assertions))
+    rows = [dict(batch="B", line=1, job="1042", debit="600.00", credit="0"),
+            dict(batch="B", line=2, job="1042", debit="0", credit="600.00")]
+    _call(gate, lambda: gate.insert_many("app.lines", rows))
+    with pytest.raises(WriteRejected, match="job 2014 in batch C is over the cap"):
+        _call(gate, lambda: gate.insert_many("app.lines", [
+            dict(batch="C", line=1, job="2014", debit="1500.00", credit="0"),
+            dict(batch="C", line=2, job="2014", debit="0", credit="1500.00")]))
+
+
+def test_batch_insert_checks_every_row_and_records_every_key(gate: WriteGate) -> None:
+    rows = [_je("BIG", i, "1.00" if i % 2 else "0", "0" if i % 2 else "1.00") for i in range(1, 1001)]
+    _call(gate, lambda: gate.insert_many("app.je", rows))
+    assert gate.con.execute("SELECT count(*) FROM app.je WHERE batch = 'BIG'").fetchone() == (1000,)
+    assert gate.con.execute("SELECT count(*) FROM cfab_internal.written_rows WHERE table_name = 'app.je'").fetchone() == (1000,)
+    bad = rows[:2] + [_je("BIG2", 1, "1.00", "0", "2025-12"), _je("BIG2", 2, "0", "1.00", "2025-12")]
+    with pytest.raises(WriteRejected, match="period 2025-12 is closed"):
+        _call(gate, lambda: gate.insert_many("app.je", [dict(r, batch="BIG3") for r in bad[:2]] + bad[2:]))
+    assert gate.con.execute("SELECT count(*) FROM app.je WHERE batch IN ('BIG2', 'BIG3')").fetchone() == (0,)
