@@ -200,7 +200,6 @@ def billed_ahead(ctx: Ctx, drafts: list[Draft]) -> None:
 
     The commitment is one with no requisition this month (or only a draft), so the job keeps the
     positive accruals of the commitments whose this-month requisitions are not approved yet."""
-    tl = ctx.tl
     for job in anchors.BILLED_AHEAD_JOBS:
         this_month = {d.cid: d.pm_status for d in drafts if d.job == job and recent(ctx, d)}
         cands = [c for c in ctx.notes["commitments"].values()
@@ -216,6 +215,19 @@ def billed_ahead(ctx: Ctx, drafts: list[Draft]) -> None:
             billed_pct = got * 100 / ln.amount
             ctx.notes["pct_overrides"][(c.cid, ln.line_no)] = max(Decimal(0), billed_pct - r.randint(5, 12)).quantize(Decimal("0.1"))
         ctx.notes["billed_ahead"] = ctx.notes.get("billed_ahead", []) + [c.cid]
+
+
+def ressio_unbooked(ctx: Ctx, drafts: list[Draft]) -> None:
+    """The latest bill on each residential job's POs is approved in Ressio but not booked in the ERP."""
+    res = {j.number for j in ctx.jobs.values() if j.job_type == "residential" and j.active}
+    bills = [d for d in drafts if d.job in res and d.cid and d.cid.startswith("PO-") and d.plant is None]
+    latest: dict[str, Draft] = {}
+    for d in sorted(bills, key=lambda d: (d.invoice_date, d.cid or "")):
+        latest[d.job] = d
+    chosen = [d for d in latest.values() if d.invoice_date > ctx.clock - timedelta(days=45)] or \
+        [max(latest.values(), key=lambda d: (d.invoice_date, d.cid or ""))]
+    for d in chosen:
+        d.pm_status, d.erp_synced, d.erp_status, d.plant, d.with_document = "approved", False, "not_entered", "unbooked", True
 
 
 def po_mismatch(ctx: Ctx, drafts: list[Draft]) -> Draft:

@@ -9,10 +9,26 @@ scale-1 universe is generated in Python and bulk-loaded; scale N replicates it i
 from __future__ import annotations
 
 import duckdb
-
 from cfab.schema import schema_ddl
-from cfab.seeds import (billing, budgets, cash, changes, commitments, docmeta, insurance, invoices, jobs, ledger,
-                        load, mail, payroll, people, policies, scale, vendors)
+from cfab.seeds import (
+    billing,
+    budgets,
+    cash,
+    changes,
+    commitments,
+    docmeta,
+    insurance,
+    invoices,
+    jobs,
+    ledger,
+    load,
+    mail,
+    payroll,
+    people,
+    policies,
+    scale,
+    vendors,
+)
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import BuildInputs
 from cfab.seeds.reference import COMPANY, COST_CODES, ERP_COST_TYPE, GL_ACCOUNTS

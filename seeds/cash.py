@@ -10,6 +10,7 @@ cleared check (return those three).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -103,25 +104,29 @@ def build_positive_pay(ctx: Ctx) -> None:
     oper = sorted((c for c in ctx.rows("checks") if c["bank_account_id"] == OPER and c["status"] != "void"),
                   key=lambda c: c["check_number"])
 
-    def pick(ok, days: tuple[int, ...]) -> dict:  # noqa: ANN001 - predicate
-        for d in days:   # the most recent checks first, widening the window if needed
-            found = [c for c in oper if ok(c) and c["issue_date"] >= clock - timedelta(days=d)]
+    def pick(preferred: Callable[[dict], bool], fallback: Callable[[dict], bool]) -> dict:
+        """A recent outstanding check if there is one; else the most recent that fits at all."""
+        for ok, days in ((preferred, 21), (fallback, 35), (fallback, 400)):
+            found = [c for c in oper if ok(c) and c["issue_date"] >= clock - timedelta(days=days)]
             if found:
                 return r.choice(found)
         raise RuntimeError("positive pay: no candidate checks for the exception file")
 
-    recent = (14, 21, 35, 60, 400)
-    trunc = pick(lambda c: len(c["payee_name"]) > width + 2 and c["status"] == "issued", recent[:2]) if any(
-        len(c["payee_name"]) > width + 2 and c["status"] == "issued" and c["issue_date"] >= clock - timedelta(days=21)
-        for c in oper) else pick(lambda c: len(c["payee_name"]) > width + 2, recent)
-    altered = pick(lambda c: len(c["payee_name"]) <= width and c is not trunc and c["status"] == "issued", recent[:2]) \
-        if any(len(c["payee_name"]) <= width and c is not trunc and c["status"] == "issued"
-               and c["issue_date"] >= clock - timedelta(days=21) for c in oper) \
-        else pick(lambda c: len(c["payee_name"]) <= width and c is not trunc, recent)
+    def long_name(c: dict) -> bool:
+        return len(c["payee_name"]) > width + 2
+
+    def short_name(c: dict) -> bool:
+        return len(c["payee_name"]) <= width
+
+    trunc = pick(lambda c: long_name(c) and c["status"] == "issued", long_name)
+    altered = pick(lambda c: short_name(c) and c["status"] == "issued", short_name)
     for presented in (trunc, altered):   # being presented today: not cleared yet
         presented["status"], presented["cleared_date"] = "issued", None
-    dup = pick(lambda c: c["status"] == "cleared" and len(c["payee_name"]) <= width and c is not altered,
-               (30, 60, 120, 400))
+    cleared = [c for c in oper if c["status"] == "cleared" and short_name(c)]
+    recent_cleared = [c for c in cleared if c["cleared_date"] >= clock - timedelta(days=30)]
+    if not cleared:
+        raise RuntimeError("positive pay: no cleared check to present twice")
+    dup = r.choice(recent_cleared or cleared)
     unknown = max(c["check_number"] for c in oper) + r.randint(9, 40)
     first, last = names.person(r)
     items = [

@@ -9,13 +9,14 @@ its documents make an internal cost transfer.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
 from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
-from cfab.seeds.determinism import money, split_money, stable_id
+from cfab.seeds.determinism import split_money, stable_id
 from cfab.seeds.jobs import GC_CODES, JobPlan
 from cfab.seeds.util import round_to
 
@@ -94,7 +95,7 @@ def build_changes(ctx: Ctx) -> None:
     ctx.notes["owner_cos"] = owner_cos
 
 
-def _pending_events(ctx: Ctx, job: JobPlan, r) -> list[dict]:  # noqa: ANN001
+def _pending_events(ctx: Ctx, job: JobPlan, r: random.Random) -> list[dict]:
     tl = ctx.tl
     out: list[dict] = []
     if job.number == "3100":

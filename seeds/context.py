@@ -32,8 +32,8 @@ class Ctx:
     tl: Timeline
     tables: dict[str, list[Row]] = field(default_factory=lambda: defaultdict(list))
     kinds: dict[str, dict[str, Any]] = field(default_factory=divergence_kinds)
-    jobs: dict[str, "JobPlan"] = field(default_factory=dict)
-    vendors: dict[str, "VendorPlan"] = field(default_factory=dict)
+    jobs: dict[str, JobPlan] = field(default_factory=dict)
+    vendors: dict[str, VendorPlan] = field(default_factory=dict)
     # indexes filled as modules run
     commitments: dict[str, Row] = field(default_factory=dict)
     commitment_lines: dict[str, list[Row]] = field(default_factory=dict)
@@ -42,11 +42,11 @@ class Ctx:
     notes: dict[str, Any] = field(default_factory=dict)   # named plants for later modules
 
     @classmethod
-    def create(cls, inputs: BuildInputs) -> "Ctx":
+    def create(cls, inputs: BuildInputs) -> Ctx:
         return cls(inputs=inputs, tl=Timeline.from_clock(inputs.clock))
 
     @property
-    def clock(self):  # noqa: ANN201 - a date
+    def clock(self):
         return self.inputs.clock
 
     def rng(self, *stream: object) -> random.Random:

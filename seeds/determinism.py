@@ -87,7 +87,7 @@ class BuildInputs:
 
     @classmethod
     def from_env(cls, seed: int | None = None, clock: str | date | None = None,
-                 scale: int | None = None) -> "BuildInputs":
+                 scale: int | None = None) -> BuildInputs:
         """Explicit arguments win, then ``CFAB_SEED`` / ``CFAB_CLOCK``, then the defaults."""
         if seed is None:
             seed = int(os.environ.get("CFAB_SEED", DEFAULT_SEED))

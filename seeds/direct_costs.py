@@ -7,6 +7,7 @@ vendor ids are each under $600 but together over it (``vendor_id_split``).
 
 from __future__ import annotations
 
+import random
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -36,13 +37,12 @@ TAX_PLANTS: dict[str, tuple[str, ...]] = {
 SPLIT_AMOUNTS = ("385.00", "420.00")   # first key, second key (same SSN): each < 600, together >= 600
 
 
-def _tax_dates(ctx: Ctx, n: int, r) -> list[date]:  # noqa: ANN001 - random.Random
+def _tax_dates(ctx: Ctx, n: int, r: random.Random) -> list[date]:
     tl = ctx.tl
     first_job = min(j.start for j in ctx.jobs.values())
     lo = max(first_job + timedelta(days=7), date(tl.tax_year, 1, 1))
     hi = min(tl.clock - timedelta(days=40), date(tl.tax_year, 12, 31) - timedelta(days=45))
-    if hi < lo:
-        hi = lo
+    hi = max(hi, lo)
     span = (hi - lo).days
     return sorted(lo + timedelta(days=r.randint(0, span)) for _ in range(n))
 

@@ -210,9 +210,9 @@ WHERE (erp_synced AND pm_status IS DISTINCT FROM 'approved')
    OR (erp_synced AND erp_status = 'not_entered')
    OR (pm_status IN ('draft', 'under_review', 'rejected') AND erp_status <> 'not_entered')
    OR (pm_status = 'approved' AND NOT erp_synced AND erp_status <> 'not_entered'
-       AND invoice_id IN (SELECT entity_key FROM book.divergences WHERE kind = 'unsynced_invoice'))
+       AND invoice_id IN (SELECT entity_key FROM book.divergences WHERE kind IN ('unsynced_invoice', 'unbooked_bill')))
    OR (pm_status = 'approved' AND NOT erp_synced AND erp_status = 'not_entered'
-       AND invoice_id NOT IN (SELECT entity_key FROM book.divergences WHERE kind = 'unsynced_invoice'));
+       AND invoice_id NOT IN (SELECT entity_key FROM book.divergences WHERE kind IN ('unsynced_invoice', 'unbooked_bill')));
 
 -- name: check_applications_sum_to_check
 SELECT c.check_id FROM book.checks c LEFT JOIN book.check_applications a USING (check_id)

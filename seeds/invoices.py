@@ -7,7 +7,14 @@ from datetime import timedelta
 from decimal import Decimal
 
 from cfab.seeds import anchors
-from cfab.seeds.ap import Draft, apply_clock_month, billed_ahead, commitment_drafts, po_mismatch
+from cfab.seeds.ap import (
+    Draft,
+    apply_clock_month,
+    billed_ahead,
+    commitment_drafts,
+    po_mismatch,
+    ressio_unbooked,
+)
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import stable_id
 from cfab.seeds.direct_costs import direct_cost_drafts
@@ -22,6 +29,7 @@ def build_ap(ctx: Ctx) -> None:
         drafts += commitment_drafts(ctx, ctx.notes["commitments"][cid])
     drafts = apply_clock_month(ctx, drafts)
     billed_ahead(ctx, drafts)
+    ressio_unbooked(ctx, drafts)
     drafts.append(po_mismatch(ctx, drafts))
     drafts += direct_cost_drafts(ctx)
     _number(ctx, drafts)
@@ -103,3 +111,6 @@ def _write(ctx: Ctx, d: Draft, due_days: int) -> None:
         ctx.diverge("bill_po_mismatch", inv_id, apps=["ressio", "vista_erp"],
                     reason=f"{d.number} bills {gross} on a PO line of {d.extra['po_line']} "
                            f"({d.extra['billed']} already billed)")
+    if d.plant in ("po_mismatch", "unbooked"):
+        ctx.diverge("unbooked_bill", inv_id,
+                    reason=f"Ressio bill {d.number} ({d.cid}, {gross}) is {d.pm_status} in Ressio and not booked in the ERP")

@@ -8,10 +8,11 @@ read the same curve, so they agree with each other.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import lru_cache
 
 from cfab.seeds import anchors, names
 from cfab.seeds.context import Ctx
@@ -62,7 +63,7 @@ class JobPlan:
     contingency: bool = False
     budget_codes: list[str] = field(default_factory=list)
     budget_original: dict[str, Decimal] = field(default_factory=dict)
-    contract_amount: Decimal = Decimal("0")
+    contract_amount: Decimal = Decimal(0)
     bills_monthly_from: date | None = None   # first owner pay-app period end
 
     @property
@@ -124,7 +125,7 @@ _PROFILE = (  # job type, public?, count, contract range (k$)
 )
 
 
-def _packages(r, job_type: str) -> tuple[str, ...]:  # noqa: ANN001 - random.Random
+def _packages(r: random.Random, job_type: str) -> tuple[str, ...]:
     if job_type == "residential":
         return ("earthwork", "concrete", "roofing", "plumbing", "electrical", "mechanical", "drywall",
                 "finishes", "casework", "lumber", "doors")
@@ -215,7 +216,7 @@ def _add_job(ctx: Ctx, s: dict, i: int, owners: dict[str, str], pms: list[tuple[
     ctx.jobs[job.number] = job
 
 
-def _crew_trades(r, s: dict) -> tuple[str, ...]:  # noqa: ANN001
+def _crew_trades(r: random.Random, s: dict) -> tuple[str, ...]:
     plan = anchors.CERT_PLANS.get(s["number"])
     if plan:
         return tuple(plan.crews)
@@ -268,12 +269,12 @@ def build_estimates(ctx: Ctx) -> None:
                 total_cost=total, markup_pct=markup, bid_total=job.contract_amount)
 
 
-def _items_for(r, code: str, target: Decimal) -> list[tuple[str, Decimal, str, Decimal]]:  # noqa: ANN001
+def _items_for(r: random.Random, code: str, target: Decimal) -> list[tuple[str, Decimal, str, Decimal]]:
     cc = CODES[code]
     unit_spec = UNITS.get(cc.division)
     if unit_spec is None or cc.cost_type in ("O", "L", "E") and code != "03-100":
         if cc.cost_type == "L":
-            hours = Decimal(max(40, int(target / Decimal("78"))))
+            hours = Decimal(max(40, int(target / Decimal(78))))
             return [(f"{cc.description} - crew hours", hours, "HR", (target / hours).quantize(Decimal("0.0001")))]
         return [(cc.description, Decimal(1), "LS", target.quantize(Decimal("0.0001")))]
     unit, lo, hi = unit_spec

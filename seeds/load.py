@@ -2,8 +2,9 @@
 
 Rows are dicts keyed by column name. Each table becomes one Arrow table typed from the book's
 catalog (exact decimals stay ``decimal128``), registered on the connection and inserted in one
-statement, parents before children (the book declares foreign keys). Measured against
-``executemany`` in chunks, Arrow is ~40× faster at scale 1 and the only option at scale 100.
+statement, parents before children (the book declares foreign keys). Measured at scale 1
+(~60k rows, 2 cores): Arrow ~0.9 s for every table; ``executemany`` inside one transaction ~240 s
+(DuckDB prepares and runs each row as a statement), so Arrow it is.
 """
 
 from __future__ import annotations

@@ -47,8 +47,7 @@ def build_emails(ctx: Ctx) -> None:
     vendors = {v["vendor_key"]: v for v in ctx.rows("vendors")}
     owners = {o["owner_id"]: o for o in ctx.rows("owners")}
     jobs = {j["job_number"]: j for j in ctx.rows("jobs")}
-    ctl_name, ctl = mb.staff["controller"]
-    ap_name, ap_person = mb.staff["ap"]
+    ap_name, _ap_person = mb.staff["ap"]
     # --- JSM-88421 -----------------------------------------------------------------------
     inv = ctx.invoices[ctx.notes["jsm_invoice_id"]]
     v = vendors[anchors.JSM_VENDOR]
@@ -107,6 +106,7 @@ send a current certificate; payments are on hold until we receive it.
 {ap_name}
 Accounts Payable""", _at(clock - timedelta(days=3 + i), 11, 5 + i))
     _treasury_and_office(ctx, mb, jobs, owners)
+    _vendor_traffic(ctx, mb, vendors, jobs, owners)
 
 
 def _renewal_doc(ctx: Ctx) -> str:
@@ -179,3 +179,86 @@ aggregate by TIN - we have at least one payee set up twice. Don't e-file.
     mb.send("redteam", 1, PM, "Inbox", jobs["1042"]["pm_email"], [PM], "Walsh eApp on SC-1042-0",
             """Walsh submitted their January eApp in RedTeam including stored switchgear. Please check it
 against what's left on the subcontract before anything goes to Intacct.""", _at(clock - timedelta(days=2), 12, 40))
+
+
+def _vendor_traffic(ctx: Ctx, mb: Mailbox, vendors: dict, jobs: dict, owners: dict) -> None:
+    """Ordinary AP traffic: a payment-status question, a statement, a phishing remittance change,
+    a routed invoice and its approval, a waiver request, an owner's remittance advice, HR."""
+    clock = ctx.clock
+    ap_name = mb.staff["ap"][0]
+    unsynced = sorted(r["entity_key"] for r in ctx.rows("divergences") if r["kind"] == "unsynced_invoice")
+    inv = ctx.invoices[unsynced[0]]
+    v = vendors[inv["vendor_key"]]
+    mb.send("paystatus", 1, AP, "Inbox", v["email"], [AP], f"Pay application #{inv['requisition_number']} - job {inv['job_number']}",
+            f"""Hi,
+
+Our pay application #{inv['requisition_number']} ({inv['invoice_number']}, ${inv['net_amount']:,} net of retainage) on job
+{inv['job_number']} shows approved in Procore but we don't see it in your payables yet. Can you confirm when it
+will be in the next check run?
+
+Thanks,
+{v['legal_name']}""", _at(clock - timedelta(days=1), 15, 12))
+    as_of = clock - timedelta(days=3)
+    posted = [i for i in ctx.invoices.values() if i["erp_status"] == "posted" and i["paid_amount"] < i["net_amount"]
+              and i["invoice_date"] <= as_of and vendors[i["vendor_key"]]["vendor_type"] == "supplier"]
+    if posted:
+        sup = sorted(posted, key=lambda i: (i["vendor_key"], i["invoice_date"]))[0]["vendor_key"]
+        open_items = sorted((i for i in posted if i["vendor_key"] == sup), key=lambda i: i["invoice_date"])
+        listing = "\n".join(f"  {i['invoice_date']:%m/%d/%Y}  {i['invoice_number']:<14} ${i['net_amount'] - i['paid_amount']:>12,}"
+                             for i in open_items)
+        mb.send("statement", 1, AP, "Inbox", vendors[sup]["email"], [AP], "Statement of account",
+                f"""Please see your open items with {vendors[sup]['legal_name']} as of {as_of:%m/%d/%Y}:
+
+{listing}
+
+Remit to the address on file. Thank you for your business.""", _at(clock - timedelta(days=3), 7, 55))
+    walsh = vendors["V1000"]
+    mb.send("remit-change", 1, AP, "Inbox", "accounting@walsh-electrical.net", [AP],
+            "Updated remittance instructions - Walsh Electrical",
+            """Hello Accounts Payable,
+
+Effective immediately please send all payments for Walsh Electrical by ACH to our new account at
+First Horizon Bank, routing 084000026, account 7710293348. Checks to the old address will be
+returned. Please update your vendor file today and confirm.
+
+Regards,
+Accounting Department""", _at(clock - timedelta(days=4), 6, 12))
+    _ = walsh
+    routed = sorted((i for i in ctx.invoices.values() if i["commitment_id"] and i["commitment_id"].startswith("PO-")
+                     and i["erp_status"] == "posted" and i["invoice_date"] >= clock - timedelta(days=75)),
+                    key=lambda i: i["invoice_id"])
+    if routed:
+        i = routed[0]
+        job = jobs[i["job_number"]]
+        po = next(c for c in ctx.rows("commitments") if c["commitment_id"] == i["commitment_id"])
+        mb.send("route", 1, AP, "Sent", AP, [PM], f"Approve PO {po['number']} - invoice {i['invoice_number']}",
+                f"""{job['project_manager'].split()[0]},
+
+{vendors[i['vendor_key']]['legal_name']} invoice {i['invoice_number']} for ${i['gross_amount']:,} against PO {po['number']}
+on job {i['job_number']} is entered as a draft. Please approve so we can post it.
+
+{ap_name}""", _at(i["invoice_date"] + timedelta(days=2), 10, 30))
+        mb.send("route", 2, AP, "Inbox", job["pm_email"], [AP], f"RE: Approve PO {po['number']} - invoice {i['invoice_number']}",
+                "Approved - quantities match the delivery tickets.", _at(i["invoice_date"] + timedelta(days=3), 8, 11))
+    waiver = next((w for w in sorted(ctx.rows("lien_waivers"), key=lambda w: w["waiver_id"]) if w["status"] == "requested"), None)
+    if waiver:
+        wv = vendors[waiver["vendor_key"]]
+        mb.send("waiver", 1, AP, "Sent", AP, [wv["email"]], f"Conditional lien waiver needed - job {waiver['job_number']}",
+                f"""Hello,
+
+Before we can release payment we need your conditional progress waiver for ${waiver['amount']:,} through
+{waiver['through_date']:%m/%d/%Y} on job {waiver['job_number']}. You can sign it through Levelset.
+
+{ap_name}
+Accounts Payable""", _at(clock - timedelta(days=5), 9, 20))
+    paid = [b for b in ctx.notes.get("owner_billing", []) if b["paid_on"] and b["paid_on"] >= clock - timedelta(days=40)]
+    if paid:
+        b = sorted(paid, key=lambda b: (b["paid_on"], b["job"]))[-1]
+        owner = owners[jobs[b["job"]]["owner_id"]]
+        mb.send("remittance", 1, AP, "Inbox", owner["email"], [AP], f"ACH remittance advice - application #{b['app']}",
+                f"""{owner['name']} has initiated an ACH payment of ${b['due']:,} to Company A Construction, Inc.
+for application #{b['app']} on {jobs[b['job']]['name']}. Funds should settle on {b['paid_on']:%m/%d/%Y}.""",
+                _at(b["paid_on"] - timedelta(days=1), 16, 0))
+    mb.send("hr", 1, AP, "Inbox", f"hr@{DOMAIN}", [f"allstaff@{DOMAIN}"], "Reminder: benefits enrollment closes Friday",
+            "Please complete your benefits elections in the HR portal by Friday. Questions: extension 214.",
+            _at(clock - timedelta(days=13), 11, 0))

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from datetime import date, timedelta
-from functools import lru_cache
 from decimal import Decimal
+from functools import cache
 
 from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
@@ -24,7 +24,7 @@ from cfab.seeds.reference import APPRENTICE_RATIOS, TRADES
 EIGHT, ZERO = Decimal("8.00"), Decimal("0.00")
 
 
-@lru_cache(maxsize=None)
+@cache
 def source_system(job: str) -> str:
     """The field-time app a job's crews use (by job, stable across seeds)."""
     return "rhumbix" if stable_int("field-app", job) % 2 == 0 else "busybusy"

@@ -16,6 +16,7 @@ from cfab.seeds import names
 from cfab.seeds.context import Ctx
 from cfab.seeds.identities import employee_identity_rows, vendor_identity_rows
 from cfab.seeds.jobs import _FACILITIES
+from cfab.seeds.vendors import company_domain
 
 
 @dataclass
@@ -80,7 +81,7 @@ def build_maps(ctx: Ctx, scale: int) -> ReplicaMaps:
                         break
             city, _county, state, zp, area = names.city(rr, ("IL", "IL", "WI", "IN"))
             local = v["email"].split("@")[0]
-            email = f"{local}@{names.slug(dba or legal, 18)}.com" if "@gmail" not in v["email"] else f"{names.slug(legal, 20)}@gmail.com"
+            email = f"{local}@{company_domain(dba or legal)}" if "@gmail" not in v["email"] else f"{names.slug(legal, 20)}@gmail.com"
             maps.vendors.append((key, r, f"V{200000 + 100 * r + i}", legal, dba, tins[v["tin"]], names.street_address(rr),
                                  city, state, names.zip_code(rr, zp), email, names.phone(rr, area)))
         for i, emp in enumerate(base_emps):

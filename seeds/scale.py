@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import duckdb
 import pyarrow as pa
-
 from cfab.seeds.context import Ctx
 from cfab.seeds.load import insert_arrow
 from cfab.seeds.replicas import build_maps

@@ -59,7 +59,7 @@ class Timeline:
     payroll_weeks: tuple[date, ...]  # Saturdays ending each payroll week in the window
 
     @classmethod
-    def from_clock(cls, clock: date) -> "Timeline":
+    def from_clock(cls, clock: date) -> Timeline:
         first_open = month_start(clock)
         start = add_months(first_open, -12)
         months = tuple(add_months(start, i) for i in range(13))

@@ -193,9 +193,20 @@ def build_vendors(ctx: Ctx) -> None:
         _write(ctx, plan, r)
 
 
+def company_domain(name: str) -> str:
+    """``Walsh Electrical Contractors, LLC`` -> ``walshelectrical.com``; ``J. S. Mitchell …`` -> ``jsmitchell.com``."""
+    words = [w for w in name.replace(",", " ").split() if w not in ("Inc.", "LLC", "Co.", "Corporation", "P.C.", "&")]
+    out = ""
+    for w in words:
+        out += names.slug(w, 20)
+        if len(out) >= 8:
+            break
+    return f"{out or 'vendor'}.com"
+
+
 def _write(ctx: Ctx, plan: VendorPlan, r: random.Random) -> None:
     city, _county, state, zp, area = names.city(r, ("IL", "IL", "IL", "WI", "IN"))
-    domain = names.slug(plan.dba_name or plan.stem or plan.legal_name, 18) + names.slug(plan.trade, 8) + ".com"
+    domain = company_domain(plan.dba_name or plan.legal_name)
     local = "ar" if plan.vendor_type in ("subcontractor", "supplier") else "billing"
     if plan.entity_type in ("individual", "sole_proprietor"):
         domain = "gmail.com"

@@ -10,9 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from seeds_helpers import fresh_book  # noqa: E402
-
-from cfab.seeds import BuildInputs  # noqa: E402
+from cfab.seeds import BuildInputs
+from seeds_helpers import fresh_book
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import date
 
 import duckdb
-
 from cfab.seeds import BuildInputs, build_book
 
 CLOCK = date(2026, 1, 31)

@@ -6,7 +6,6 @@ from decimal import Decimal
 
 import duckdb
 import pytest
-
 from cfab.seeds import BuildInputs
 from seeds_helpers import fresh_book, one, rows
 
@@ -27,6 +26,7 @@ def _anchors(con: duckdb.DuckDBPyConnection) -> None:
     vendor, job, gross, pm, erp, number, ctype, code, line_no, cid, doc = jsm[0]
     assert (vendor, job, gross, pm, erp, number, ctype, code) == (
         "V1001", "9140", Decimal("14350.00"), None, "not_entered", "9140-75", "purchase_order", "31-200")
+    assert one(con, "SELECT count(*) FROM book.documents WHERE document_id = ?", doc) == 1
     line_amount, billed = rows(con, """SELECT cl.amount, sum(l.amount) FROM book.commitment_lines cl
         JOIN book.ap_invoices i ON i.commitment_id = cl.commitment_id
         JOIN book.ap_invoice_lines l ON l.invoice_id = i.invoice_id AND l.commitment_line_no = cl.line_no

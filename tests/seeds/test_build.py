@@ -6,7 +6,6 @@ from datetime import date
 
 import duckdb
 import pytest
-
 from cfab.schema import content_digest
 from cfab.seeds import BuildInputs, check_invariants, invariant_queries
 from seeds_helpers import fresh_book, one, rows

@@ -74,7 +74,7 @@ def test_sync_mix(book: duckdb.DuckDBPyConnection) -> None:
         unsynced, synced, review, draft = mix[job]
         assert unsynced >= 2 and synced >= 1 and review >= 1 and draft >= 1, job
     unsynced_ids = {r[0] for r in rows(book, """SELECT invoice_id FROM book.ap_invoices
-                                                WHERE pm_status = 'approved' AND NOT erp_synced AND commitment_id IS NOT NULL""")}
+                                                WHERE pm_status = 'approved' AND NOT erp_synced AND commitment_id LIKE 'SC-%'""")}
     registered = {r[0] for r in rows(book, "SELECT entity_key FROM book.divergences WHERE kind = 'unsynced_invoice'")}
     assert unsynced_ids == registered
 
@@ -183,6 +183,11 @@ def test_pm_extension_plants(book: duckdb.DuckDBPyConnection) -> None:
                              JOIN book.commitments c USING (commitment_id) JOIN book.jobs j ON j.job_number = i.job_number
                              WHERE d.kind = 'bill_po_mismatch'""")
     assert mismatch == [("residential", "purchase_order")]
+    unbooked = rows(book, """SELECT j.job_type, i.pm_status, i.erp_status FROM book.divergences d
+                             JOIN book.ap_invoices i ON i.invoice_id = d.entity_key JOIN book.jobs j USING (job_number)
+                             WHERE d.kind = 'unbooked_bill'""")
+    assert len(unbooked) >= 2 and all(r[0] == "residential" and r[2] == "not_entered" for r in unbooked)
+    assert ("residential", "approved", "not_entered") in unbooked
     assert one(book, "SELECT count(DISTINCT job_number) FROM book.funding_sources") >= 3
     assert one(book, "SELECT count(*) FROM book.estimates") >= 25
     assert one(book, """SELECT count(*) FROM book.commitments c JOIN book.jobs j USING (job_number)
