@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fixture_book import ERPS, build_fixture_golden  # noqa: E402
+from erp_fixture_book import ERPS, build_fixture_golden  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from cfab.apps.erp import ERP_APPS
 from cfab.apps.erp import gen
 from cfab.apps.erp.dialects import DIALECTS
 from cfab.schema.catalog import content_digest
-from fixture_book import ERPS, SYS_IDS
+from erp_fixture_book import ERPS, SYS_IDS
 
 D = Decimal
 JOB = {a: {"1042": None} for a in ERPS}

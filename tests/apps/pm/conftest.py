@@ -1,6 +1,6 @@
 """Fixtures for the PM apps (Procore, RedTeam Go, INGENIOUS.BUILD, Ressio, SmarteBuild).
 
-``pm_golden`` builds a golden file from the hand-made fixture book (fixture_book.py) with hh2,
+``pm_golden`` builds a golden file from the hand-made fixture book (pm_fixture_book.py) with hh2,
 the five PM apps and, when the ERP archetype is registered, vista_erp (the ERP that Procore
 syncs to), exactly as build_golden does: cfab_internal + book + each app's seed.
 """
@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fixture_book import PM_APPS, build_fixture_golden  # noqa: E402
+from pm_fixture_book import PM_APPS, build_fixture_golden  # noqa: E402
 
 from cfab.apps.registry import load_all  # noqa: E402
 from cfab.runner.environment import Environment  # noqa: E402

@@ -16,7 +16,7 @@ from cfab.schema.catalog import content_digest, run_script, schema_ddl, sql_reso
 from cfab.triggers.rules import load_rules
 from cfab.views.consistency import check_consistency
 
-from fixture_book import PM_APPS
+from pm_fixture_book import PM_APPS
 
 PROCORE_SIXTEEN = {
     "procore.projects.list", "procore.cost_codes.list", "procore.vendors.list", "procore.change_events.list",
@@ -113,7 +113,7 @@ def test_views_are_deterministic(pm_golden) -> None:
     """Projecting the same book again (in memory) gives the same content digest."""
     from cfab.apps.registry import load_all
     from cfab.seeds.determinism import BuildInputs
-    from fixture_book import load_fixture_book
+    from pm_fixture_book import load_fixture_book
 
     con = duckdb.connect()
     run_script(con, schema_ddl("cfab_internal"))

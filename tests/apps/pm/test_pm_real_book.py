@@ -14,7 +14,7 @@ from cfab.apps.registry import load_all
 from cfab.runner.environment import Environment
 from cfab.views.consistency import check_consistency
 
-from fixture_book import PM_APPS
+from pm_fixture_book import PM_APPS
 
 pytestmark = pytest.mark.skipif(not hasattr(cfab.seeds, "build_book"),
                                 reason="the book generator (cfab.seeds.build_book) has not landed yet")

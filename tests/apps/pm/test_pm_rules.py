@@ -13,7 +13,7 @@ from cfab.schema.catalog import content_digest
 from cfab.triggers.gate import GuardTripped, WriteRejected
 from cfab.triggers.rules import load_rules
 
-from fixture_book import PM_APPS
+from pm_fixture_book import PM_APPS
 
 APPS = ["hh2", *PM_APPS]
 
