@@ -14,6 +14,7 @@ from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import stable_id
 
 PDF, MD = "application/pdf", "text/markdown"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _safe(text: str) -> str:
@@ -71,6 +72,14 @@ def build_documents(ctx: Ctx) -> None:
         _doc(ctx, "change_backup", ce["change_event_id"], "box", f"/Projects/{ce['job_number']}/Change Events",
              f"{ce['change_event_id']}_backup.pdf", f"{ce['change_event_id']} backup - {ce['title']}",
              dates.get(ce["change_event_id"], ctx.clock), ce["job_number"])
+    period = ctx.tl.open_period
+    for key, folder, title in (("wip_schedule", f"/Finance/Close/{period}", f"WIP schedule {period}"),
+                               ("accrual_schedule", f"/Finance/Close/{period}", f"Subcontract accrual schedule {period}"),
+                               ("vendor_1099", f"/Finance/Tax/{ctx.tl.tax_year}", f"1099 vendor list {ctx.tl.tax_year}")):
+        _doc(ctx, "workbook", key, "excel", folder, f"{key}_{period}.xlsx", title, ctx.clock, mime=XLSX)
+    for job in sorted({a["job_number"] for a in ctx.rows("owner_pay_apps") if a["status"] == "certified"}):
+        _doc(ctx, "workbook", f"sov_export:{job}", "excel", f"/Billing/SOV/{job}", f"{job}_SOV.xlsx",
+             f"Job {job} schedule of values", ctx.clock, job, mime=XLSX)
     for p in ctx.rows("policies"):
         _doc(ctx, "policy", p["policy_id"], "sharepoint", "/Policies", p["policy_id"], p["title"],
              p["effective_date"], mime=MD)
