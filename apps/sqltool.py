@@ -70,6 +70,7 @@ class SqlTool(App):
 
         outcome = run_read(self.con, args.sql, self.schemas, max_rows=args.max_rows, timeout_s=READ_TIMEOUT_S)
         data = outcome.model_dump(mode="json")
+        data.pop("elapsed_ms", None)  # wall-clock: keep tool logs identical across runs and transports
         if not data.pop("ok", True) or data.get("kind") in ("refused", "timeout", "error"):
             raise ToolError(data.get("message") or "query failed", "rejected" if data.get("kind") == "refused" else "invalid_argument")
         return data

@@ -202,17 +202,23 @@ class WriteGate:
         return out
 
     def _apply_insert_rules(self, info: TableInfo, rows: list[dict[str, Any]]) -> None:
-        """Evaluate every insert rule over every new row in one query (``new.c`` = the row's value)."""
+        """Evaluate every insert rule over every new row in one query (``new.c`` = the row's value).
+
+        Only the columns the rules mention become literals (a file's bytes never do unless a
+        rule reads them)."""
         rules = self.rules.for_table(info.qualified, "insert")
         if not rules:
             return
-        cols = list(dict.fromkeys(c for r in rows for c in r))
-        values = exp.values([tuple(literal(r.get(c), info.columns[c]) for c in cols) for r in rows],
-                            alias="__new", columns=cols)
-        new_map = {c: col(c, "__new") for c in cols}
+        trees = [parse_expr(r.when) for r in rules]
+        used = {info.column(c.name) for t in trees for c in t.find_all(exp.Column)
+                if c.table.lower() == "new" and c.name.lower() in {k.lower() for k in info.columns}}
+        cols = [c for c in dict.fromkeys(k for r in rows for k in r) if c in used] or ["__one"]
+        tuples = [tuple(literal(r.get(c), info.columns[c]) if c != "__one" else literal(1) for c in cols) for r in rows]
+        values = exp.values(tuples, alias="__new", columns=cols)
+        new_map = {c: col(c, "__new") for c in cols if c != "__one"}
         select = exp.select(*[
-            exp.alias_(exp.func("coalesce", _rewrite(parse_expr(r.when), info, new=new_map, old_alias=None), exp.false()),
-                       f"__rule{i}") for i, r in enumerate(rules)]).from_(values)
+            exp.alias_(exp.func("coalesce", _rewrite(t, info, new=new_map, old_alias=None), exp.false()), f"__rule{i}")
+            for i, t in enumerate(trees)]).from_(values)
         for row, verdicts in zip(rows, self.con.execute(to_sql(select)).fetchall()):
             self._decide(info, "insert", rules, list(verdicts), row)
 
