@@ -223,6 +223,8 @@ def _record(report: ConsistencyReport, registry: dict, entity: str, key: str, fl
 
 
 def _equal(a: Any, b: Any) -> bool:
+    if a == b and type(a) is type(b):
+        return True
     if a is None or b is None:
         return a is None and b is None
     try:
