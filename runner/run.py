@@ -130,8 +130,7 @@ def _run(parser: argparse.ArgumentParser):
             raise SystemExit("runner: --k and --workers must be at least 1")
         inputs = inputs_from(args)
         if args.out is None:
-            tag = f"-{args.model.replace('/', '_')}" if args.model else ""
-            args.out = str(Path("runs") / f"{args.suite}-{args.policy}{tag}")
+            args.out = str(_fresh_out(args))
         out = Path(args.out)
         results = ResultsDir(out)
         if len(results) and not args.resume:
@@ -168,6 +167,18 @@ def _run(parser: argparse.ArgumentParser):
         return 0
 
     return run
+
+
+def _fresh_out(args: argparse.Namespace) -> Path:
+    """runs/<suite>-<policy>[-<model>], numbered -2, -3, … when an earlier run holds the name."""
+    tag = f"-{args.model.replace('/', '_')}" if args.model else ""
+    base = Path("runs") / f"{args.suite}-{args.policy}{tag}"
+    if args.resume or not base.exists():
+        return base
+    n = 2
+    while Path(f"{base}-{n}").exists():
+        n += 1
+    return Path(f"{base}-{n}")
 
 
 def _print_summary(summary: Any, out: Path) -> None:
