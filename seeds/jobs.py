@@ -143,6 +143,7 @@ def build_jobs(ctx: Ctx) -> None:
     r = ctx.rng("jobs")
     pms, supers = _staff(ctx)
     taken = {a.number for a in anchors.ANCHOR_JOBS}
+    used_names = {a.name for a in anchors.ANCHOR_JOBS}
     specs: list[dict] = []
     for a in anchors.ANCHOR_JOBS:
         specs.append(dict(number=a.number, name=a.name, owner=a.owner, owner_type=a.owner_type,
@@ -162,12 +163,17 @@ def build_jobs(ctx: Ctx) -> None:
             city, county, state, _zp, _ac = names.city(r, ("IL",) if public or r.random() < 0.8 else ("IL", "WI", "IN"))
             fac = r.choice(_FACILITIES[jtype])
             if jtype == "residential":
-                fac = f"{r.choice(names.LAST_NAMES)} {fac}" if fac == "Custom Residence" else f"{r.choice(names.STREETS).rsplit(' ', 1)[0]} {fac}"
+                fac = (f"{r.choice(names.LAST_NAMES)} Residence" if fac == "Custom Residence"
+                       else f"{r.choice(names.STREETS).rsplit(' ', 1)[0]} {fac}")
             owner = (r.choice((f"Village of {city}", f"{city} Park District", f"{county} County",
                                f"City of {city}")) if public else
                      f"{r.choice(names.PLACE_STEMS)} {r.choice(('Development', 'Holdings', 'Properties', 'Partners', 'Realty'))}, LLC")
             start = tl.window_start + timedelta(days=r.randint(10, 250))
-            specs.append(dict(number=new_number(), name=f"{city} {fac}", owner=owner,
+            name = f"{city} {fac}"
+            if name in used_names:
+                name = f"{city} {fac} - Phase {sum(n.startswith(name) for n in used_names) + 1}"
+            used_names.add(name)
+            specs.append(dict(number=new_number(), name=name, owner=owner,
                               owner_type="public" if public else "private", job_type=jtype, city=city,
                               county=county, state=state, contract=Decimal(r.randint(lo, hi) * 1000),
                               start=start, months=r.randint(14, 26), packages=_packages(r, jtype),
@@ -175,8 +181,10 @@ def build_jobs(ctx: Ctx) -> None:
     for _ in range(3):   # closed tenant-improvement jobs finished during the window
         city, county, state, _zp, _ac = names.city(r)
         start = tl.window_start + timedelta(days=r.randint(5, 60))
-        specs.append(dict(number=new_number(), name=f"{city} {r.choice(('Dental Office', 'Bank Branch', 'Restaurant'))} Tenant Improvement",
-                          owner=f"{r.choice(names.LAST_NAMES)} {r.choice(('Dental Group', 'Savings Bank', 'Hospitality'))}, LLC",
+        kind, owner_kind = r.choice((("Dental Office", "Family Dental, LLC"), ("Bank Branch", "Community Bank"),
+                                     ("Restaurant", "Hospitality Group, LLC")))
+        specs.append(dict(number=new_number(), name=f"{city} {kind} Tenant Improvement",
+                          owner=f"{r.choice(names.LAST_NAMES)} {owner_kind}",
                           owner_type="private", job_type="commercial", city=city, county=county, state=state,
                           contract=Decimal(r.randint(180, 650) * 1000), start=start, months=r.randint(4, 6),
                           packages=("drywall", "finishes", "electrical", "rental"), status="closed", pw=False))

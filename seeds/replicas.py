@@ -43,6 +43,7 @@ def build_maps(ctx: Ctx, scale: int) -> ReplicaMaps:
     maps = ReplicaMaps([], [], [], [], [], [])
     codes = ctx.notes["sage300_codes"]
     taken_tins = {v["tin"] for v in vrows.values()}
+    domains = set(ctx.notes.get("vendor_domains", set()))
     for r in range(1, scale):
         rr = ctx.rng("replica", r)
         for i, job in enumerate(base_jobs):
@@ -81,7 +82,8 @@ def build_maps(ctx: Ctx, scale: int) -> ReplicaMaps:
                         break
             city, _county, state, zp, area = names.city(rr, ("IL", "IL", "WI", "IN"))
             local = v["email"].split("@")[0]
-            email = f"{local}@{company_domain(dba or legal)}" if "@gmail" not in v["email"] else f"{names.slug(legal, 20)}@gmail.com"
+            email = (f"{local}@{company_domain(dba or legal, domains)}" if "@gmail" not in v["email"]
+                     else f"{names.slug(legal, 20)}@gmail.com")
             maps.vendors.append((key, r, f"V{200000 + 100 * r + i}", legal, dba, tins[v["tin"]], names.street_address(rr),
                                  city, state, names.zip_code(rr, zp), email, names.phone(rr, area)))
         for i, emp in enumerate(base_emps):

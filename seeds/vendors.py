@@ -193,20 +193,29 @@ def build_vendors(ctx: Ctx) -> None:
         _write(ctx, plan, r)
 
 
-def company_domain(name: str) -> str:
-    """``Walsh Electrical Contractors, LLC`` -> ``walshelectrical.com``; ``J. S. Mitchell …`` -> ``jsmitchell.com``."""
+def company_domain(name: str, taken: set[str] | None = None) -> str:
+    """``Walsh Electrical Contractors, LLC`` -> ``walshelectrical.com``; ``J. S. Mitchell …`` -> ``jsmitchell.com``.
+
+    With ``taken``, words are added (then a number) until the domain is not in it; it is then added."""
     words = [w for w in name.replace(",", " ").split() if w not in ("Inc.", "LLC", "Co.", "Corporation", "P.C.", "&")]
-    out = ""
-    for w in words:
+    out, n = "", 0
+    for i, w in enumerate(words):
         out += names.slug(w, 20)
-        if len(out) >= 8:
+        if len(out) >= 8 and (taken is None or f"{out}.com" not in taken or i == len(words) - 1):
             break
-    return f"{out or 'vendor'}.com"
+    out = out or "vendor"
+    domain = f"{out}.com"
+    while taken is not None and domain in taken:
+        n += 1
+        domain = f"{out}{n}.com"
+    if taken is not None:
+        taken.add(domain)
+    return domain
 
 
 def _write(ctx: Ctx, plan: VendorPlan, r: random.Random) -> None:
     city, _county, state, zp, area = names.city(r, ("IL", "IL", "IL", "WI", "IN"))
-    domain = company_domain(plan.dba_name or plan.legal_name)
+    domain = company_domain(plan.dba_name or plan.legal_name, ctx.notes.setdefault("vendor_domains", set()))
     local = "ar" if plan.vendor_type in ("subcontractor", "supplier") else "billing"
     if plan.entity_type in ("individual", "sole_proprietor"):
         domain = "gmail.com"
