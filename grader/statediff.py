@@ -13,11 +13,13 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import polars as pl
-import pyarrow as pa
 from cfab.schema.models import FrozenModel
+
+if TYPE_CHECKING:  # imported lazily: the CLI and workers should not pay for them at startup
+    import polars as pl
+    import pyarrow as pa
 
 from .values import pk_key, show
 
@@ -172,12 +174,16 @@ class StateDiff(FrozenModel):
 
         ``pk`` is the ``written_rows`` key (JSON array of strings); ``before``/``after`` are
         JSON text (``null`` JSON for a NULL value, SQL NULL for "no such side")."""
+        import pyarrow as pa
+
         rows = self.long_rows()
         cols = list(zip(*rows)) if rows else [() for _ in LONG_COLUMNS]
         return pa.table({name: pa.array(list(vals), type=pa.string())
                          for name, vals in zip(LONG_COLUMNS, cols)})
 
     def to_polars(self) -> pl.DataFrame:
+        import polars as pl
+
         return pl.from_arrow(self.to_arrow())  # type: ignore[return-value]
 
     # ----------------------------------------------------------------- display
