@@ -76,6 +76,9 @@ def _bought(ctx: Ctx, job: JobPlan) -> list[str]:
         return subs + pos
     cap = (8 if job.number in anchors.SYNC_JOBS else 6 if job.number in anchors.ACCRUAL_JOBS
            else ctx.rng("buyout", job.number).randint(3, 4))
+    if job.job_type == "residential":   # Ressio jobs always buy lumber and doors on POs
+        must = [p for p in ("lumber", "doors") if p in pk]
+        pk = must + [p for p in pk if p not in must]
     pk = pk[:cap]
     if job.number == "1042":
         if "electrical" in pk:

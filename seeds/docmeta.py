@@ -2,7 +2,10 @@
 ``cfab.seeds.documents`` produces the bytes from the book rows the natural key points at).
 
 document_id = stable_id(doc_type, natural_key), the same id the owning row carries in its
-``document_id`` column. Only the scale-1 universe has documents.
+``document_id`` column. PDFs: invoices (the last two months, the plants), certificates of
+insurance, lien waivers, owner pay applications, WH-347s, subcontracts, change-event backups;
+markdown policies; Excel workbooks (WIP, accrual schedule, 1099 vendors, SOV export per billing
+job). Only the scale-1 universe has documents.
 """
 
 from __future__ import annotations

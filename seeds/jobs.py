@@ -176,7 +176,8 @@ def build_jobs(ctx: Ctx) -> None:
             specs.append(dict(number=new_number(), name=name, owner=owner,
                               owner_type="public" if public else "private", job_type=jtype, city=city,
                               county=county, state=state, contract=Decimal(r.randint(lo, hi) * 1000),
-                              start=start, months=r.randint(14, 26), packages=_packages(r, jtype),
+                              start=start, months=r.randint(9, 14) if jtype == "residential" else r.randint(14, 26),
+                              packages=_packages(r, jtype),
                               status="active", pw=public, owner_side=prof_i == 4))
     for _ in range(3):   # closed tenant-improvement jobs finished during the window
         city, county, state, _zp, _ac = names.city(r)
