@@ -97,7 +97,7 @@ class WriteGate:
         info = self._table(table)
         prepared: list[dict[str, Any]] = []
         for raw in rows:
-            row = {info.column(k): v for k, v in raw.items()}
+            row = {_column(info, k): v for k, v in raw.items()}
             prepared.append({name: self._check_value(info, name, value) for name, value in row.items()})
         if not prepared:
             return []
@@ -117,7 +117,8 @@ class WriteGate:
         """Update the row with this primary key; values are Python values (typed literals)."""
         info = self._table(table)
         where = self._key_where(info, key)
-        assignments = {info.column(c): literal(self._check_value(info, info.column(c), v), info.columns[info.column(c)])
+        columns = {c: _column(info, c) for c in values}
+        assignments = {columns[c]: literal(self._check_value(info, columns[c], v), info.columns[columns[c]])
                        for c, v in values.items()}
         count = self._update(info, where, assignments)
         if count == 0:
@@ -129,7 +130,7 @@ class WriteGate:
         """Update every row matching ``where`` with SQL expressions over the row's own columns."""
         info = self._table(table)
         where_expr = parse_expr(where) if isinstance(where, str) else (where or exp.true())
-        parsed = {info.column(c): (parse_expr(e) if isinstance(e, str) else e) for c, e in assignments.items()}
+        parsed = {_column(info, c): (parse_expr(e) if isinstance(e, str) else e) for c, e in assignments.items()}
         return self._update(info, where_expr, parsed)
 
     def delete(self, table: str, key: Mapping[str, Any] | Sequence[Any]) -> int:
@@ -288,6 +289,14 @@ class WriteGate:
         bad = self.con.execute(to_sql(query)).fetchone()
         if bad is not None:
             raise WriteRejected(_format(assertion.message, dict(zip(group_cols, bad))), assertion.id)
+
+
+def _column(info: TableInfo, name: str) -> str:
+    """The declared spelling of a column being written; an unknown column is a refused write."""
+    try:
+        return info.column(name)
+    except KeyError as exc:
+        raise WriteRejected(str(exc.args[0]) if exc.args else f"{info.qualified} has no column {name!r}") from None
 
 
 def _key_lookup(info: TableInfo, key: Mapping[str, Any]) -> list[str]:
