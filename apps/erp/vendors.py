@@ -49,6 +49,7 @@ class FoundationErp(ErpApp):
     label: ClassVar[str] = "Foundation Software"
     D: ClassVar[Dialect] = FOUNDATION
     TOOL_NAMES: ClassVar[dict[str, str]] = _names("foundation")
+    EX_VENDOR: ClassVar[str] = "F1037"
     EX_JOB: ClassVar[str] = "1042-00"
 
 
@@ -60,6 +61,7 @@ class Cmic(ErpApp):
     label: ClassVar[str] = "CMiC"
     D: ClassVar[Dialect] = CMIC
     TOOL_NAMES: ClassVar[dict[str, str]] = _names("cmic")
+    EX_VENDOR: ClassVar[str] = "SUB10811"
     EX_JOB: ClassVar[str] = "001042"
 
 
@@ -71,6 +73,7 @@ class AcumaticaConstruction(ErpApp):
     label: ClassVar[str] = "Acumatica Construction Edition"
     D: ClassVar[Dialect] = ACUMATICA
     TOOL_NAMES: ClassVar[dict[str, str]] = _names("acumatica")
+    EX_VENDOR: ClassVar[str] = "AC104099"
     EX_JOB: ClassVar[str] = "J1042"
 
 
@@ -82,6 +85,7 @@ class Sage300Cre(ErpApp):
     label: ClassVar[str] = "Sage 300 CRE"
     D: ClassVar[Dialect] = SAGE300
     TOOL_NAMES: ClassVar[dict[str, str]] = _names("sage300")
+    EX_VENDOR: ClassVar[str] = "WALSHE"
     EX_JOB: ClassVar[str] = "1042-00"
 
 
@@ -93,6 +97,7 @@ class Qbo(ErpApp):
     label: ClassVar[str] = "QuickBooks Online"
     D: ClassVar[Dialect] = QBO
     TOOL_NAMES: ClassVar[dict[str, str]] = _names("qbo")
+    EX_VENDOR: ClassVar[str] = "1"
     EX_JOB: ClassVar[str] = "1042"
 
 
@@ -104,6 +109,7 @@ class ComputerEase(ErpApp):
     label: ClassVar[str] = "ComputerEase"
     D: ClassVar[Dialect] = COMPUTEREASE
     TOOL_NAMES: ClassVar[dict[str, str]] = _names("computerease")
+    EX_VENDOR: ClassVar[str] = "1059"
     EX_JOB: ClassVar[str] = "1042"
 
 
