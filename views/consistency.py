@@ -196,7 +196,14 @@ def check_consistency(con: duckdb.DuckDBPyConnection, apps: list[str] | None = N
 def _load_registry(con: duckdb.DuckDBPyConnection, kinds: dict[str, dict[str, Any]],
                    report: ConsistencyReport) -> dict[tuple[str, str, str], list[tuple[str, set[str]]]]:
     registry: dict[tuple[str, str, str], list[tuple[str, set[str]]]] = {}
-    rows = con.execute("SELECT divergence_id, kind, entity, entity_key, field, apps FROM book.divergences").fetchall()
+    # invoice instances may be keyed by the book's invoice_id; the check keys invoices vendor|number
+    rows = con.execute("""
+        SELECT d.divergence_id, d.kind, d.entity,
+               CASE WHEN d.entity = 'invoice' AND i.invoice_id IS NOT NULL
+                    THEN i.vendor_key || '|' || i.invoice_number ELSE d.entity_key END,
+               d.field, d.apps
+        FROM book.divergences d
+        LEFT JOIN book.ap_invoices i ON d.entity = 'invoice' AND i.invoice_id = d.entity_key""").fetchall()
     for div_id, kind, entity, key, fld, apps in rows:
         spec = kinds.get(kind)
         app_set = {a.strip() for a in apps.split(",") if a.strip()}
