@@ -26,7 +26,8 @@ class SqlQueryArgs(ToolArgs):
 
 class SqlExecuteArgs(ToolArgs):
     sql: str = Field(..., description="Exactly one INSERT, UPDATE or DELETE on one table of your apps.",
-                     examples=["UPDATE vista_erp.APVM SET PayHold = 'Y' WHERE Vendor = 20147"])
+                     examples=["INSERT INTO vista_erp.APVH (VendorGroup, Vendor, HoldCode, Notes, DateAdded) "
+                               "VALUES (1, 20147, 'COI', 'COI expired 2026-01-15', DATE '2026-01-31')"])
 
 
 class SqlTool(App):
@@ -84,9 +85,11 @@ class SqlTool(App):
         Only literal values in INSERT; UPDATE may use expressions over the row's own columns.
 
         Args:
-            sql: one statement, e.g. "UPDATE vista_erp.APVM SET PayHold = 'Y' WHERE Vendor = 20147".
+            sql: one statement, e.g. "INSERT INTO vista_erp.APVH (VendorGroup, Vendor, HoldCode, Notes, DateAdded)
+                VALUES (1, 20147, 'COI', 'COI expired 2026-01-15', DATE '2026-01-31')" (a payment hold) or
+                "UPDATE qbo.Vendor SET PaymentHold = true WHERE Id = 'V1001'".
 
-        Returns {"statement": "update", "table": "vista_erp.APVM", "rows_affected": n}.
+        Returns {"statement": "insert", "table": "vista_erp.APVH", "rows_affected": n}.
         """
         if not self.allow_write:
             raise ToolError("sql.execute is not enabled for this task; use the apps' tools to make changes", "rejected")
