@@ -89,7 +89,7 @@ class Plaid(BankBase):
         """List linked accounts (Plaid /accounts/get) with cached balances.
 
         Args:
-            item_id: only one Item's accounts.
+            item_id: only one Item's accounts, e.g. "893cb233b49eeaa0081204b66aa2fb81" (from items.list).
             account_ids: only these accounts, e.g. ["$EX_ACCOUNT"].
 
         Returns {"accounts": [{account_id, item_id, name, official_name, mask, type, subtype, iso_currency_code,
@@ -105,7 +105,7 @@ class Plaid(BankBase):
         """Real-time balances of linked accounts (Plaid /accounts/balance/get): current and available.
 
         Args:
-            item_id: only one Item's accounts.
+            item_id: only one Item's accounts, e.g. "893cb233b49eeaa0081204b66aa2fb81" (from items.list).
             account_ids: only these accounts, e.g. ["$EX_ACCOUNT"].
 
         Returns {"accounts": [{account_id, name, mask, balances: {current, available, iso_currency_code}}], "count": n}.
@@ -154,7 +154,7 @@ class Plaid(BankBase):
             amount: USD, e.g. "2500.00".
             type: "credit" (pay out) or "debit" (pull in).
             network: "ach", "same-day-ach", "rtp" or "wire".
-            to_account_id: another linked account for a transfer between own accounts.
+            to_account_id: another linked account for a transfer between own accounts, e.g. "0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f".
             legal_name: the counterparty, e.g. "Walsh Electrical Contractors, LLC" (when not an own account).
             description: e.g. "PAYROLL FUND" (at most 15 characters on ACH networks).
 

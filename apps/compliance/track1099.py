@@ -145,7 +145,7 @@ class InformationReturnArchetype(App):
             tax_year: e.g. 2025.
             recipient_id: e.g. "T1099-0003".
             status: "Draft", "Submitted", "Accepted" or "Rejected".
-            filing_id: forms in one filing.
+            filing_id: forms in one filing, e.g. "a1b2c3d4e5f6".
 
         Returns {"forms": [{form_id, recipient_id, tax_year, box1_nonemployee_compensation,
         box4_federal_income_tax_withheld, state_code, state_income, state_tax_withheld, filing_id, status}],

@@ -695,7 +695,7 @@ class ErpApp(App):
             job_id: a $label job id, e.g. "$EX_JOB".
             vendor_id: a $label vendor id, e.g. "$EX_VENDOR".
             status: "unposted" or "posted".
-            invoice_number: the vendor's invoice number.
+            invoice_number: the vendor's invoice number, e.g. "JSM-88421".
             date_from: invoice date on or after, e.g. "2026-01-01".
             date_to: invoice date on or before, e.g. "2026-01-31".
 
@@ -866,7 +866,7 @@ class ErpApp(App):
             date_from: issued on or after, e.g. "2026-01-01".
             date_to: issued on or before, e.g. "2026-01-31".
             payee_contains: part of the payee name, e.g. "walsh".
-            vendor_id: a $label vendor id.
+            vendor_id: a $label vendor id, e.g. "$EX_VENDOR".
             status: "issued", "cleared" or "void".
             limit: most checks, e.g. 100.
 
@@ -981,7 +981,7 @@ class ErpApp(App):
             job_id: the $label job id, e.g. "$EX_JOB".
             estimate_to_complete: the new job-level estimate to complete, e.g. "3706560.00".
             phases: per-phase estimates [{phase, cost_type, estimate_to_complete}].
-            note: projection note.
+            note: projection note, e.g. "Per PM forecast 2026-01-30".
 
         Returns {"job_id", "estimate_to_complete", "projection_status", "phases_updated": n}.
         """
@@ -1013,7 +1013,7 @@ class ErpApp(App):
 
         Args:
             job_id: the $label job id, e.g. "$EX_JOB".
-            description: what changed.
+            description: what changed, e.g. "Unforeseen rock excavation".
             amount: total amount, e.g. "101700.00".
             kind: "owner" or "internal".
             items: budget change by phase [{phase, cost_type, amount, description}] summing to amount.
@@ -1061,7 +1061,7 @@ class ErpApp(App):
             period: fiscal period "YYYY-MM" (default: the entry date's month).
             auto_reverse: true to reverse automatically next period (where $label supports it).
             journal: journal code, default "GJ".
-            reference: reference number.
+            reference: reference number, e.g. "ACR-1042-0126".
 
         Returns {"batch_id", "period", "status", "total_debits", "total_credits", "lines": n, "auto_reverse"}.
         """
@@ -1123,12 +1123,12 @@ class ErpApp(App):
             invoice_number: the vendor's invoice number, e.g. "JSM-88421".
             invoice_date: e.g. "2026-01-20".
             due_date: default invoice date + 30 days.
-            description: invoice description.
+            description: invoice description, e.g. "Pay app #3".
             lines: [{phase, cost_type, amount, retainage, description}].
             amount: one-line shorthand amount, e.g. "14350.00".
             phase: one-line shorthand phase, e.g. "$EX_PHASE".
             cost_type: one-line shorthand cost type, e.g. 3.
-            retainage: one-line shorthand retainage.
+            retainage: one-line shorthand retainage withheld, e.g. "1435.00" (default 0).
             commitment_id: the subcontract/PO billed, e.g. "$EX_SUB".
             period: GL month "YYYY-MM".
 
@@ -1204,10 +1204,10 @@ class ErpApp(App):
         Args:
             kind: "ap_invoice", "journal_entry", "change_order" or "projection".
             vendor_id: for ap_invoice, e.g. "$EX_VENDOR".
-            invoice_number: for ap_invoice.
-            batch_id: for journal_entry, the id journal_entries.stage returned.
+            invoice_number: for ap_invoice, e.g. "JSM-88421".
+            batch_id: for journal_entry, the id journal_entries.stage returned, e.g. "14022".
             job_id: for change_order / projection, e.g. "$EX_JOB".
-            co_number: for change_order.
+            co_number: for change_order, e.g. "004".
 
         Returns {"would_post": {...}} describing what would be posted.
         """
@@ -1264,8 +1264,8 @@ class ErpApp(App):
             vendor_id: the $label vendor id, e.g. "$EX_VENDOR".
             invoice_numbers: posted invoices to pay, e.g. ["JSM-88421"].
             bank_account: bank / cash account, e.g. "BA-OPER".
-            amount: amount (default: open net amount).
-            pay_date: payment date.
+            amount: amount, e.g. "12915.00" (default: the open net amount).
+            pay_date: payment date, e.g. "2026-01-31".
 
         Returns {"would_pay": {"vendor_id", "invoices": [...], "amount"}}.
         """

@@ -508,7 +508,7 @@ class Excel(App):
             folder: e.g. "/Close/2026-01" (default the root).
             sheets: e.g. {"Summary": [["Job", "Accrual"], ["3100", "12500.00"], ["Total", "=SUM(B2:B2)"]]}
                 (default one empty sheet "Sheet1").
-            description: optional.
+            description: optional, e.g. "January accrual review".
 
         Returns {"workbook": {id, name, path, full_path, size, sha256, ...}, "sheets": ["Summary"], "cells": n}.
         """

@@ -479,7 +479,7 @@ class Outlook(App):
             draft_id: e.g. "AAMk0f1e2d3c4b5a69788796a5b4c3d2e1f0".
             to: replaces the recipients, e.g. ["pm@companyA.com"].
             cc: replaces cc, e.g. [] to clear.
-            bcc: replaces bcc.
+            bcc: replaces bcc, e.g. [] to clear it.
             subject: e.g. "Approve PO 9140-75".
             body: e.g. "Updated: please approve by Friday.".
             add_attachment_file_ids: e.g. ["462638810532"].

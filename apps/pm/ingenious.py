@@ -298,7 +298,7 @@ class IngeniousBuild(PMApp):
         Args:
             object_type: "invoice" or "forecast".
             object_id: the invoice id (e.g. "950004") or the forecast revision id.
-            note: note to the approver.
+            note: note to the approver, e.g. "Funded from equity per the draw order".
 
         Returns {"approval_id", "object_type", "object_id", "status": "Pending", "approver_role"}.
         """

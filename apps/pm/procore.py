@@ -327,7 +327,7 @@ class Procore(PMApp):
             status: draft, pending, revise_and_resubmit or approved.
             date_from: first direct cost date, e.g. "2026-01-01".
             date_to: last direct cost date, e.g. "2026-01-31".
-            include_lines: include line items (cost code, amount).
+            include_lines: true to include line items (cost code, amount).
             limit: most rows, e.g. 100.
 
         Returns {"direct_costs": [{id, project_id, vendor_id, direct_cost_type, invoice_number, direct_cost_date,
@@ -406,7 +406,7 @@ class Procore(PMApp):
             erp_sync_status: synced or not_synced.
             date_from: first billing date, e.g. "2026-01-01".
             date_to: last billing date, e.g. "2026-01-31".
-            include_lines: include line items (cost code, work completed this period, retainage).
+            include_lines: true to include line items (cost code, work completed this period, retainage).
             limit: most rows, e.g. 100.
 
         Returns {"requisitions": [{id, project_id, commitment_id, vendor_id, number, invoice_number, billing_date,
