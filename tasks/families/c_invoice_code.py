@@ -1,0 +1,187 @@
+"""C_invoice_code: the paper's worked four-app trajectory (appendix "A Worked Oracle Trajectory").
+
+An invoice arrived by email as a PDF and was filed to Box; it is entered in no system, so its
+numbers (invoice JSM-88421, $14,350.00, PO 9140-75, cost code 31-200) exist only on the page.
+The AP policy: read the PDF, match the invoice to its commitment on the job in Procore (vendor
+and PO line, within the line's remaining amount), create the bill in Sage Intacct as a DRAFT with
+the job and cost-code dimensions through the crosswalk (PM cost code 31-200 is ERP task
+02-200-00, cost type 3 — not the 31-xxx number on the page, and not the PO's first line), and
+draft an email routing it to the job's project manager for approval. Posting the bill and sending
+the email are guarded human steps.
+
+The routing email may go to the job's PM (Procore lists her address) or to the shared PM mailbox
+the AP team routes approvals to (the paper's trajectory and the AP mailbox's own precedent).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from cfab.grader.predicates import Evaluator
+from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.model import ToolStep, Trajectory
+
+FAMILY = "C_invoice_code"
+PM_MAILBOX = "pm@companyA.com"   # the shared project-management mailbox (outlook.mailboxes)
+NOT_POSTED_RE = (r"\b(?:not|n't|never)\b[^.;]{0,40}\bpost|\bunposted\b|nothing\s+(?:was\s+|has\s+been\s+)?posted"
+                 r"|without\s+posting")
+
+
+class CInvoiceCode(Family):
+    family = FAMILY
+    domain_code = "C"
+    taxonomy_path = "C.AP.invoice_extract_code_draft"
+    difficulty = 2
+    systems: ClassVar[list[str]] = ["box", "procore", "sage_intacct", "outlook"]
+    user_role = "AP Specialist"
+    policy_ref = "ap_invoice_policy.md"
+    money_movement_guard = True
+    source_type = "plan_doc"
+    source_ref = "CFAgentBench paper, appendix 'A Worked Oracle Trajectory' (cf_C_invoice_code_9140)"
+
+    def keys(self, book: BookReader) -> list[str]:
+        return [r["job_number"] for r in book.q(FAMILY, "keys")]
+
+    def build(self, key: str, book: BookReader) -> TaskParts:
+        rows = book.q(FAMILY, "invoice", job=key)
+        if len(rows) != 1:
+            raise ValueError(f"{FAMILY} {key}: expected one unentered single-line invoice with its PDF, got {len(rows)}")
+        inv = rows[0]
+        if inv["intacct_po_vendor"] != inv["intacct_vendor"]:
+            raise ValueError(f"{FAMILY} {key}: the PO's vendor is not the invoice's vendor")
+        remaining = inv["po_line_amount"] - inv["po_line_billed"]
+        if inv["line_amount"] > remaining:
+            raise ValueError(f"{FAMILY} {key}: the invoice bills past the PO line's remaining amount ({remaining})")
+        number, vendor, job = inv["invoice_number"], inv["intacct_vendor"], inv["intacct_job"]
+        gross, ret = money_str(inv["gross_amount"]), money_str(inv["retainage_amount"])
+        task_id, cost_type = inv["intacct_task"], int(inv["intacct_cost_type"])
+        pm_email = inv["pm_email"]
+        to_re = "(^|,)(" + "|".join(a.split("@")[0].replace(".", r"\.") for a in (pm_email, PM_MAILBOX)) + r")@companyA\.com(,|$)"
+
+        evaluator = Evaluator.model_validate({
+            "expected": [
+                {"app": "sage_intacct", "table": "APBILL", "op": "added",
+                 "where": {"VENDORID": vendor, "RECORDID": number}, "count": 1,
+                 "assert": {"PROJECTID": job, "PODOCUMENTID": inv["intacct_po"], "TOTALENTERED": gross,
+                            "TOTALRETAINED": ret, "WHENCREATED": inv["invoice_date"].isoformat(), "STATE": "Draft"},
+                 "label": (f"one DRAFT Intacct bill {number} for {vendor} on project {job} against "
+                           f"{inv['intacct_po']}, {gross}")},
+                {"app": "sage_intacct", "table": "APBILLITEM", "op": "added", "where": {"PROJECTID": job}, "count": 1,
+                 "assert": {"TASKID": task_id, "COSTTYPEID": cost_type, "AMOUNT": money_str(inv["line_amount"]),
+                            "AMOUNTRETAINED": money_str(inv["line_retainage"])},
+                 "label": f"its line coded to task {task_id} / cost type {cost_type} for {money_str(inv['line_amount'])}"},
+                {"app": "outlook", "table": "messages", "op": "added", "where": {"isDraft": True}, "count": 1,
+                 "assert": (f"regexp_matches(toRecipients, '{to_re}', 'i') AND "
+                            f"(contains(upper(subject), '{number.upper()}') OR contains(upper(body), '{number.upper()}'))"),
+                 "label": f"one draft email to the project manager ({pm_email} or {PM_MAILBOX}) naming {number}"},
+            ],
+            "forbidden": [
+                {"app": "sage_intacct", "table": "APBILL", "op": "added", "where": "STATE <> 'Draft'",
+                 "label": "a bill not left as a draft"},
+                {"app": "sage_intacct", "table": "APBILL", "op": "added", "where": f"VENDORID <> '{vendor}'",
+                 "label": "a bill for another vendor"},
+                {"app": "sage_intacct", "table": "APBILL", "op": "changed", "label": "an existing bill changed"},
+                {"app": "outlook", "table": "messages", "op": "added", "where": "NOT isDraft",
+                 "label": "an email was sent"},
+                {"app": "outlook", "table": "messages", "op": "changed", "label": "an existing message changed"},
+            ],
+            "allowed": [
+                {"app": "outlook", "table": "attachments", "op": "added", "where": f"sha256 = '{inv['pdf_sha256']}'",
+                 "label": "the invoice PDF attached to the draft"},
+            ],
+            "forbid_unexpected": True,
+            "money_movement_guard": True,
+            "required_outputs": [number.replace("-", "[- ]?"), NOT_POSTED_RE],
+        })
+
+        subject = f"Approve PO {inv['po_number']} - invoice {number}"
+        body = (f"{inv['project_manager']},\n\n{inv['vendor_name']} invoice {number} dated "
+                f"{inv['invoice_date'].isoformat()} for {dollars(gross)} bills PO {inv['po_number']} on job {key}, "
+                f"cost code {inv['cost_code']} ({inv['line_description']}). It is within the PO line's remaining "
+                f"{dollars(remaining)}. I entered it in Sage Intacct as a DRAFT bill (task {task_id}, cost type "
+                f"{cost_type}); it has not been posted. Please reply with your approval.\n\nThanks,\nAccounts Payable")
+        draft = ToolStep(tool="outlook.outlook_draft",
+                         args={"to": [pm_email], "subject": subject, "body": body,
+                               "attachment_file_ids": [inv["box_file_id"]]})
+        bill = ToolStep(tool="sage_intacct.intacct_create_bill",
+                        args={"vendor_id": vendor, "job_id": job, "invoice_number": number,
+                              "invoice_date": inv["invoice_date"].isoformat(), "due_date": inv["due_date"].isoformat(),
+                              "description": inv["description"], "amount": gross, "phase": task_id,
+                              "cost_type": cost_type, "retainage": ret, "commitment_id": inv["intacct_po"]})
+        reply = (f"Coded invoice {number} ({inv['vendor_name']}, {dollars(gross)}) to job {key}, cost code "
+                 f"{inv['cost_code']} (Intacct task {task_id}, cost type {cost_type}) against commitment "
+                 f"{inv['po_number']} (Intacct {inv['intacct_po']}; {dollars(remaining)} remaining on the line). Created "
+                 f"the DRAFT bill in Sage Intacct and drafted the approval email to {inv['project_manager']} "
+                 f"({pm_email}). Did not post the bill or send the email.")
+        oracle = Trajectory(label="oracle", steps=[
+            ToolStep(tool="box.box_list", args={"folder": "/AP/Invoices/" + inv["invoice_date"].strftime("%Y-%m")}),
+            ToolStep(tool="box.ocr_pdf", args={"id": inv["box_file_id"]}),
+            ToolStep(tool="procore.commitments.list", args={"project_number": key}),
+            ToolStep(tool="procore.commitments.get", args={"commitment_id": inv["po_number"]}),
+            ToolStep(tool="procore.erp.cost_code_map", args={"cost_code": inv["cost_code"]}),
+            ToolStep(tool="sage_intacct.purchase_orders.list", args={"job_id": job, "include_items": True}),
+            bill,
+            ToolStep(tool="procore.projects.list", args={}),
+            draft,
+        ], reply=reply)
+
+        mail = book.q(FAMILY, "email", invoice=number)
+        alternatives = []
+        if mail:
+            alternatives.append(Trajectory(label="inbox-route", steps=[
+                ToolStep(tool="outlook.search", args={"query": number}),
+                ToolStep(tool="outlook.read", args={"message_id": mail[0]["message_id"]}),
+                ToolStep(tool="outlook.attachments.ocr", args={"attachment_id": mail[0]["attachment_id"]}),
+                ToolStep(tool="procore.commitments.list", args={"project_number": key, "number": inv["po_number"]}),
+                ToolStep(tool="sage_intacct.vendors.list", args={"name_contains": inv["vendor_name"].split()[-3].strip(",.")}),
+                ToolStep(tool="sage_intacct.job_cost.summary", args={"job_id": job}),
+                ToolStep(tool="sage_intacct.purchase_orders.list", args={"job_id": job, "vendor_id": vendor,
+                                                                         "include_items": True}),
+                ToolStep(tool="outlook.outlook_draft",
+                         args={"to": PM_MAILBOX, "subject": f"Invoice {number} for approval - job {key}",
+                               "body": (f"Please approve {number} ({dollars(gross)}, PO {inv['po_number']}). "
+                                        "Draft bill entered in Intacct, not posted.")}),
+                ToolStep(tool="sage_intacct.intacct_create_bill",
+                         args={"vendor_id": vendor, "job_id": job, "invoice_number": number,
+                               "invoice_date": inv["invoice_date"].isoformat(),
+                               "lines": [{"phase": task_id, "cost_type": cost_type,
+                                          "amount": money_str(inv["line_amount"]),
+                                          "retainage": money_str(inv["line_retainage"]),
+                                          "description": inv["line_description"]}],
+                               "commitment_id": inv["intacct_po"]}),
+            ], reply=f"Entered {number} as a draft Intacct bill and drafted the PM approval email; nothing posted or sent."))
+        alternatives.append(Trajectory(label="box-search-sql", steps=[
+            ToolStep(tool="box.files.list", args={"name_contains": number}),
+            ToolStep(tool="box.ocr_pdf", args={"path": inv["box_path"], "tables": False}),
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT c.number, c.contract_code, c.grand_total, l.cost_code, l.amount "
+                "FROM procore.commitments c JOIN procore.projects p ON p.id = c.project_id "
+                "JOIN procore.commitment_line_items l ON l.commitment_id = c.id "
+                f"WHERE p.project_number = '{key}' AND c.number = '{inv['po_number']}'")}),
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT cost_code, erp_phase, erp_cost_type FROM procore.erp_cost_code_mappings "
+                f"WHERE cost_code = '{inv['cost_code']}'")}),
+            ToolStep(tool="sage_intacct.intacct_query", args={"sql": (
+                'SELECT "DOCNO", "REFERENCENO", "VENDORID" FROM sage_intacct."PODOCUMENT" '
+                f"WHERE \"REFERENCENO\" = '{inv['po_number']}'")}),
+            bill,
+            ToolStep(tool="outlook.outlook_draft",
+                     args={"to": f"{inv['project_manager']} <{pm_email}>", "cc": [PM_MAILBOX],
+                           "subject": subject, "body": body}),
+        ], reply=f"Invoice {number}: draft bill created in Sage Intacct and routed to the PM by draft email. Not posted."))
+
+        return TaskParts(
+            instruction=(f"An invoice from {inv['vendor_name']} for job {key} came in by email and was filed to Box; "
+                         "it hasn't been entered anywhere yet. Match it to its commitment in Procore, enter the bill "
+                         "in Sage Intacct as a draft coded to the right job and cost code, and draft an email routing "
+                         "it to the project manager for approval. Do not post the bill and do not send the email."),
+            evaluator=evaluator,
+            oracle=oracle,
+            alternatives=alternatives,
+            guarded_step=ToolStep(tool="sage_intacct.intacct_post",
+                                  args={"kind": "ap_invoice", "vendor_id": vendor, "invoice_number": number}),
+            defect_variant="pdf_only_invoice",
+        )
+
+
+FAMILIES = [CInvoiceCode]

@@ -1,0 +1,54 @@
+-- A_etc_forecast: the PM's forecast-to-complete (Procore) summed over the budget lines the ERP
+-- carries, written to Vista's job estimate to complete as a pending projection.
+
+-- name: keys
+-- The jobs whose Procore forecast the ERP has not received (planted by the book generator).
+SELECT entity_key AS job_number
+FROM book.divergences
+WHERE family = 'A_etc_forecast' AND kind = 'pm_forecast_vs_erp_estimate'
+ORDER BY entity_key;
+
+-- name: job
+-- One job: its ids in Procore and Vista (through the hh2 job map), the ERP's stale estimate and
+-- the PM forecast summed over the ERP-carried lines (the book's include_in_erp flag), plus the
+-- PM-only lines the sum leaves out.
+SELECT j.job_number, j.name, j.project_manager,
+       vj.system_job_id AS vista_job, pj.system_job_id AS procore_project_id,
+       jm."JCCo" AS jcco, jm."EstCostToComplete" AS erp_estimate, jm."ProjStatus" AS erp_status,
+       (SELECT sum(b.pm_forecast_to_complete) FROM book.budget_lines b
+         WHERE b.job_number = j.job_number AND b.include_in_erp) AS forecast,
+       (SELECT sum(b.pm_forecast_to_complete) FROM book.budget_lines b
+         WHERE b.job_number = j.job_number) AS forecast_all_lines,
+       (SELECT count(*) FROM book.budget_lines b
+         WHERE b.job_number = j.job_number AND b.include_in_erp) AS erp_lines,
+       (SELECT count(*) FROM book.budget_lines b
+         WHERE b.job_number = j.job_number AND NOT b.include_in_erp) AS pm_only_lines,
+       (SELECT string_agg(b.cost_code, ', ' ORDER BY b.cost_code) FROM book.budget_lines b
+         WHERE b.job_number = j.job_number AND NOT b.include_in_erp) AS pm_only_codes,
+       (SELECT coalesce(sum(b.pm_forecast_to_complete), 0) FROM book.budget_lines b
+         WHERE b.job_number = j.job_number AND NOT b.include_in_erp) AS pm_only_forecast
+FROM book.jobs j
+JOIN hh2.job_map vj ON vj.master_job_number = j.job_number AND vj.system = 'vista_erp'
+JOIN hh2.job_map pj ON pj.master_job_number = j.job_number AND pj.system = 'procore'
+JOIN vista_erp."JCJM" jm ON jm."Job" = vj.system_job_id
+WHERE j.job_number = $job;
+
+-- name: procore_forecast
+-- The same sum as Procore shows it: forecast_to_complete over the budget lines flagged erp_line.
+SELECT sum(b.forecast_to_complete) FILTER (WHERE b.erp_line) AS forecast,
+       count(*) FILTER (WHERE NOT b.erp_line) AS pm_only_lines
+FROM procore.budget_line_items b
+JOIN procore.projects p ON p.id = b.project_id
+WHERE p.project_number = $job;
+
+-- name: shared_phases
+-- ERP phases / cost types that two or more of the job's ERP-carried cost codes roll up into
+-- (the hh2 cost-code map is deliberately not one-to-one).
+SELECT c.erp_phase, c.erp_cost_type, string_agg(b.cost_code, ', ' ORDER BY b.cost_code) AS cost_codes,
+       sum(b.pm_forecast_to_complete) AS forecast
+FROM book.budget_lines b
+JOIN hh2.cost_code_map c ON c.cost_code = b.cost_code AND c.erp_system = 'vista_erp'
+WHERE b.job_number = $job AND b.include_in_erp
+GROUP BY c.erp_phase, c.erp_cost_type
+HAVING count(*) > 1
+ORDER BY c.erp_phase, c.erp_cost_type;
