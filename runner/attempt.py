@@ -56,9 +56,8 @@ def run_attempt(task: Task, policy: Any, *, golden: Path, inputs: BuildInputs,
         diff = env.state_diff()
         result = grade(task.ground_truth, diff, reply=episode.reply, guarded_calls=guards, tool_calls=tools)
         kept = None
-        if keep_state is not None:
+        if keep_state is not None:  # the diff left the file checkpointed and closed
             keep_state.parent.mkdir(parents=True, exist_ok=True)
-            env.con.execute("CHECKPOINT")
             shutil.copyfile(env.path, keep_state)
             kept = keep_state
     return AttemptOutcome(task, episode, diff, result, guards, tools, time.perf_counter() - started, kept)

@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from cfab.apps.contract import App, AppContext
 from cfab.apps.registry import get_app, load_all
 from cfab.apps.tooling import ToolError, ToolResult, ToolSpec, jsonable
-from cfab.runner.golden import ensure_golden
+from cfab.runner.golden import ensure_composed, ensure_golden
 from cfab.schema.catalog import Catalog, content_digest
 from cfab.schema.models import FrozenModel
 from cfab.seeds.determinism import BuildInputs, parse_clock
@@ -54,7 +54,7 @@ class Environment:
 
     def __init__(self, golden: Path, apps: list[str], inputs: BuildInputs, workdir: Path,
                  *, sql_write: bool = False, memory_limit: str = "1GB", owns_workdir: bool = True) -> None:
-        self.golden = Path(golden)
+        self.golden = Path(golden)          # the state at open: the file this attempt copied
         self.inputs = inputs
         self.workdir = Path(workdir)
         self.path = self.workdir / "attempt.duckdb"
@@ -70,6 +70,8 @@ class Environment:
         self.app_names = list(dict.fromkeys(apps))
         shutil.copyfile(self.golden, self.path)
         os.chmod(self.path, 0o644)
+        self._calls: dict[str, _Call] = {}
+        self.tools: dict[str, ToolSpec] = {}
         self._open()
 
     # ------------------------------------------------------------------ lifecycle
@@ -78,10 +80,17 @@ class Environment:
              golden: str | Path | None = None, clock: str | None = None, seed: int | None = None,
              scale: int | None = None, sql_write: bool = False, workdir: str | Path | None = None,
              memory_limit: str = "1GB") -> "Environment":
-        """A fresh environment over a copy of the golden file; use it as a context manager."""
+        """A fresh environment over a copy of the golden file; use it as a context manager.
+
+        With ``apps`` named, the copy holds just those apps (a template derived from the golden
+        file and cached next to it: same rows, a smaller catalog to open); with ``apps=None`` it
+        is the whole golden file, every app and the book.
+        """
         inputs = inputs or BuildInputs.from_env(seed=seed, clock=clock, scale=scale)
         golden_path = Path(golden) if golden is not None else ensure_golden(inputs)
         names = list(load_all()) if apps is None else list(apps)
+        if apps is not None:
+            golden_path = ensure_composed(golden_path, names)
         owns = workdir is None
         wd = Path(tempfile.mkdtemp(prefix="cfab-")) if workdir is None else Path(workdir)
         wd.mkdir(parents=True, exist_ok=True)
@@ -111,14 +120,14 @@ class Environment:
         self.clock = parse_clock(self._meta("clock") or self.inputs.clock)
         ctx = AppContext(con=self._con, gate=self.gate, catalog=self.catalog, clock=self.clock, env=self)
         registry = load_all()
-        self.apps: dict[str, App] = {a: registry[a](ctx) for a in self.app_names}
+        self._apps: dict[str, App] = {a: registry[a](ctx) for a in self.app_names}
         from cfab.apps.sqltool import SqlTool
 
-        self.apps["sql"] = SqlTool(ctx, schemas=sorted(writable), allow_write=self.sql_write)
-        ctx.apps.update({n: a for n, a in self.apps.items() if n != "sql"})
-        self._calls: dict[str, _Call] = {}
-        self.tools: dict[str, ToolSpec] = {}
-        for app in self.apps.values():
+        self._apps["sql"] = SqlTool(ctx, schemas=sorted(writable), allow_write=self.sql_write)
+        ctx.apps.update({n: a for n, a in self._apps.items() if n != "sql"})
+        self._calls = {}
+        self.tools = {}
+        for app in self._apps.values():
             for name, spec in app.offered().items():
                 if name in self._calls:
                     raise ValueError(f"tool {name} defined twice")
@@ -130,11 +139,19 @@ class Environment:
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
-        """The attempt's raw connection (tests and internals only; agents never get it)."""
+        """The attempt's raw connection (tests and internals only; agents never get it).
+
+        Reopened on first use after a diff or a reset closed it."""
         if self._con is None:
             self._open()
         assert self._con is not None
         return self._con
+
+    @property
+    def apps(self) -> dict[str, App]:
+        """The composed app instances (and the SQL tool), bound to the open connection."""
+        self.con  # noqa: B018  (reopen if a diff or reset closed it)
+        return self._apps
 
     def _meta(self, key: str) -> str | None:
         row = self.con.execute("SELECT value FROM cfab_internal.meta WHERE key = ?", [key]).fetchone()
@@ -158,6 +175,7 @@ class Environment:
 
     def call(self, name: str, /, **args: Any) -> dict[str, Any]:
         """Call a tool by native, sanitized or alias name; always returns a JSON-safe dict."""
+        self.con  # noqa: B018  (reopen if a diff or reset closed it; rebinds the tools)
         self._seq += 1
         seq = self._seq
         call = self._calls.get(name)
@@ -264,7 +282,6 @@ class Environment:
         self._close_con()
         shutil.copyfile(snapshot.path, self.path)
         self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
-        self._open()
 
     def digest(self) -> str:
         """Canonical content digest of the state (apps and book; not the logs)."""
@@ -275,11 +292,8 @@ class Environment:
         from cfab.grader import state_diff
 
         before_path = self.golden if before is None else Path(before.path if isinstance(before, Snapshot) else before)
-        self._close_con()
-        try:
-            return state_diff(before_path, self.path, full=full)
-        finally:
-            self._open()
+        self._close_con()  # DuckDB opens a file once per process; the next use reopens it
+        return state_diff(before_path, self.path, full=full)
 
     def _close_con(self) -> None:
         if self._con is not None:

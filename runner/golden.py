@@ -18,6 +18,7 @@ from importlib import metadata, resources
 from pathlib import Path
 
 import duckdb
+from sqlglot import exp
 
 from cfab.schema.catalog import content_digest, run_script, schema_ddl
 from cfab.seeds.determinism import BuildInputs
@@ -138,6 +139,73 @@ def ensure_golden(inputs: BuildInputs | None = None, home: Path | None = None) -
                 os.chmod(path, 0o644)
                 path.unlink()
             build_golden(inputs, path)
+    return path
+
+
+def ensure_composed(golden: Path, apps: list[str]) -> Path:
+    """The golden file cut down to ``apps``: their schemas, cfab_internal, and the book.
+
+    An attempt only ever touches its composed apps, and DuckDB's open cost follows the number
+    of tables (and indexes) in the file, so attempts copy this smaller template instead of the
+    whole golden file. It is derived from the golden file (same rows, same DDL) and cached next
+    to it. The book comes along as plain tables without keys (read-only reference data for the
+    harness; agents cannot reach it), which keeps it cheap to open.
+    """
+    from cfab.apps.registry import get_app
+    from cfab.seeds.determinism import stable_id
+
+    golden = Path(golden)
+    names = sorted(set(apps))
+    path = golden.with_name(f"{golden.stem}.apps-{stable_id(*names, length=10)}.duckdb")
+    marker = path.with_name(path.name + ".ok")
+    if path.exists() and marker.exists():
+        return path
+    with open(path.with_name(path.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists() and marker.exists():
+            return path
+        tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+        tmp.unlink(missing_ok=True)
+        con = duckdb.connect()
+        try:
+            con.execute(f"ATTACH '{_sql_path(golden)}' AS g (READ_ONLY)")
+            con.execute(f"ATTACH '{_sql_path(tmp)}' AS c (BLOCK_SIZE {BLOCK_SIZE})")
+            con.execute("USE c")
+            run_script(con, schema_ddl("cfab_internal"))
+            con.execute("INSERT INTO cfab_internal.meta SELECT * FROM g.cfab_internal.meta WHERE key <> 'apps'")
+            con.execute("INSERT INTO cfab_internal.meta VALUES ('apps', ?)", [",".join(names)])
+            con.execute("CREATE SCHEMA book")
+            for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'g' "
+                                        "AND schema_name = 'book' ORDER BY table_name").fetchall():
+                source = exp.table_(exp.to_identifier(table, quoted=True), db=exp.to_identifier("book"),
+                                    catalog=exp.to_identifier("g"))
+                target = exp.table_(exp.to_identifier(table, quoted=True), db=exp.to_identifier("book"))
+                con.execute(exp.Create(this=target, kind="TABLE", expression=exp.select("*").from_(source))
+                            .sql(dialect="duckdb"))
+            for name in names:
+                schema = get_app(name).schema_name()
+                run_script(con, schema_ddl(name))
+                tables = con.execute(
+                    "SELECT table_name FROM duckdb_tables() WHERE database_name = 'c' AND schema_name = ? "
+                    "ORDER BY table_name", [schema]).fetchall()
+                for (table,) in tables:
+                    source = exp.table_(exp.to_identifier(table, quoted=True), db=exp.to_identifier(schema, quoted=True),
+                                        catalog=exp.to_identifier("g"))
+                    target = exp.table_(exp.to_identifier(table, quoted=True), db=exp.to_identifier(schema, quoted=True),
+                                        catalog=exp.to_identifier("c"))
+                    con.execute(exp.insert(exp.select("*").from_(source), target).sql(dialect="duckdb"))
+            con.execute("CHECKPOINT c")
+            con.execute("USE memory")
+            con.execute("DETACH c")
+            con.execute("DETACH g")
+        except BaseException:
+            con.close()
+            tmp.unlink(missing_ok=True)
+            raise
+        con.close()
+        os.replace(tmp, path)
+        os.chmod(path, 0o444)
+        marker.write_text("ok\n")
     return path
 
 
