@@ -161,3 +161,43 @@ def test_decimal_amounts_exact(compiled: dict[str, Task]) -> None:
             for col, value in (e.assert_ or {}).items() if isinstance(e.assert_, dict) else ():
                 if isinstance(value, str) and re.fullmatch(r"-?\d+\.\d+", value):
                     assert Decimal(value) == Decimal(value).quantize(Decimal("0.01")), (t.instance_id, col)
+
+
+def _attempt(task: Task, golden: Path, steps: list[tuple[str, dict]], reply: str):
+    from cfab.runner.policies.oracle import OraclePolicy
+    from cfab.tasks.model import ToolStep, Trajectory
+
+    traj = Trajectory(steps=[ToolStep(tool=t, args=a) for t, a in steps], reply=reply)
+    return run_attempt(task.model_copy(update={"oracle": traj}), OraclePolicy(), golden=golden, inputs=INPUTS).grade
+
+
+@pytest.mark.parametrize("case", ["etc_all_lines", "co_wrong_class", "coi_lookalike", "invoice_po_first_line"])
+def test_twists_catch_the_pattern_matcher(compiled: dict[str, Task], golden: Path, case: str) -> None:
+    """The careless-but-plausible moves each twist is there for fail, with a legible reason."""
+    if case == "etc_all_lines":   # summed every Procore line, contingency included
+        g = _attempt(compiled["cf_A_etc_forecast_1042"], golden,
+                     [("vista_erp.jobs.update_estimate", {"job_id": "1042-", "estimate_to_complete": "3960401.84"})],
+                     "ETC updated to $3,960,401.84, pending; not posted.")
+        assert any(c.kind == "expected" and not c.held for c in g.checks)
+    elif case == "co_wrong_class":   # took the $101,700 for an owner change order
+        g = _attempt(compiled["cf_A_change_order_3100"], golden,
+                     [("vista_erp.change_orders.create", {"job_id": "3100-", "description": "CE-3100-003",
+                                                          "amount": "101700.00", "kind": "owner"})],
+                     "Owner change order set up, pending.")
+        assert "contract value raised for an internal cost transfer" in str(g)
+    elif case == "coi_lookalike":   # held the supply house that shares the name
+        g = _attempt(compiled["cf_C_coi_hold_V1000"], golden,
+                     [("vista_erp.vendors.set_payment_hold", {"vendor_id": "52412", "hold_code": "COI"})],
+                     "Hold placed on Walsh (52412).")
+        assert "similarly named vendor" in str(g)
+    else:   # coded the invoice to the PO's first line instead of through the cost-code map
+        g = _attempt(compiled["cf_C_invoice_code_9140"], golden,
+                     [("sage_intacct.intacct_create_bill",
+                       {"vendor_id": "V1001", "job_id": "9140", "invoice_number": "JSM-88421",
+                        "invoice_date": "2026-01-27", "amount": "14350.00", "phase": "15-400-00", "cost_type": 3,
+                        "commitment_id": "PO-9140-4"}),
+                      ("outlook.outlook_draft", {"to": ["mklein@companyA.com"], "subject": "Approve JSM-88421",
+                                                 "body": "Please approve."})],
+                     "JSM-88421 entered as a draft; not posted.")
+        assert "TASKID expected '02-200-00'" in str(g)
+    assert not g.passed
