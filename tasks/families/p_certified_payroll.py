@@ -49,7 +49,7 @@ from typing import Any, ClassVar
 
 from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars
-from cfab.tasks.model import ToolStep, Trajectory
+from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
 
 SQL = "P_certified_payroll"
 
@@ -159,7 +159,10 @@ class CertifiedPayrollReview(Family):
         alternatives = [self._alt_sql(key, pay, bad, notes, policy), self._alt_by_project(key, week, pay, bad, notes)]
         return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=alternatives,
                          guarded_step=ToolStep(tool="lcptracker.submissions.submit", args={"payroll_id": pid}),
-                         defect_variant=defect)
+                         defect_variant=defect,
+                         rubric=Rubric(partial=[RubricCheck(weight=0.6, check="violating_lines_flagged_with_policy_code"),
+                                                RubricCheck(weight=0.2, check="no_flag_on_compliant_lines"),
+                                                RubricCheck(weight=0.2, check="determination_lines_and_finding_reported")]))
 
     # ------------------------------------------------------------------ evaluator
     def _evaluator(self, pay: dict[str, Any], lines: list[dict[str, Any]], bad: list[dict[str, Any]]) -> Evaluator:
@@ -206,8 +209,9 @@ class CertifiedPayrollReview(Family):
                 required.append(ISSUE_WORDS[ln["code"]])
         else:
             required.append(
-                r"\bno\s+(?:[\w-]+\s+){0,4}?(?:exceptions?|violations?|issues?|findings?|problems?|flags?|discrepanc(?:y|ies)"
-                r"|underpayments?|deficienc(?:y|ies))\b"
+                r"\b(?:no|zero|0)\s+(?:[\w-]+\s+){0,4}?(?:exceptions?|violations?|issues?|findings?|problems?|flags?"
+                r"|discrepanc(?:y|ies)|underpayments?|deficienc(?:y|ies))\b"
+                r"|\b(?:all|every|each)\s+(?:[\w-]+\s+){0,3}?(?:meets?|satisf(?:y|ies)|conforms?|compl(?:y|ies))\b"
                 r"|\b(?:is|are|was|were|appears?|found|fully|remains?|looks?|be)\s+(?:\w+\s+)?compliant\b"
                 r"|\bin\s+(?:full\s+)?compliance\b|\bcomplies\b|\bclean\b|\bnothing\s+to\s+flag\b"
                 r"|\b(?:not|n't|no)\s+(?:\w+\s+){0,2}?(?:find|found|identify|identified|see|detect|detected)\s+any\b")

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.tasks.families.p_certified_payroll import amount_regex, count_regex
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
-from cfab.tasks.model import ToolStep, Trajectory
+from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
 
 SQL = "R_1099nec"
 
@@ -86,7 +86,10 @@ class Form1099NecFiling(Family):
         alternatives = [self._alt_sql(year, forms, total)]
         return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=alternatives,
                          guarded_step=ToolStep(tool="track1099.filings.efile", args={"tax_year": year}),
-                         defect_variant=defect)
+                         defect_variant=defect,
+                         rubric=Rubric(partial=[RubricCheck(weight=0.5, check="reportable_payees_by_tin"),
+                                                RubricCheck(weight=0.3, check="box1_amounts"),
+                                                RubricCheck(weight=0.2, check="filing_assembled_not_filed")]))
 
     # ------------------------------------------------------------------ evaluator
     def _evaluator(self, year: int, tins: list[dict[str, Any]], forms: list[dict[str, Any]], total: Any) -> Evaluator:

@@ -28,7 +28,7 @@ from cfab.apps.bank.vendors import BofaCashPro
 from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.tasks.families.p_certified_payroll import count_regex
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
-from cfab.tasks.model import ToolStep, Trajectory
+from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
 
 SQL = "T_positive_pay"
 BANK = BofaCashPro
@@ -100,7 +100,10 @@ class PositivePayExceptions(Family):
                                  "amount": money_str(altered["issued_amount"] or altered["presented_amount"]),
                                  "method": "wire", "memo": f"Replace returned check {altered['check_number']}"})
         return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=alternatives,
-                         guarded_step=guarded, defect_variant=defect)
+                         guarded_step=guarded, defect_variant=defect,
+                         rubric=Rubric(partial=[RubricCheck(weight=0.6, check="decision_per_item"),
+                                                RubricCheck(weight=0.2, check="register_and_issue_file_untouched"),
+                                                RubricCheck(weight=0.2, check="paid_returned_counts_reported")]))
 
     # ------------------------------------------------------------------ evaluator
     def _reason(self, i: dict[str, Any]) -> str:

@@ -194,9 +194,11 @@ def test_reply_patterns(facts: dict) -> None:
     wd_id = re.sub(r"[^0-9]", "", wd)
     for reply in (f"Checked all 8 lines against IL{wd_id}-mod5: no exceptions found.",
                   f"Reviewed eight payroll lines vs. determination IL {wd_id} (mod 5). The payroll is compliant.",
-                  f"IL{wd_id} mod 5, lines reviewed: 8 — I did not find any prevailing-wage or ratio violations."):
+                  f"IL{wd_id} mod 5, lines reviewed: 8 — I did not find any prevailing-wage or ratio violations.",
+                  f"All 8 workers meet IL{wd_id}-mod5 and the 1:3 ratio; zero exceptions."):
         assert all(_holds(clean, reply)), reply
     assert not all(_holds(clean, "Reviewed the payroll; no exceptions."))
+    assert not all(_holds(clean, f"Reviewed all 8 lines against IL{wd_id}-mod5; LCPtracker's format validation passed."))
 
     dirty = tasks["cf_P_certified_payroll_1042"]
     flagged = next(ln for ln in facts["p_lines"]["1042"] if ln["code"])
