@@ -57,7 +57,7 @@ def book_path(args: argparse.Namespace) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from cfab.runner import commands, run, serve, taskcmds  # noqa: F401  (register the subcommands)
+    from cfab.runner import bench, commands, run, serve, taskcmds  # noqa: F401  (register the subcommands)
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in _SUBCOMMANDS:

@@ -1,0 +1,659 @@
+"""``runner bench``: what the harness costs, measured through the public API.
+
+    runner bench [--scale 1 10 100] [--attempts 20] [--json PATH] [--skip-suite] [--skip-build] …
+
+Sections (each can be skipped):
+
+* **build**: golden build time and file size per scale, split into book generation, load,
+  replication, app seeding, digest (scale 1 is built afresh in a temporary folder; larger
+  scales are built into ``$CFAB_HOME`` once and their recorded timing reused; ``--rebuild``);
+* **overhead**: per-attempt overhead at scale 1 over ≥ 20 attempts of a representative task:
+  copy, open, log reads, diff, grade, close, each split into the calls that cost the time
+  (the task's own tool calls are timed apart and excluded);
+* **diff**: a ten-row change made through the gate (``sql.execute``) on a large table, diffed
+  fast and full at every scale, with fast == full and snapshot/reset/digest checks;
+* **snapshot**: the paper's whole-state JSON snapshot approach on the same book, side by side;
+* **memory**: peak RSS of a worker process running attempts at scale 1 and the largest scale;
+* **suite**: ``runner --suite executable --k 5 --policy oracle`` with 1 and 2 workers;
+* **checks**: two concurrent attempts share nothing.
+
+Medians (min/max) print as rich tables with each target and PASS/MISS; ``--json`` writes
+every figure. Wall times on a loaded machine are inflated: the load average is recorded at
+start and end (a warning prints when it exceeds the core count) and CPU medians print beside
+the wall medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from cfab.runner.cli import subcommand
+from cfab.seeds.determinism import BuildInputs
+
+SECTIONS = ("build", "overhead", "diff", "snapshot", "memory", "suite", "checks")
+
+TARGET_OVERHEAD_MS = 50.0
+TARGET_DIFF_RATIO = 2.0
+TARGET_SUITE_S = 20.0
+TARGET_MEMORY_MB = 1024.0
+TARGET_BUILD_S = 60.0
+
+
+@subcommand("bench", "time the harness: golden build, per-attempt overhead, diff scaling, suite, memory")
+def _bench(parser: argparse.ArgumentParser):
+    parser.add_argument("--scale", type=int, nargs="+", default=None, metavar="N",
+                        help="book scales for the build and small-change diff sections (default: 1 10 100)")
+    parser.add_argument("--attempts", type=int, default=20, help="attempts (and diff repetitions) per figure (default 20)")
+    parser.add_argument("--json", default=None, metavar="PATH", help="write every figure to this JSON file")
+    parser.add_argument("--task", default=None, help=f"representative task id (default {'cf_A_etc_forecast_3100'})")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--clock", default=None)
+    for name in SECTIONS:
+        parser.add_argument(f"--skip-{name}", action="store_true", help=f"skip the {name} section")
+    parser.add_argument("--rebuild", action="store_true", help="rebuild (and re-time) the cached goldens at scales > 1")
+    parser.add_argument("--suite-k", type=int, default=5)
+    parser.add_argument("--suite-workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--suite-timeout", type=float, default=3600.0, help="seconds per suite run")
+    parser.add_argument("--snapshot-max-scale", type=int, default=10,
+                        help="largest scale at which the JSON snapshot approach runs (beyond: extrapolated)")
+    parser.add_argument("--memory-attempts", type=int, default=None, help="attempts per memory worker (default min(attempts, 8))")
+
+    def run(args: argparse.Namespace) -> int:
+        bench = Bench(args)
+        results = bench.run()
+        render(results)
+        if args.json:
+            path = Path(args.json)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(results, indent=1, default=str) + "\n")
+            print(f"json {path}")
+        return 0
+
+    return run
+
+
+# ============================================================================ orchestration
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.scales = sorted(set(args.scale or [1, 10, 100]))
+        if any(s < 1 for s in self.scales):
+            raise SystemExit("runner bench: scales must be positive")
+        if args.attempts < 1:
+            raise SystemExit("runner bench: --attempts must be at least 1")
+        self.skip = {s for s in SECTIONS if getattr(args, f"skip_{s}")}
+        self.inputs = {s: BuildInputs.from_env(seed=args.seed, clock=args.clock, scale=s) for s in sorted({1, *self.scales})}
+        self.results: dict[str, Any] = {}
+        self._goldens: dict[int, tuple[Path, bool]] = {}
+        self.tmp = Path(tempfile.mkdtemp(prefix="cfab-bench-"))
+        self._t0 = time.perf_counter()
+
+    def say(self, text: str) -> None:
+        print(f"[bench {time.perf_counter() - self._t0:7.1f}s] {text}", file=sys.stderr, flush=True)
+
+    def run(self) -> dict[str, Any]:
+        r = self.results
+        r["meta"] = self._meta()
+        r["load"] = {"start": _load()}
+        try:
+            for name in SECTIONS:
+                if name in self.skip:
+                    r[name] = {"skipped": True}
+                    continue
+                self.say(f"section {name} (load {_load()['1m']:.2f})")
+                start = time.perf_counter()
+                try:
+                    r[name] = getattr(self, f"_{name}")()
+                except Exception as exc:  # noqa: BLE001  (one broken section must not lose the others)
+                    import traceback
+
+                    r[name] = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]}
+                    self.say(f"section {name} failed: {type(exc).__name__}: {exc}")
+                r[name]["section_s"] = round(time.perf_counter() - start, 1)
+                r[name]["load_after"] = _load()
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        r["load"]["end"] = _load()
+        r["warnings"] = self._warnings()
+        r["targets"] = targets(r, self.scales)
+        r["meta"]["total_s"] = round(time.perf_counter() - self._t0, 1)
+        return r
+
+    # ------------------------------------------------------------------ helpers
+    def _meta(self) -> dict[str, Any]:
+        import duckdb
+        from cfab.runner.golden import cfab_home, code_fingerprint, package_version
+
+        try:
+            rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False,
+                                 cwd=Path(__file__).resolve().parent, timeout=10).stdout.strip() or None
+            dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                                   text=True, check=False, cwd=Path(__file__).resolve().parent, timeout=10).stdout.split("\n")
+            dirty = [line[3:] for line in dirty if line.strip()]
+        except (OSError, subprocess.SubprocessError):
+            rev, dirty = None, []
+        return {"started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "cores": os.cpu_count(),
+                "python": platform.python_version(), "duckdb": duckdb.__version__, "platform": platform.platform(),
+                "package_version": package_version(), "code_fingerprint": code_fingerprint()[:12], "git": rev,
+                "uncommitted_changes": dirty,
+                "cfab_home": str(cfab_home()), "scales": self.scales, "attempts": self.args.attempts,
+                "seed": self.inputs[1].seed, "clock": self.inputs[1].clock.isoformat(),
+                "argv": sys.argv[1:]}
+
+    def _warnings(self) -> list[str]:
+        out = []
+        cores = os.cpu_count() or 1
+        loads = [self.results["load"]["start"], self.results["load"]["end"]]
+        loads += [v.get("load_after") for v in self.results.values() if isinstance(v, dict) and v.get("load_after")]
+        worst = max(x["1m"] for x in loads)
+        if worst > cores:
+            out.append(f"machine load reached {worst:.2f} on {cores} cores: wall times are inflated "
+                       f"(compare the CPU medians); rerun on an idle machine for target figures")
+        if self.args.attempts < 20:
+            out.append(f"only {self.args.attempts} attempts per figure (the targets call for at least 20)")
+        for name in SECTIONS:
+            sec = self.results.get(name, {})
+            if isinstance(sec, dict) and "error" in sec:
+                out.append(f"section {name} failed: {sec['error']}")
+        for w, v in (self.results.get("suite") or {}).items():
+            if isinstance(v, dict) and v.get("warning"):
+                out.append(f"suite with {w} worker(s): {v['warning']}")
+        for s, v in (self.results.get("diff") or {}).items():
+            if isinstance(v, dict) and v.get("golden_stale_code"):
+                out.append(f"scale {s}: reused a golden file built by another code version ({Path(v['golden']).name})")
+        return out
+
+    def golden(self, scale: int) -> tuple[Path, bool]:
+        """The golden file per scale, resolved once per run (sources may change meanwhile):
+        current code at scale 1; at larger scales one built by an older code version is reused."""
+        from cfab.runner.bench_measure import golden_for
+        from cfab.runner.golden import ensure_golden
+
+        if scale not in self._goldens:
+            if scale == 1:
+                self._goldens[1] = (ensure_golden(self.inputs[1]), False)
+            else:
+                found = golden_for(self.inputs[scale], allow_stale=True)
+                self._goldens[scale] = (found["path"], bool(found["stale"]))
+        return self._goldens[scale]
+
+    # ------------------------------------------------------------------ sections
+    def _build(self) -> dict[str, Any]:
+        from cfab.runner.bench_measure import bench_build
+
+        out: dict[str, Any] = {}
+        for scale in self.scales:
+            self.say(f"build scale {scale}")
+            out[str(scale)] = bench_build(self.inputs[scale], rebuild=self.args.rebuild)
+        return out
+
+    def _overhead(self) -> dict[str, Any]:
+        from cfab.runner.bench_measure import bench_overhead, pick_task
+
+        golden, _ = self.golden(1)
+        task = pick_task(self.inputs[1], self.args.task)
+        self.say(f"overhead: {self.args.attempts} attempts of {task.instance_id} on {golden.name}")
+        return bench_overhead(self.inputs[1], golden, task, self.args.attempts, progress=self._tick)
+
+    def _diff(self) -> dict[str, Any]:
+        from cfab.runner.bench_measure import bench_small_change
+
+        out: dict[str, Any] = {}
+        reps = self.args.attempts
+        for scale in self.scales:
+            golden, stale = self.golden(scale)
+            full_reps = reps if scale == 1 else min(reps, 5 if scale <= 10 else 3)
+            self.say(f"diff: scale {scale}, {reps} fast / {full_reps} full repetitions on {golden.name}")
+            res = bench_small_change(self.inputs[scale], golden, reps=reps, full_reps=full_reps, progress=self._tick)
+            res["golden"] = str(golden)
+            res["golden_stale_code"] = stale
+            out[str(scale)] = res
+        return out
+
+    def _snapshot(self) -> dict[str, Any]:
+        """The whole-state JSON approach next to ours: the same ten-row change in an environment
+        over the whole golden file (every app), diffed by both."""
+        from cfab.runner.bench_measure import bench_whole_book
+        from cfab.runner.bench_worker import parse_output
+
+        out: dict[str, Any] = {}
+        reps = max(3, min(self.args.attempts, 10))
+        for scale in self.scales:
+            golden, _ = self.golden(scale)
+            after = self.tmp / f"after-x{scale}.duckdb"
+            run_json = scale <= self.args.snapshot_max_scale
+            self.say(f"snapshot: our diff over the whole book at scale {scale}")
+            ours = bench_whole_book(self.inputs[scale], golden, reps=reps, full_reps=1 if scale > 1 else min(reps, 3),
+                                    keep_after=after if run_json else None, progress=self._tick)
+            entry: dict[str, Any] = {"ours": ours, "run": False}
+            if not run_json or not after.exists():
+                entry["note"] = (f"JSON approach not run above scale {self.args.snapshot_max_scale} "
+                                 "(--snapshot-max-scale); extrapolated linearly in rows")
+                out[str(scale)] = entry
+                continue
+            self.say(f"snapshot: JSON approach at scale {scale}")
+            proc = subprocess.run([sys.executable, "-m", "cfab.runner.bench_worker", "jsonsnap", "--before",
+                                   ours.get("before_file", str(golden)), "--after", str(after)],
+                                  capture_output=True, text=True, check=False, timeout=7200)
+            after.unlink(missing_ok=True)
+            try:
+                res = parse_output(proc.stdout)
+            except ValueError:
+                entry["error"] = proc.stderr[-2000:]
+                out[str(scale)] = entry
+                continue
+            entry.update(res)
+            entry["run"] = True
+            theirs = {k.lower(): v for k, v in res["diff_summary"].items()}
+            entry["same_changes_as_ours"] = theirs == {k.lower(): v for k, v in (ours.get("diff_summary") or {}).items()}
+            out[str(scale)] = entry
+        runs = [(int(s), v) for s, v in out.items() if v.get("run")]
+        if runs:  # the JSON approach reads and serialises every row: extrapolate linearly in rows
+            s0, base = max(runs)
+            for s, v in out.items():
+                if not v.get("run") and "error" not in v:
+                    f = int(s) / s0
+                    v["extrapolated"] = {"snapshot_s": round(base["snapshot_after_s"] * f, 1),
+                                         "diff_s": round(base["diff_s"] * f, 1),
+                                         "json_bytes": int(base["json_bytes"] * f),
+                                         "peak_mb": round((base["peak"]["vmhwm_mb"] or 0) * f, 0)}
+        return out
+
+    def _memory(self) -> dict[str, Any]:
+        from cfab.runner.bench_worker import parse_output
+        from cfab.tasks.suite import load_suite
+
+        tasks = load_suite("executable", self.inputs[1])
+        first_of_family: dict[str, str] = {}
+        for t in tasks:
+            first_of_family.setdefault(t.family, t.instance_id)
+        ids = list(first_of_family.values())
+        count = self.args.memory_attempts or min(self.args.attempts, 8)
+        out: dict[str, Any] = {}
+        for scale in sorted({1, max(self.scales)}):
+            golden, stale = self.golden(scale)
+            n = count if scale == 1 else max(2, min(count, 3))
+            self.say(f"memory: worker running {n} attempts at scale {scale}")
+            cmd = [sys.executable, "-m", "cfab.runner.bench_worker", "attempts", "--golden", str(golden),
+                   "--scale", str(scale), "--tasks", ",".join(ids), "--count", str(n),
+                   "--seed", str(self.inputs[1].seed), "--clock", self.inputs[1].clock.isoformat()]
+            proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=7200)
+            try:
+                res = parse_output(proc.stdout)
+            except ValueError:
+                out[str(scale)] = {"error": proc.stderr[-2000:]}
+                continue
+            res["golden_bytes"] = golden.stat().st_size
+            res["golden_stale_code"] = stale
+            res["attempt_wall_s_median"] = round(statistics.median(res["attempt_wall_s"]), 3)
+            out[str(scale)] = res
+        return out
+
+    def _suite(self) -> dict[str, Any]:
+        from cfab.runner.bench_worker import parse_output
+        from cfab.runner.environment import Environment
+        from cfab.runner.golden import ensure_golden
+        from cfab.tasks.suite import load_suite
+
+        golden = ensure_golden(self.inputs[1])  # what the runner will use (rebuilt if the code changed)
+        tasks = load_suite("executable", self.inputs[1])
+        n_tasks = len(tasks)
+        out: dict[str, Any] = {"tasks": n_tasks, "k": self.args.suite_k, "attempts": n_tasks * self.args.suite_k}
+        if n_tasks < 54:
+            out["note"] = f"the executable suite holds {n_tasks} tasks so far (the paper's suite has 54 + listings)"
+        # warm-up, timed apart: every composition's environment opened once (builds any per-composition
+        # template the environment derives from the golden file), so both runs start from the same cache
+        start = time.perf_counter()
+        for apps in sorted({tuple(t.systems) for t in tasks}):
+            Environment.open(apps=list(apps), inputs=self.inputs[1], golden=golden).close()
+        out["warmup_s"] = round(time.perf_counter() - start, 2)
+        for workers in self.args.suite_workers:
+            dest = self.tmp / f"suite-w{workers}"
+            self.say(f"suite: {n_tasks} tasks x k={self.args.suite_k} with {workers} worker(s)")
+            cmd = [sys.executable, "-m", "cfab.runner.bench_worker", "wrap", f"--timeout={self.args.suite_timeout}",
+                   "--", sys.executable, "-m", "cfab.runner", "--suite", "executable", "--k", str(self.args.suite_k),
+                   "--workers", str(workers), "--policy", "oracle", "--out", str(dest), "--no-progress",
+                   "--seed", str(self.inputs[1].seed), "--clock", self.inputs[1].clock.isoformat()]
+            proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=self.args.suite_timeout + 120)
+            try:
+                res = parse_output(proc.stdout)
+            except ValueError:
+                out[str(workers)] = {"error": proc.stderr[-2000:]}
+                continue
+            res.update(_suite_records(dest / "attempts.jsonl"))
+            if ensure_golden(self.inputs[1]) != golden:
+                res["warning"] = "the code changed during this run: its wall time includes a golden rebuild"
+                golden = ensure_golden(self.inputs[1])
+            res.pop("stdout_tail", None) if res.get("rc") == 0 else None
+            out[str(workers)] = res
+            shutil.rmtree(dest, ignore_errors=True)
+        return out
+
+    def _checks(self) -> dict[str, Any]:
+        from cfab.runner.bench_measure import isolation_check
+
+        golden, _ = self.golden(1)
+        out: dict[str, Any] = {"concurrent_attempts": isolation_check(self.inputs[1], golden)}
+        diff = self.results.get("diff", {})
+        fe, rr = {}, {}
+        for scale, sec in diff.items():
+            if not isinstance(sec, dict) or "tables" not in sec:
+                continue
+            for name, t in sec["tables"].items():
+                fe[f"x{scale} {name}"] = t.get("fast_equals_full")
+                if "reset_check" in t:
+                    rr[f"x{scale}"] = t["reset_check"]
+        ov = self.results.get("overhead", {})
+        if isinstance(ov, dict) and "fast_equals_full" in ov:
+            fe["x1 oracle end state"] = ov["fast_equals_full"]
+        out["fast_equals_full"] = fe
+        out["reset_restores_digest"] = rr
+        suite = self.results.get("suite", {})
+        same = [v.get("deterministic_diffs") for k, v in suite.items() if isinstance(v, dict) and "deterministic_diffs" in v]
+        if same:
+            out["suite_attempts_identical_diffs"] = all(same)
+        return out
+
+    def _tick(self, text: str) -> None:
+        if os.environ.get("CFAB_BENCH_VERBOSE"):
+            self.say(text)
+
+
+def _suite_records(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {"records": 0}
+    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    walls = [r.get("wall_s", 0.0) for r in recs if not r.get("error")]
+    by_task: dict[str, set[str]] = {}
+    for r in recs:
+        by_task.setdefault(r["task"], set()).add(json.dumps(r.get("diff_summary"), sort_keys=True))
+    return {"records": len(recs), "passed": sum(1 for r in recs if r.get("passed")),
+            "infra_errors": sum(1 for r in recs if r.get("error")),
+            "first_errors": [r["error"][:300] for r in recs if r.get("error")][:3],
+            "attempt_wall_s": {"median": round(statistics.median(walls), 3) if walls else None,
+                               "min": round(min(walls), 3) if walls else None,
+                               "max": round(max(walls), 3) if walls else None},
+            "deterministic_diffs": all(len(v) == 1 for v in by_task.values())}
+
+
+def _load() -> dict[str, float]:
+    one, five, fifteen = os.getloadavg()
+    return {"1m": round(one, 2), "5m": round(five, 2), "15m": round(fifteen, 2)}
+
+
+# ============================================================================ targets
+
+
+def _m(d: Any, *path: str) -> Any:
+    for p in path:
+        if not isinstance(d, dict) or p not in d:
+            return None
+        d = d[p]
+    return d
+
+
+def targets(r: dict[str, Any], scales: list[int]) -> list[dict[str, Any]]:
+    """The issue's targets, each with the measured value, PASS/MISS/n/a and what costs the time."""
+    out: list[dict[str, Any]] = []
+
+    def add(name: str, target: str, value: Any, ok: bool | None, unit: str, why: list[str]) -> None:
+        out.append({"name": name, "target": target, "value": value, "unit": unit,
+                    "status": "n/a" if ok is None else ("PASS" if ok else "MISS"), "costs": why})
+
+    # 1. per-attempt overhead at scale 1
+    tot = _m(r, "overhead", "parts", "total", "median")
+    why = []
+    if tot is not None:
+        sub = _m(r, "overhead", "subparts") or {}
+        parts = sorted(((k, v["median"], v["cpu_median"]) for k, v in sub.items() if v.get("median") is not None),
+                       key=lambda x: -x[1])[:5]
+        why = [f"{k}: {w:.1f} ms (cpu {c:.1f})" for k, w, c in parts]
+        why.append(f"copy: {_m(r, 'overhead', 'parts', 'copy', 'median')} ms")
+    add("per-attempt overhead, scale 1 (median)", f"<= {TARGET_OVERHEAD_MS:.0f} ms", tot,
+        None if tot is None else tot <= TARGET_OVERHEAD_MS, "ms", why)
+
+    # 2. small-change diff scaling
+    lo, hi = min(scales), max(scales)
+    for name in (_m(r, "diff", str(lo), "tables") or {}):
+        a = _m(r, "diff", str(lo), "tables", name, "fast", "env_state_diff", "median")
+        b = _m(r, "diff", str(hi), "tables", name, "fast", "env_state_diff", "median")
+        ok = None
+        why = []
+        ratio = None
+        if a and b and hi != lo:
+            ratio = round(b / a, 2)
+            ok = ratio <= TARGET_DIFF_RATIO
+            fa = _m(r, "diff", str(lo), "tables", name, "fast") or {}
+            fb = _m(r, "diff", str(hi), "tables", name, "fast") or {}
+            grow = sorted(((k, (fb[k]["median"] or 0) - (fa.get(k, {}).get("median") or 0))
+                           for k in fb if k != "env_state_diff" and k != "grader_total"), key=lambda x: -x[1])[:4]
+            why = [f"{k}: +{d:.1f} ms (x{lo} {fa.get(k, {}).get('median')} -> x{hi} {fb[k]['median']})" for k, d in grow]
+            why.append(f"fast diff x{lo} {a:.1f} ms, x{hi} {b:.1f} ms")
+        add(f"small-change diff x{hi} / x{lo}: {name}", f"<= {TARGET_DIFF_RATIO:.0f}x", ratio, ok, "x", why)
+
+    # 3. suite at k=5 with 2 workers
+    wall = _m(r, "suite", "2", "wall_s")
+    why = []
+    if wall is not None:
+        s = r["suite"]
+        per = _m(s, "2", "attempt_wall_s", "median")
+        why = [f"{s.get('attempts')} attempts; median attempt {per} s in the worker",
+               f"1 worker: {_m(s, '1', 'wall_s')} s"]
+        if s.get("note"):
+            why.append(s["note"])
+    add("oracle suite k=5, 2 workers, wall", f"<= {TARGET_SUITE_S:.0f} s", wall,
+        None if wall is None else wall <= TARGET_SUITE_S, "s", why)
+
+    # 4. memory per worker at the largest scale
+    peak = _m(r, "memory", str(hi), "peak", "vmhwm_mb") or _m(r, "memory", str(hi), "peak", "ru_maxrss_mb")
+    why = []
+    if peak is not None:
+        why = [f"after imports and suite load: {_m(r, 'memory', str(hi), 'peak_after_setup', 'vmhwm_mb')} MB",
+               f"scale 1: {_m(r, 'memory', '1', 'peak', 'vmhwm_mb')} MB"]
+    add(f"peak RSS per worker, scale {hi}", f"<= {TARGET_MEMORY_MB:.0f} MB", peak,
+        None if peak is None or hi < 100 else peak <= TARGET_MEMORY_MB, "MB", why)
+
+    # 5. golden build at scale 100
+    b = _m(r, "build", str(hi), "seconds")
+    why = []
+    if b is not None:
+        ph = _m(r, "build", str(hi), "phases_s") or {}
+        why = [f"{k}: {v:.1f} s" for k, v in sorted(ph.items(), key=lambda kv: -kv[1])[:4]]
+        sl = _m(r, "build", str(hi), "slowest_app_seeds_s") or {}
+        if sl:
+            why.append("slowest app seeds: " + ", ".join(f"{k} {v:.1f} s" for k, v in list(sl.items())[:4]))
+    add(f"golden build, scale {hi}", f"<= {TARGET_BUILD_S:.0f} s", b,
+        None if b is None or hi < 100 else b <= TARGET_BUILD_S, "s", why)
+    return out
+
+
+# ============================================================================ rendering
+
+
+def _f(v: Any, digits: int = 1) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:,.{digits}f}"
+    return str(v)
+
+
+def render(r: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console(width=max(Console().width, 120))
+    meta = r["meta"]
+    con.print(f"[bold]runner bench[/]  git {meta.get('git')}  duckdb {meta['duckdb']}  python {meta['python']}  "
+              f"cores {meta['cores']}  load {r['load']['start']['1m']} -> {r['load']['end']['1m']}  "
+              f"total {meta.get('total_s')} s")
+
+    def stat_row(t: Table, label: str, s: dict[str, Any] | None, target: str = "", status: str = "") -> None:
+        if not s or s.get("median") is None:
+            t.add_row(label, "-", "-", "-", "-", target, status)
+            return
+        t.add_row(label, _f(s["median"]), _f(s["min"]), _f(s["max"]), _f(s.get("cpu_median")), target, status)
+
+    def table(title: str) -> Table:
+        t = Table(title=title, title_justify="left", show_lines=False)
+        for c, j in (("measure", "left"), ("median", "right"), ("min", "right"), ("max", "right"),
+                     ("cpu med", "right"), ("target", "right"), ("", "left")):
+            t.add_column(c, justify=j)  # type: ignore[arg-type]
+        return t
+
+    tg = {x["name"]: x for x in r.get("targets", [])}
+
+    b = r.get("build", {})
+    if not b.get("skipped") and "error" not in b:
+        t = Table(title="golden build", title_justify="left")
+        for c in ("scale", "seconds", "cpu s", "size MB", "tables", "rows", "largest parts", "source"):
+            t.add_column(c)
+        for s, v in b.items():
+            if not isinstance(v, dict) or "size_bytes" not in v:
+                continue
+            ph = v.get("phases_s") or {}
+            top = ", ".join(f"{k} {x:.1f}" for k, x in sorted(ph.items(), key=lambda kv: -kv[1])[:3])
+            t.add_row(s, _f(v.get("seconds")), _f(v.get("cpu_seconds")), _f(v["size_bytes"] / 1e6),
+                      _f(v.get("tables")), _f(v.get("rows")), top, v.get("source", ""))
+        con.print(t)
+
+    o = r.get("overhead", {})
+    if "parts" in o:
+        t = table(f"per-attempt overhead, scale 1: {o['attempts']} attempts of {o['task']} (ms)")
+        tot = tg.get("per-attempt overhead, scale 1 (median)", {})
+        for k in ("copy", "open", "logs", "diff", "grade", "close"):
+            stat_row(t, k, o["parts"][k])
+        stat_row(t, "[bold]total overhead[/]", o["parts"]["total"], f"<= {TARGET_OVERHEAD_MS:.0f}", tot.get("status", ""))
+        stat_row(t, "(policy's tool call, excluded)", o["parts"]["tool"])
+        for k, v in o["subparts"].items():
+            stat_row(t, f"  {k}", v)
+        stat_row(t, "ensure_golden (run_one pays it per attempt)", o.get("ensure_golden_per_attempt"))
+        raw = o.get("raw", {})
+        stat_row(t, f"raw copy of the {raw.get('file_bytes', 0) / 1e6:.1f} MB golden", raw.get("copy"))
+        stat_row(t, "raw duckdb.connect + close", raw.get("connect_close_plain"))
+        stat_row(t, "raw connect_hardened + close", raw.get("connect_close_hardened"))
+        con.print(t)
+        cold = o.get("cold_first_attempt_ms") or {}
+        if cold:
+            con.print("  cold first attempt in a process (ms): " + ", ".join(f"{k} {v}" for k, v in cold.items()))
+
+    d = r.get("diff", {})
+    if not d.get("skipped") and "error" not in d:
+        t = table("small change: ten rows through the gate, diffed (ms)")
+        for s, sec in d.items():
+            if not isinstance(sec, dict) or "tables" not in sec:
+                continue
+            for name, e in sec["tables"].items():
+                head = (f"x{s} {name} ({_f(e.get('rows_in_table'))} rows, pk {len(e.get('pk') or [])} col; "
+                        f"file {sec['golden_bytes'] / 1e6:.0f} MB)")
+                if "fast" not in e:
+                    t.add_row(head, "-", "-", "-", "-", "", e.get("error", ""))
+                    continue
+                target = next((x for x in tg.values() if x["name"].endswith(name) and "diff" in x["name"]), {})
+                t.add_row(f"[bold]{head}[/]", "", "", "", "", "", "")
+                stat_row(t, "  fast env.state_diff()", e["fast"]["env_state_diff"],
+                         f"<= {TARGET_DIFF_RATIO:.0f}x x1" if int(s) > 1 else "",
+                         target.get("status", "") if int(s) > 1 and int(s) == max(int(x) for x in d if x.isdigit()) else "")
+                for k in ("checkpoint_close", "grader_attach_detach", "grader_catalogs", "grader_keys",
+                          "grader_tables", "reopen"):
+                    stat_row(t, f"    {k}", e["fast"][k])
+                stat_row(t, "  full env.state_diff(full=True)", e["full"]["env_state_diff"])
+                stat_row(t, "    grader fingerprints", e["full"]["grader_fingerprints"])
+                stat_row(t, "  the 10-row write (tool call)", e["write_10_rows"])
+                op = e.get("open", {})
+                t.add_row(f"  Environment.open (copy {op.get('copy_ms')} + connect {op.get('connect_ms')})",
+                          _f(op.get("open_total_ms")), "", "", "", "", "")
+                t.add_row("  fast == full", str(e.get("fast_equals_full")), "", "", "", "", "")
+        con.print(t)
+
+    sn = r.get("snapshot", {})
+    if not sn.get("skipped") and "error" not in sn:
+        t = Table(title="side by side: whole-state JSON snapshots (paper's design) vs ours", title_justify="left")
+        for c in ("scale", "rows", "JSON MB", "snapshot s", "JSON diff s", "peak MB", "ours fast ms", "ours full ms", "same changes"):
+            t.add_column(c, justify="right")
+        for s, v in sn.items():
+            if not isinstance(v, dict) or not (v.get("run") or v.get("extrapolated")):
+                if isinstance(v, dict) and v.get("ours"):
+                    ours = v["ours"]
+                    t.add_row(s, "-", "-", "-", "-", "-", _f(_m(ours, "fast", "env_state_diff", "median")),
+                              _f(_m(ours, "full", "env_state_diff", "median")), "-")
+                continue
+            ours = v.get("ours") or {}
+            fast_ms = _m(ours, "fast", "env_state_diff", "median")
+            full_ms = _m(ours, "full", "env_state_diff", "median")
+            if v.get("run"):
+                t.add_row(s, _f(v["rows"]), _f(v["json_bytes"] / 1e6), _f(v["snapshot_after_s"], 2), _f(v["diff_s"], 2),
+                          _f(v["peak"]["vmhwm_mb"]), _f(fast_ms), _f(full_ms), str(v.get("same_changes_as_ours")))
+            else:
+                x = v["extrapolated"]
+                t.add_row(f"{s} (extrap.)", "-", _f(x["json_bytes"] / 1e6), _f(x["snapshot_s"]), _f(x["diff_s"]),
+                          _f(x["peak_mb"]), _f(fast_ms), _f(full_ms), "-")
+        con.print(t)
+
+    m = r.get("memory", {})
+    if not m.get("skipped") and "error" not in m:
+        t = Table(title="peak memory of a worker process running attempts", title_justify="left")
+        for c in ("scale", "attempts", "passed", "VmHWM MB", "ru_maxrss MB*", "after setup MB", "attempt s (median)",
+                  "target", ""):
+            t.add_column(c, justify="right")
+        for s, v in m.items():
+            if not isinstance(v, dict) or "peak" not in v:
+                continue
+            target = tg.get(f"peak RSS per worker, scale {s}", {})
+            t.add_row(s, _f(v["attempts"]), _f(v["passed"]), _f(v["peak"]["vmhwm_mb"]), _f(v["peak"]["ru_maxrss_mb"]),
+                      _f(v["peak_after_setup"]["vmhwm_mb"]), _f(v.get("attempt_wall_s_median"), 2),
+                      f"<= {TARGET_MEMORY_MB:.0f}" if target else "", target.get("status", ""))
+        con.print(t)
+        con.print("  * ru_maxrss survives fork+exec on Linux: it includes the RSS of the parent at fork time; "
+                  "VmHWM is the worker's own high-water mark")
+
+    su = r.get("suite", {})
+    if not su.get("skipped") and "error" not in su:
+        t = Table(title=f"oracle suite: {su.get('tasks')} tasks x k={su.get('k')} = {su.get('attempts')} attempts",
+                  title_justify="left")
+        for c in ("workers", "wall s", "passed", "errors", "attempt s (median)", "peak child MB", "children cpu s",
+                  "target", ""):
+            t.add_column(c, justify="right")
+        for w, v in su.items():
+            if not w.isdigit() or not isinstance(v, dict):
+                continue
+            target = tg.get("oracle suite k=5, 2 workers, wall", {}) if w == "2" else {}
+            t.add_row(w, _f(v.get("wall_s")), _f(v.get("passed")), _f(v.get("infra_errors")),
+                      _f(_m(v, "attempt_wall_s", "median"), 2), _f(v.get("children_maxrss_mb")),
+                      _f(v.get("children_cpu_s")), f"<= {TARGET_SUITE_S:.0f}" if target else "", target.get("status", ""))
+        con.print(t)
+        if su.get("note"):
+            con.print(f"  note: {su['note']}")
+
+    ch = r.get("checks", {})
+    if not ch.get("skipped") and "error" not in ch:
+        con.print("[bold]correctness[/]: fast == full " + json.dumps(ch.get("fast_equals_full"))
+                  + "; reset restores digest " + json.dumps({k: v.get("reset_restores_digest") for k, v in
+                                                            (ch.get("reset_restores_digest") or {}).items()})
+                  + "; concurrent attempts isolated " + str(_m(ch, "concurrent_attempts", "ok"))
+                  + ("; suite diffs identical across attempts " + str(ch["suite_attempts_identical_diffs"])
+                     if "suite_attempts_identical_diffs" in ch else ""))
+
+    t = Table(title="targets", title_justify="left")
+    for c in ("target", "measured", "goal", "", "what costs the time"):
+        t.add_column(c)
+    for x in r.get("targets", []):
+        style = {"PASS": "green", "MISS": "red"}.get(x["status"], "dim")
+        t.add_row(x["name"], f"{_f(x['value'])} {x['unit']}" if x["value"] is not None else "-", x["target"],
+                  f"[{style}]{x['status']}[/]", "\n".join(x["costs"]))
+    con.print(t)
+    for w in r.get("warnings", []):
+        con.print(f"[yellow]warning:[/] {w}")
