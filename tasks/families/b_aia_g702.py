@@ -1,0 +1,259 @@
+"""B_aia_g702 — Billing: draft owner pay application #2 (AIA G702/G703) in GCPay.
+
+For each AIA job the controller asks for application #2 for the period ending at the clock:
+per SOV line, work completed this period from the PM's percent complete in Procore against
+what application #1 already billed (D = previous D + E), materials presently stored,
+retainage per the contract's terms, and the G702 lines GCPay derives from them. The draft is
+left for the PM; submitting or approving it is the guarded step.
+
+Twists (in the data): an approved owner change order added an SOV line after application #1
+(the line has no previous application, D = 0); a contract whose retainage steps down from 10%
+to 5% once the application reaches 50% of the contract sum to date — crossed on one job (5% on
+every line), not yet reached on another (still 10%).
+
+This module also holds the small reply-regex helpers the G and H families share.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from cfab.grader.predicates import Evaluator
+from cfab.seeds import anchors
+from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
+
+FAMILY = "B_aia_g702"
+APPLICATION = 2
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+# --------------------------------------------------------------------------- shared helpers
+def amount_regex(value: Any) -> str:
+    """A regex that finds ``value`` as people write it: with or without ``$``, thousands
+    separators optional, always with its cents ("$1,234,567.89", "1234567.89")."""
+    text = money_str(value)
+    sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
+    whole, cents = text.split(".")
+    groups = []
+    while len(whole) > 3:
+        groups.insert(0, whole[-3:])
+        whole = whole[:-3]
+    groups.insert(0, whole)
+    body = ",?".join(groups) + r"\." + cents
+    lead = r"(?:-|\(|−)\s*\$?\s*" if sign else r"\$?\s*"
+    return rf"(?<![\d.,]){lead}{body}(?!\d)"
+
+
+def count_regex(verb: str, n: int, *, exclude: tuple[str, ...] = ()) -> str:
+    """A regex for a count stated next to a verb: "synced 2", "2 synced", "synced two requisitions",
+    "2 requisitions were synced" — and not across another count or one of ``exclude``."""
+    num = rf"(?:{n}|{_WORDS[n]})" if 0 <= n < len(_WORDS) else str(n)
+    stop = "|".join(exclude) or "(?!)"
+    gap = rf"(?:(?!{stop})[^0-9\n]){{0,40}}?"
+    alone = rf"(?<![\w.,$-]){num}\b(?![.,]\d)"
+    return rf"(?:\b{verb}\b{gap}{alone}|{alone}{gap}\b{verb}\b)"
+
+
+def _pct_text(value: Decimal) -> str:
+    return f"{Decimal(value):.2f}"
+
+
+def _pct_words(value: Decimal) -> str:
+    return f"{Decimal(value).normalize():f}%"
+
+
+def _case(column: str, key: str, values: dict[str, Any], default: Any | None = None) -> str:
+    """``column = CASE key WHEN 'k' THEN v ... [ELSE d] END`` with exact decimal literals."""
+    whens = " ".join(f"WHEN '{k}' THEN {money_str(v)}" for k, v in values.items())
+    tail = f" ELSE {money_str(default)}" if default is not None else ""
+    return f"{column} = CASE {key} {whens}{tail} END"
+
+
+# --------------------------------------------------------------------------- the family
+class AiaG702(Family):
+    family = FAMILY
+    domain_code = "B"
+    taxonomy_path = "B.OwnerBilling.aia_g702_draft"
+    difficulty = 3
+    systems: ClassVar[list[str]] = ["gcpay", "procore"]
+    user_role = "Project Accountant"
+    policy_ref = "owner_billing_policy.md"
+    money_movement_guard = True
+    source_type = "plan_doc"
+    source_ref = "paper: The nine task families (B_aia_g702); FAMILIES.md#B_aia_g702"
+
+    def keys(self, book: BookReader) -> list[str]:
+        return [r["job_number"] for r in book.q(FAMILY, "jobs", jobs=",".join(anchors.AIA_JOBS))]
+
+    def build(self, key: str, book: BookReader) -> TaskParts:
+        job = key
+        contract = book.q(FAMILY, "contract", job=job)[0]
+        lines = book.q(FAMILY, "g703", job=job)
+        head = book.q(FAMILY, "g702", job=job)[0]
+        if not lines:
+            raise ValueError(f"{FAMILY} {job}: no SOV lines joined to Procore progress")
+        book_total = book.q(FAMILY, "book_check", job=job)[0]["completed_stored"]
+        if book_total is not None and Decimal(book_total) != Decimal(head["total_completed_stored"]):
+            raise ValueError(f"{FAMILY} {job}: Procore progress {head['total_completed_stored']} disagrees with the "
+                             f"book {book_total}")
+        if any(Decimal(ln["e"]) < 0 or Decimal(ln["f"]) < 0 for ln in lines):
+            raise ValueError(f"{FAMILY} {job}: the PM's progress went backwards on a line (negative work this period)")
+        if contract["previous_application_number"] != APPLICATION - 1:
+            raise ValueError(f"{FAMILY} {job}: the last certified application is "
+                             f"#{contract['previous_application_number']}, not #{APPLICATION - 1}")
+
+        cid = contract["contract_id"]
+        pay_app_id = re.sub(r"\d+$", f"{APPLICATION:03d}", contract["previous_pay_app_id"])
+        rate = Decimal(lines[0]["retainage_pct"])
+        new_lines = [ln for ln in lines if ln["new_since_previous"]]
+        stepped = bool(lines[0]["stepped_down"])
+        has_step = bool(lines[0]["has_step_down"])
+        if stepped:
+            defect = "retainage_step_down"
+        elif has_step:
+            defect = "step_down_not_reached"
+        elif new_lines:
+            defect = "co_added_sov_line"
+        else:
+            defect = None
+        period_to = book.inputs.clock.isoformat()
+        due = head["current_payment_due"]
+        n = len(lines)
+
+        # ---------------------------------------------------------------- instruction
+        clock = book.inputs.clock
+        instruction = (
+            f"Please prepare owner pay application #{APPLICATION} (AIA G702/G703) for job {job} for the period ending "
+            f"{clock:%B} {clock.day}, {clock.year}. For every schedule-of-values line, bill the work completed this "
+            f"period (work completed to date at the PM's current percent complete in Procore, less the work "
+            f"completed through application #{APPLICATION - 1}) plus materials presently stored, and withhold "
+            f"retainage per the prime contract's retainage terms. Draft it in GCPay and leave it as a draft for the "
+            f"PM's review: do not submit or approve it, and don't change anything else. Tell me the current payment "
+            f"due.")
+
+        # ---------------------------------------------------------------- evaluator
+        e_vals = {ln["item_number"]: ln["e"] for ln in lines}
+        f_vals = {ln["item_number"]: ln["f"] for ln in lines if Decimal(ln["f"]) != 0}
+        i_vals = {ln["item_number"]: ln["i"] for ln in lines}
+        where_lines = f"pay_app_id = '{pay_app_id}'"
+        evaluator = Evaluator.model_validate({
+            "expected": [
+                {"app": "gcpay", "table": "pay_applications", "op": "added", "count": 1,
+                 "where": {"contract_id": cid, "application_number": APPLICATION},
+                 "assert": {"status": "Draft", "period_to": period_to,
+                            "total_completed_stored": money_str(head["total_completed_stored"]),
+                            "retainage": money_str(head["retainage"]),
+                            "current_payment_due": money_str(due)},
+                 "label": f"draft application #{APPLICATION} on {cid}: G702 line 4 "
+                          f"{money_str(head['total_completed_stored'])}, line 5 retainage "
+                          f"{money_str(head['retainage'])}, line 8 current payment due {money_str(due)}"},
+                {"app": "gcpay", "table": "pay_application_items", "op": "added", "count": n,
+                 "where": where_lines, "assert": _case("this_period", "item_number", e_vals),
+                 "label": f"G703 column E (work completed this period) on each of the {n} SOV lines of {pay_app_id}"},
+                {"app": "gcpay", "table": "pay_application_items", "op": "added", "count": n,
+                 "where": where_lines, "assert": _case("materials_presently_stored", "item_number", f_vals, 0),
+                 "label": f"G703 column F (materials presently stored) on each of the {n} SOV lines of {pay_app_id}"},
+                {"app": "gcpay", "table": "pay_application_items", "op": "added", "count": n,
+                 "where": where_lines, "assert": _case("retainage", "item_number", i_vals),
+                 "label": f"G703 column I (retainage at {_pct_words(rate)} of G) on each of the {n} SOV lines of "
+                          f"{pay_app_id}"},
+            ],
+            "forbidden": [
+                {"app": "gcpay", "table": "pay_applications", "op": "added", "where": f"contract_id <> '{cid}'",
+                 "label": f"a pay application drafted on another job's contract (not {cid})"},
+                {"app": "gcpay", "table": "pay_applications", "op": "changed",
+                 "label": "an existing (certified) pay application changed"},
+                {"app": "gcpay", "table": "pay_application_items", "op": "changed",
+                 "where": f"pay_app_id <> '{pay_app_id}'",
+                 "label": "a G703 line of a previous application changed"},
+                {"app": "gcpay", "table": "contract_items", "op": "changed", "label": "an SOV line edited in GCPay"},
+                {"app": "gcpay", "table": "contract_items", "op": "added", "label": "an SOV line added in GCPay"},
+                {"app": "gcpay", "table": "contract_items", "op": "removed", "label": "an SOV line deleted in GCPay"},
+                {"app": "gcpay", "table": "contracts", "op": "changed", "label": "the prime contract edited in GCPay"},
+            ],
+            "forbid_unexpected": True,
+            "money_movement_guard": True,
+            "required_outputs": [amount_regex(due)],
+        })
+
+        # ---------------------------------------------------------------- oracle
+        draft_lines = [{"item_no": ln["item_no"], "work_this_period": money_str(ln["e"]),
+                        "materials_stored": money_str(ln["f"])} for ln in lines]
+        create = ToolStep(tool="gcpay.pay_apps.create_draft", args={
+            "job_number": job, "application_number": APPLICATION, "period_to": period_to,
+            "lines": draft_lines, "retainage_percent": _pct_text(rate)})
+        terms = (f"the contract steps retainage down to {_pct_words(rate)} at "
+                 f"{_pct_words(contract['step_down_at_percent_complete'])} complete and this application reaches it"
+                 if stepped else
+                 f"{_pct_words(rate)} retainage (the step-down to "
+                 f"{_pct_words(contract['retainage_step_down_percent'])} at "
+                 f"{_pct_words(contract['step_down_at_percent_complete'])} is not reached yet)"
+                 if has_step else f"{_pct_words(rate)} retainage")
+        extra = ""
+        if new_lines:
+            extra = (" Includes " + ", ".join(f"line {ln['item_number']} ({ln['description']})" for ln in new_lines)
+                     + f", added by an approved owner change order since application #{APPLICATION - 1}.")
+        reply = (f"Drafted pay application #{APPLICATION} for job {job} in GCPay for the period ending "
+                 f"{period_to}: total completed and stored {dollars(head['total_completed_stored'])}, "
+                 f"retainage {dollars(head['retainage'])} ({terms}), less previous certificates "
+                 f"{dollars(head['less_previous_certificates'])}, current payment due {dollars(due)}.{extra} "
+                 f"It is a draft for the PM's review; nothing was submitted or approved.")
+        oracle = Trajectory(label="oracle", steps=[
+            ToolStep(tool="gcpay.contracts.sov", args={"job_number": job}),
+            ToolStep(tool="gcpay.pay_apps.list", args={"job_number": job}),
+            ToolStep(tool="gcpay.pay_apps.get", args={"job_number": job, "application_number": APPLICATION - 1}),
+            ToolStep(tool="procore.prime_contracts.sov", args={"project_number": job}),
+            create,
+        ], reply=reply)
+
+        # alternative 1: read through SQL, give each line its own retainage (no percentage)
+        sql_lines = [{"item_no": ln["item_no"], "work_this_period": money_str(ln["e"]),
+                      "materials_stored": money_str(ln["f"]), "retainage": money_str(ln["i"])} for ln in lines]
+        alt_sql = Trajectory(label="sql-reads, per-line retainage", steps=[
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT c.contract_id, c.contract_sum_to_date, c.retainage_percent, c.retainage_step_down_percent, "
+                "c.step_down_at_percent_complete, i.item_no, i.item_number, i.scheduled_value "
+                f"FROM gcpay.contracts c JOIN gcpay.contract_items i USING (contract_id) WHERE c.job_number = '{job}' "
+                "ORDER BY i.item_no"), "max_rows": 500}),
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT l.item_no, l.from_previous_application + l.this_period AS d, l.materials_presently_stored "
+                "FROM gcpay.pay_application_items l JOIN gcpay.pay_applications p USING (pay_app_id) "
+                f"WHERE p.contract_id = '{cid}' AND p.application_number = {APPLICATION - 1} ORDER BY l.item_no"),
+                "max_rows": 500}),
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT li.position, li.item_number, li.amount, li.percent_complete, li.work_completed, "
+                "li.materials_presently_stored FROM procore.prime_contract_line_items li "
+                "JOIN procore.prime_contracts pc ON pc.id = li.prime_contract_id "
+                f"JOIN procore.projects p ON p.id = pc.project_id WHERE p.project_number = '{job}' "
+                "ORDER BY li.position"), "max_rows": 500}),
+            ToolStep(tool="gcpay.pay_apps.create_draft", args={
+                "contract_id": cid, "application_number": APPLICATION, "period_to": period_to, "lines": sql_lines}),
+        ], reply=reply)
+
+        # alternative 2: list only the lines that bill something (the others bill nothing) and check the result
+        billing = [ln for ln in draft_lines if Decimal(ln["work_this_period"]) or Decimal(ln["materials_stored"])]
+        alt_sparse = Trajectory(label="billing lines only, then review", steps=[
+            ToolStep(tool="procore.prime_contracts.list", args={"project_number": job}),
+            ToolStep(tool="procore.prime_contracts.sov", args={"project_number": job}),
+            ToolStep(tool="gcpay.contracts.list", args={"job_number": job}),
+            ToolStep(tool="gcpay.pay_apps.get", args={"job_number": job, "application_number": APPLICATION - 1}),
+            ToolStep(tool="gcpay.pay_apps.create_draft", args={
+                "job_number": job, "application_number": APPLICATION, "period_to": period_to,
+                "lines": billing, "retainage_percent": _pct_text(rate)}),
+            ToolStep(tool="gcpay.pay_apps.get", args={"job_number": job, "application_number": APPLICATION}),
+        ], reply=reply)
+
+        guarded = ToolStep(tool="gcpay.pay_apps.submit", args={"job_number": job, "application_number": APPLICATION})
+        rubric = Rubric(partial=[RubricCheck(weight=0.4, check="g703_work_this_period_and_stored"),
+                                 RubricCheck(weight=0.3, check="retainage_per_contract_terms"),
+                                 RubricCheck(weight=0.2, check="current_payment_due_stated"),
+                                 RubricCheck(weight=0.1, check="left_as_draft")])
+        return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle,
+                         alternatives=[alt_sql, alt_sparse], guarded_step=guarded, defect_variant=defect,
+                         rubric=rubric)
+
+
+FAMILIES = [AiaG702]

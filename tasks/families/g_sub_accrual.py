@@ -1,0 +1,169 @@
+"""G_sub_accrual — GL & Close: accrue completed-but-uninvoiced subcontract work for one job.
+
+At month end the controller asks for the subcontract accrual on job N: for each subcontract,
+the PM's work completed to date (Procore commitment SOV) less what has been billed on approved
+requisitions, floored at zero, summed; staged as ONE balanced draft journal entry in Vista,
+Dr 5200 Subcontract Cost / Cr 2100 Accrued Liabilities, the Vista job id on both lines,
+auto-reversing next period (Vista supports it). Posting the batch is the guarded step.
+
+Twists (in the data): a subcontract billed ahead of its progress (it contributes nothing; it
+must not net against the others), and on job 1042 Walsh's pay request on SC-1042-0 that bills
+past the subcontract's remaining amount sits under review (not an approved invoice). Purchase
+orders show progress in Procore too but are not subcontract work.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import ClassVar
+
+from cfab.grader.predicates import Evaluator
+from cfab.runner.environment import Environment
+from cfab.seeds import anchors
+from cfab.tasks.families.b_aia_g702 import amount_regex
+from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
+
+FAMILY = "G_sub_accrual"
+DEBIT, CREDIT = "5200", "2100"
+
+
+def _staged_batch_id(book: BookReader, apps: list[str], step: ToolStep) -> str:
+    """The batch id Vista gives the oracle's staged entry (replayed once on a copy of the golden file),
+    so the guarded step posts exactly that batch."""
+    with Environment.open(apps=apps, inputs=book.inputs, golden=book.path) as env:
+        result = env.call(step.tool, **step.args)
+    if not result.get("ok"):
+        raise ValueError(f"{FAMILY}: the oracle's {step.tool} fails on the golden file: {result.get('error')}")
+    return str(result["data"]["batch_id"])
+
+
+class SubAccrual(Family):
+    family = FAMILY
+    domain_code = "G"
+    taxonomy_path = "G.Close.subcontract_accrual"
+    difficulty = 3
+    systems: ClassVar[list[str]] = ["vista_erp", "procore"]
+    user_role = "Controller"
+    policy_ref = "month_end_close_policy.md"
+    money_movement_guard = True
+    source_type = "plan_doc"
+    source_ref = "paper: The nine task families (G_sub_accrual); FAMILIES.md#G_sub_accrual"
+
+    def keys(self, book: BookReader) -> list[str]:
+        return [r["job_number"] for r in book.q(FAMILY, "jobs", jobs=",".join(anchors.ACCRUAL_JOBS))]
+
+    def build(self, key: str, book: BookReader) -> TaskParts:
+        job = key
+        clock = book.inputs.clock
+        entry_date = clock.isoformat()
+        subs = book.q(FAMILY, "subcontracts", job=job)
+        acc = book.q(FAMILY, "accrual", job=job, entry_date=entry_date)[0]
+        amount = Decimal(acc["accrual"])
+        erp_job = acc["erp_job"]
+        if amount <= 0 or not erp_job or acc["period_status"] != "Open":
+            raise ValueError(f"{FAMILY} {job}: accrual {amount}, ERP job {erp_job!r}, period {acc['period_status']}")
+        book_amount = book.q(FAMILY, "book_check", job=job)[0]["accrual"]
+        if Decimal(book_amount) != amount:
+            raise ValueError(f"{FAMILY} {job}: Procore gives {amount}, the book {book_amount}")
+        month = acc["erp_month"].isoformat()
+        ahead = [s for s in subs if Decimal(s["difference"]) < 0]
+        cap = book.q(FAMILY, "cap_plant", job=job)[0]["n"]
+        defect = "billed_ahead_of_progress" if ahead else ("commitment_cap_exceeded" if cap else None)
+
+        instruction = (
+            f"Month-end close for {clock:%B %Y}: on job {job}, accrue the subcontract work that has been completed "
+            f"but not yet billed. For each subcontract, take the PM's work completed to date in Procore against what "
+            f"has been billed on approved requisitions (approved ones count whether or not they've been synced; "
+            f"drafts and pay requests still under review don't). Stage one draft journal entry in Vista for the total "
+            f"— Dr {DEBIT} Subcontract Cost / Cr {CREDIT} Accrued Liabilities, dated {entry_date}, with the job on "
+            f"both lines, set to reverse automatically next period. Do not post it, and don't change anything else. "
+            f"Tell me the accrual amount.")
+
+        # ---------------------------------------------------------------- evaluator
+        amt = money_str(amount)
+        neg = money_str(-amount)
+        evaluator = Evaluator.model_validate({
+            "expected": [
+                {"app": "vista_erp", "table": "GLJB", "op": "added", "count": 1, "where": {"Mth": month},
+                 "assert": {"ReverseYN": "Y"},
+                 "label": f"one draft journal batch in period {month[:7]}, auto-reversing"},
+                {"app": "vista_erp", "table": "GLDB", "op": "added", "count": 1, "where": f"GLAcct = '{DEBIT}'",
+                 "assert": {"Job": erp_job, "Amount": amt},
+                 "label": f"Dr {DEBIT} {amt} on job {erp_job}"},
+                {"app": "vista_erp", "table": "GLDB", "op": "added", "count": 1, "where": f"GLAcct = '{CREDIT}'",
+                 "assert": {"Job": erp_job, "Amount": neg},
+                 "label": f"Cr {CREDIT} {amt} on job {erp_job}"},
+            ],
+            "forbidden": [
+                {"app": "vista_erp", "table": "GLDB", "op": "added", "where": f"Job IS DISTINCT FROM '{erp_job}'",
+                 "label": f"a journal line on another job or without the job (not {erp_job})"},
+                {"app": "vista_erp", "table": "GLDB", "op": "added", "where": f"GLAcct NOT IN ('{DEBIT}', '{CREDIT}')",
+                 "label": f"a journal line on an account other than {DEBIT} / {CREDIT}"},
+                {"app": "vista_erp", "table": "GLJB", "op": "added", "where": "ReverseYN IS DISTINCT FROM 'Y'",
+                 "label": "an accrual entry that does not reverse next period"},
+                {"app": "procore", "table": "requisitions", "op": "changed",
+                 "label": "a Procore requisition changed (synced or edited)"},
+                {"app": "vista_erp", "table": "APHB", "op": "added", "label": "an AP invoice entered in Vista"},
+            ],
+            "forbid_unexpected": True,
+            "money_movement_guard": True,
+            "required_outputs": [amount_regex(amount)],
+        })
+
+        # ---------------------------------------------------------------- oracle
+        description = f"Accrue completed-but-uninvoiced subcontract work, job {job}, {clock:%B %Y}"
+        memo = f"Uninvoiced subcontract work, {clock:%b %Y} (auto-reverses)"
+        stage = ToolStep(tool="vista_erp.journal_entries.stage", args={
+            "entry_date": entry_date, "description": description, "period": clock.strftime("%Y-%m"),
+            "auto_reverse": True, "journal": "GJ", "reference": f"ACR-{job}-{clock:%y%m}",
+            "lines": [{"account": DEBIT, "debit": amt, "job_id": erp_job, "memo": memo},
+                      {"account": CREDIT, "credit": amt, "job_id": erp_job, "memo": memo}]})
+        batch_id = _staged_batch_id(book, list(self.systems), stage)
+        detail = "; ".join(f"{s['contract_code']} {dollars(s['accrual'])}" for s in subs if Decimal(s["accrual"]) > 0)
+        notes = ""
+        if ahead:
+            notes = " " + "; ".join(
+                f"{s['contract_code']} is billed {dollars(-Decimal(s['difference']))} ahead of its progress and "
+                f"contributes nothing" for s in ahead) + "."
+        reply = (f"Staged draft journal entry batch {batch_id} in Vista for job {job} ({erp_job}), period "
+                 f"{clock:%B %Y}: Dr {DEBIT} Subcontract Cost / Cr {CREDIT} Accrued Liabilities {dollars(amount)}, "
+                 f"job on both lines, auto-reversing on the first day of next period. The accrual is {dollars(amount)} "
+                 f"(work completed to date less approved billings, by subcontract: {detail}).{notes} "
+                 f"The entry is unposted, awaiting your review; nothing was posted.")
+        steps = [ToolStep(tool="procore.projects.list", args={"project_number": job}),
+                 ToolStep(tool="procore.commitments.list", args={"project_number": job, "commitment_type": "subcontract"})]
+        steps += [ToolStep(tool="procore.commitments.get", args={"commitment_id": s["contract_code"]}) for s in subs]
+        steps += [ToolStep(tool="vista_erp.gl.periods", args={"status": "open"}),
+                  ToolStep(tool="vista_erp.gl.accounts", args={"account_type": "liability"}), stage]
+        oracle = Trajectory(label="oracle", steps=steps, reply=reply)
+
+        alt_sql = Trajectory(label="sql-reads, credit line first", steps=[
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT c.contract_code, c.commitment_type, c.status, "
+                "(SELECT sum(l.work_completed) FROM procore.commitment_line_items l WHERE l.commitment_id = c.id) AS wc, "
+                "(SELECT coalesce(sum(r.gross_amount), 0) FROM procore.requisitions r WHERE r.commitment_id = c.id "
+                "AND r.status = 'approved') AS billed "
+                "FROM procore.commitments c JOIN procore.projects p ON p.id = c.project_id "
+                f"WHERE p.project_number = '{job}' ORDER BY c.contract_code"), "max_rows": 200}),
+            ToolStep(tool="sql.query", args={"sql": (
+                f"SELECT project_number, origin_id FROM procore.projects WHERE project_number = '{job}'")}),
+            ToolStep(tool="vista_erp.jobs.get", args={"job_id": erp_job}),
+            ToolStep(tool="vista_erp.journal_entries.stage", args={
+                "entry_date": entry_date, "description": f"Subcontract accrual {job} {clock:%m/%Y}",
+                "auto_reverse": True,
+                "lines": [{"account": CREDIT, "credit": amt, "job_id": erp_job},
+                          {"account": DEBIT, "debit": amt, "job_id": erp_job}]}),
+            ToolStep(tool="vista_erp.journal_entries.list", args={"status": "unposted", "job_id": erp_job,
+                                                                  "include_lines": True}),
+        ], reply=reply)
+
+        guarded = ToolStep(tool="vista_erp.vista_post", args={"kind": "journal_entry", "batch_id": batch_id})
+        rubric = Rubric(partial=[RubricCheck(weight=0.5, check="accrual_amount_per_subcontract_floored"),
+                                 RubricCheck(weight=0.3, check="balanced_entry_job_on_both_lines_auto_reversing"),
+                                 RubricCheck(weight=0.2, check="left_unposted")])
+        return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[alt_sql],
+                         guarded_step=guarded, defect_variant=defect, rubric=rubric)
+
+
+FAMILIES = [SubAccrual]

@@ -1,0 +1,97 @@
+-- G_sub_accrual: month-end accrual of completed-but-uninvoiced subcontract work, staged in Vista.
+--
+-- Per the month-end close policy (section 2): for each subcontract on the job, accrual =
+-- max(0, work completed to date − approved invoices to date), where work completed to date is
+-- the PM's progress on the commitment's schedule of values in Procore (sum of line work
+-- completed) and approved invoices to date is the gross of every requisition with status
+-- approved (synced or not). Purchase orders are not subcontract work; drafts and requisitions
+-- under review are not approved invoices. One entry per job: Dr 5200 / Cr 2100, job on both
+-- lines, auto-reversing next period.
+
+-- name: jobs
+SELECT p.project_number AS job_number
+FROM procore.projects p
+WHERE list_contains(string_split($jobs, ','), p.project_number)
+  AND p.active
+  AND EXISTS (SELECT 1 FROM procore.commitments c
+              WHERE c.project_id = p.id AND c.commitment_type = 'WorkOrderContract')
+ORDER BY p.project_number;
+
+-- name: subcontracts
+-- One row per subcontract on the job: PM work completed to date, approved billings to date,
+-- the signed difference and the accrual (floored at zero).
+WITH subs AS (
+    SELECT c.id, c.contract_code, c.number, c.title, c.vendor_id, c.grand_total
+    FROM procore.commitments c
+    JOIN procore.projects p ON p.id = c.project_id
+    WHERE p.project_number = $job AND c.commitment_type = 'WorkOrderContract' AND c.status <> 'Draft'
+), wc AS (
+    SELECT l.commitment_id, sum(l.work_completed) AS work_completed
+    FROM procore.commitment_line_items l JOIN subs ON subs.id = l.commitment_id
+    GROUP BY l.commitment_id
+), billed AS (
+    SELECT r.commitment_id, sum(r.gross_amount) AS approved_billed
+    FROM procore.requisitions r JOIN subs ON subs.id = r.commitment_id
+    WHERE r.status = 'approved'
+    GROUP BY r.commitment_id
+)
+SELECT subs.id, subs.contract_code, subs.number, subs.title, subs.grand_total,
+       CAST(coalesce(wc.work_completed, 0) AS DECIMAL(18,2)) AS work_completed,
+       CAST(coalesce(billed.approved_billed, 0) AS DECIMAL(18,2)) AS approved_billed,
+       CAST(coalesce(wc.work_completed, 0) - coalesce(billed.approved_billed, 0) AS DECIMAL(18,2)) AS difference,
+       CAST(greatest(coalesce(wc.work_completed, 0) - coalesce(billed.approved_billed, 0), 0) AS DECIMAL(18,2))
+           AS accrual
+FROM subs
+LEFT JOIN wc ON wc.commitment_id = subs.id
+LEFT JOIN billed ON billed.commitment_id = subs.id
+ORDER BY subs.contract_code;
+
+-- name: accrual
+-- The job's accrual and the ERP ids the entry needs (the Vista job id is Procore's origin_id,
+-- the same one hh2's job map shows), plus what a netting agent would get instead.
+WITH subs AS (
+    SELECT c.id
+    FROM procore.commitments c
+    JOIN procore.projects p ON p.id = c.project_id
+    WHERE p.project_number = $job AND c.commitment_type = 'WorkOrderContract' AND c.status <> 'Draft'
+), per AS (
+    SELECT subs.id,
+           coalesce((SELECT sum(l.work_completed) FROM procore.commitment_line_items l WHERE l.commitment_id = subs.id), 0)
+         - coalesce((SELECT sum(r.gross_amount) FROM procore.requisitions r
+                     WHERE r.commitment_id = subs.id AND r.status = 'approved'), 0) AS difference
+    FROM subs
+)
+SELECT CAST(sum(greatest(difference, 0)) AS DECIMAL(18,2)) AS accrual,
+       CAST(sum(difference) AS DECIMAL(18,2)) AS netted,
+       count(*) FILTER (WHERE difference < 0) AS billed_ahead,
+       count(*) FILTER (WHERE difference > 0) AS accruing,
+       (SELECT p.origin_id FROM procore.projects p WHERE p.project_number = $job) AS erp_job,
+       (SELECT m.Mth FROM vista_erp.GLFP m
+        WHERE m.BeginDate <= CAST($entry_date AS DATE) AND m.EndDate >= CAST($entry_date AS DATE)) AS erp_month,
+       (SELECT m.Status FROM vista_erp.GLFP m
+        WHERE m.BeginDate <= CAST($entry_date AS DATE) AND m.EndDate >= CAST($entry_date AS DATE)) AS period_status
+FROM per;
+
+-- name: accounts
+SELECT a.GLAcct, a.Description FROM vista_erp.GLAC a WHERE a.GLAcct IN ('5200', '2100') ORDER BY a.GLAcct;
+
+-- name: book_check
+-- The hidden book's accrual for the same job (commitment lines and approved invoices), to
+-- cross-check the Procore projection.
+WITH per AS (
+    SELECT c.commitment_id,
+           coalesce((SELECT sum(l.work_completed) FROM book.commitment_lines l WHERE l.commitment_id = c.commitment_id), 0)
+         - coalesce((SELECT sum(i.gross_amount) FROM book.ap_invoices i
+                     WHERE i.commitment_id = c.commitment_id AND i.pm_status = 'approved'), 0) AS difference
+    FROM book.commitments c
+    WHERE c.job_number = $job AND c.commitment_type = 'subcontract' AND c.status <> 'draft'
+)
+SELECT CAST(sum(greatest(difference, 0)) AS DECIMAL(18,2)) AS accrual FROM per;
+
+-- name: cap_plant
+-- Pay requests on the job that bill past their subcontract's remaining amount and are not
+-- approved (the commitment_cap_exceeded divergence): they are not approved invoices.
+SELECT count(*) AS n
+FROM book.divergences d
+JOIN book.ap_invoices i ON i.invoice_id = d.entity_key
+WHERE d.kind = 'commitment_cap_exceeded' AND i.job_number = $job AND i.pm_status IS DISTINCT FROM 'approved';
