@@ -89,7 +89,7 @@ def _admit(args: argparse.Namespace) -> int:
         adm = admit_task(task, golden, inputs, k=args.k)
         alts = sum(ok for _, ok in adm.alternatives)
         table.add_row(task.instance_id, f"{adm.oracle_passed}/{adm.oracle_runs}" + ("" if adm.oracle_identical else " ≠"),
-                      "fails" if adm.noop_failed else "PASSES", f"{adm.mutants_killed}/{len(adm.mutants)}",
+                      "fails" if adm.noop_failed else "PASSES", f"{adm.mutants_killed}/{adm.mutants_applicable}",
                       f"{alts}/{len(adm.alternatives)}", "yes" if adm.admitted else "NO")
         if not adm.admitted:
             rejected.append(adm)
@@ -97,7 +97,7 @@ def _admit(args: argparse.Namespace) -> int:
     for adm in rejected:
         print(f"\n{adm.task} not admitted:")
         for m in adm.mutants:
-            if not m.killed:
+            if m.applicable and not m.killed:
                 print(f"  mutant survived: {m.name} ({m.detail})")
         for p in adm.problems:
             print(f"  {p}")

@@ -37,6 +37,7 @@ class Mutant:
     name: str
     killed: bool
     detail: str = ""
+    applicable: bool = True
 
 
 @dataclass
@@ -52,12 +53,16 @@ class Admission:
 
     @property
     def mutants_killed(self) -> int:
-        return sum(m.killed for m in self.mutants)
+        return sum(m.killed for m in self.mutants if m.applicable)
+
+    @property
+    def mutants_applicable(self) -> int:
+        return sum(m.applicable for m in self.mutants)
 
     @property
     def admitted(self) -> bool:
         return (self.oracle_passed == self.oracle_runs and self.oracle_identical and self.noop_failed
-                and all(m.killed for m in self.mutants) and all(ok for _, ok in self.alternatives)
+                and all(m.killed for m in self.mutants if m.applicable) and all(ok for _, ok in self.alternatives)
                 and bool(self.alternatives) and not self.problems)
 
 
@@ -99,7 +104,7 @@ def _mutants(task: Task, golden: Path, inputs: BuildInputs) -> list[Mutant]:
             try:
                 detail = mutate()
             except _Skip as s:
-                out.append(Mutant(name, True, f"not applicable: {s}"))
+                out.append(Mutant(name, False, f"not applicable: {s}", applicable=False))
                 return
             result = grade(task.ground_truth, env.state_diff(), reply=task.oracle.reply if reply is None else reply,
                            guarded_calls=env.guarded_calls(), tool_calls=env.tool_log())
@@ -199,12 +204,37 @@ def _neighbour(env: Environment, diff: Any, table: str) -> str:
     rows = env.con.execute(to_sql(exp.select(*pk_cols).from_(info.table_expr()).order_by(*pk_cols).limit(200))).fetchall()
     target = next((r for r in rows if tuple(str(v) for v in r) not in touched), None)
     if target is None:
-        raise _Skip(f"{table} has no untouched row")
+        return _extra_row(env, diff, table, info)
     column, value = _edit_for(env, info, target)
     env.con.execute(to_sql(exp.update(info.table_expr(), {exp.to_identifier(column, quoted=True): value},
                                       where=key_predicate(info, [target]))))
     _record(env, info, [target])
     return f"{table} {list(target)} {column} edited"
+
+
+def _extra_row(env: Environment, diff: Any, table: str, info: Any) -> str:
+    """No untouched row to edit (the table started empty): add an unrequested copy of an added row."""
+    added = diff[table].added
+    if not added:
+        raise _Skip(f"{table} has no untouched row and no added row to copy")
+    row = dict(added[0].values)
+    for name in info.pk:
+        t = info.columns[name].upper()
+        if t.startswith("VARCHAR"):
+            row[name] = f"{row[name]}-X"
+            break
+        if t.startswith(("INTEGER", "BIGINT", "HUGEINT")):
+            row[name] = int(row[name]) + 1_000_000
+            break
+    else:
+        raise _Skip(f"{table}: no key column to vary")
+    cols = list(info.columns)
+    stmt = exp.insert(exp.values([tuple(literal(row.get(c), info.columns[c]) for c in cols)]), info.table_expr(),
+                      columns=[exp.to_identifier(c, quoted=True) for c in cols])
+    env.con.execute(to_sql(stmt))
+    key = tuple(row[c] for c in info.pk)
+    _record(env, info, [key])
+    return f"{table}: an extra row {list(key)} added"
 
 
 def _edit_for(env: Environment, info: Any, key: tuple) -> tuple[str, exp.Expression]:
