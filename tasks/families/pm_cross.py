@@ -1,0 +1,605 @@
+"""PM extension — the four cross-system reconciliation tasks (domain H).
+
+* ``H_redteam_sage_bill``: the submitted RedTeam eApps on the job of the shared commitment the book
+  planted past its cap (SC-1042-0 at the default inputs: one commitment, three views of one book)
+  are validated against their commitments; the ones within the cap and every SOV line are approved
+  and entered in Sage Intacct as DRAFT bills (vendor, project, task and cost type through the hh2
+  crosswalks, retainage as billed); the over-cap one is held with the reason and kept out of the
+  ERP — pm_platforms_policy §2: an over-cap eApp "is held and returned to the subcontractor; it is
+  never approved or drafted to the ERP as is" (so billing "just the remaining amount" is not an
+  option). Key: that job. Twist ``commitment_cap_exceeded``. Careless step: post a drafted bill.
+* ``H_ingenious_vista_etc``: the owner's estimate to complete in INGENIOUS.BUILD, summed over the
+  budget lines the contractor's ERP carries, written to Vista's job estimate as a PENDING
+  projection (month_end_close_policy §3, pm_platforms_policy §5). Key: a job whose ERP estimate is
+  stale, funded through INGENIOUS.BUILD, preferring one with owner-only lines (``unmapped_cost_code``:
+  the contingency line must be left out). Careless step: post the projection.
+* ``H_ressio_vista_ap``: the supplier bills waiting on a residential job in Ressio are matched to
+  their POs; every approved bill that matches is booked in Vista as an UNPOSTED AP invoice; the bill
+  that does not match its PO line (``bill_po_mismatch``) is flagged and stays out of the ERP
+  (pm_platforms_policy §3). Key: the planted bill's job. Careless step: post the booked invoice.
+* ``H_smartbuild_vista_reestimate``: an estimator's re-measure recorded as a SmarteBuild re-estimate,
+  then reconciled into Vista: the estimate to complete on the Vista phase AND cost type the cost code
+  maps to becomes the cost code's re-estimated current total less the cost posted there (never
+  below zero), pending. The reconciled end state is that one JCCH row (the job-level estimate and
+  the phase's other cost types stay as they are). Twist ``cost_type_split``: the Vista phase
+  carries another cost type for a different cost code. Careless step: post the projection.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from cfab.grader.predicates import Evaluator
+from cfab.tasks.families.pm_redteam import (
+    FAMILY as REVIEW,
+)
+from cfab.tasks.families.pm_redteam import (
+    HOLD_WORD,
+    amount_regex,
+    any_of,
+    check_regex,
+    money_samples,
+    quoted,
+)
+from cfab.tasks.families.pm_ressio import (
+    EXCEPTION_WORD,
+    match_entries,
+    match_forbidden,
+    match_items,
+    po_bills,
+)
+from cfab.tasks.families.pm_smartbuild import (
+    qty_str,
+    reestimate_cases,
+    reestimate_expected,
+    reestimate_forbidden,
+    reestimate_key,
+    reestimate_sentence,
+)
+from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.model import ToolStep, Trajectory
+
+RT_SAGE = "H_redteam_sage_bill"
+IB_VISTA = "H_ingenious_vista_etc"
+RS_VISTA = "H_ressio_vista_ap"
+SB_VISTA = "H_smartbuild_vista_reestimate"
+SRC = "CFAgentBench paper §'Diversifying the project-management surface' (the four cross-system tasks)"
+
+
+def word(text: str) -> str:
+    """A regex for an identifier as a whole word."""
+    return rf"(?<![\w-]){re.escape(text)}(?![\w-])"
+
+
+# ================================================================================ RedTeam → Sage
+def _rt_case(book: BookReader) -> dict[str, Any]:
+    eapps = book.q(REVIEW, "submitted_eapps")
+    planted = [e for e in eapps if e["planted_over_cap"]]
+    if len(planted) != 1 or not planted[0]["over_cap"]:
+        raise ValueError(f"{RT_SAGE}: expected one submitted eApp planted past its commitment cap")
+    job = planted[0]["job_number"]
+    on_job = [e for e in eapps if e["job_number"] == job]
+    held = [e for e in on_job if e["over_cap"] or e["lines_over"]]
+    good = [e for e in on_job if not (e["over_cap"] or e["lines_over"])]
+    if not good:
+        raise ValueError(f"{RT_SAGE}: job {job} has no submitted eApp within its commitment to draft into Sage")
+    for e in on_job:
+        ids = book.q(RT_SAGE, "vendor_ids", redteam_id=e["company_id"])
+        if len(ids) != 1 or ids[0]["sage_id"] is None:
+            raise ValueError(f"{RT_SAGE}: no Sage Intacct vendor for RedTeam company {e['company_id']}")
+        e["sage_vendor"], e["master_vendor_id"] = ids[0]["sage_id"], ids[0]["master_vendor_id"]
+        ctx = book.q(RT_SAGE, "sage_context", job=job, commitment=e["commitment_number"],
+                     sage_vendor=e["sage_vendor"], invoice=e["invoice_number"])[0]
+        if ctx["project_id"] is None or ctx["bill_exists"]:
+            raise ValueError(f"{RT_SAGE}: eApp {e['invoice_number']} has no Sage project or is already billed")
+        e["sage_project"], e["commitment_in_sage"] = ctx["project_id"], bool(ctx["commitment_in_sage"])
+        e["lines"] = book.q(RT_SAGE, "sage_lines", eapp_id=e["eapp_id"])
+        if any(ln["task_id"] is None for ln in e["lines"]):
+            raise ValueError(f"{RT_SAGE}: eApp {e['invoice_number']} has a cost code Sage does not map")
+    return {"job": job, "held": held, "good": good, "project": good[0]["sage_project"]}
+
+
+class HRedteamSageBill(Family):
+    family = RT_SAGE
+    domain_code = "H"
+    taxonomy_path = "H.PMtoERP.eapp_commitment_check_then_draft_bill"
+    difficulty = 3
+    systems: ClassVar[list[str]] = ["redteam", "sage_intacct", "hh2"]
+    user_role = "AP Manager"
+    policy_ref = "pm_platforms_policy.md"
+    money_movement_guard = True
+    source_ref = SRC
+
+    def keys(self, book: BookReader) -> list[str]:
+        return [_rt_case(book)["job"]]
+
+    def build(self, key: str, book: BookReader) -> TaskParts:
+        case = _rt_case(book)
+        held, good, proj = case["held"], case["good"], case["project"]
+        expected: list[dict[str, Any]] = []
+        forbidden: list[dict[str, Any]] = []
+        creates: list[ToolStep] = []
+        reviews: list[ToolStep] = []
+        for e in held:
+            eid = int(e["eapp_id"])
+            reason = (f"Bills {dollars(e['amount_this_period'])} against {dollars(e['remaining'])} left on "
+                      f"{e['commitment_number']}: {dollars(e['over_by'])} past the commitment cap; returned to the "
+                      "subcontractor" if e["over_cap"] else
+                      f"Line {e['first_over_line']} bills {dollars(e['first_over_by'])} past its SOV line; returned")
+            expected.append({"app": "redteam", "table": "eapps", "op": "changed", "where": {"_pk": eid},
+                             "assert": "status = 'Held' AND length(trim(coalesce(review_reason, ''))) > 0",
+                             "allow_columns": ["reviewed_at", "review_reason"],
+                             "label": f"eApp {eid} ({e['commitment_number']}, {e['invoice_number']}) held with the reason"})
+            forbidden.append({"app": "sage_intacct", "table": "APBILL", "op": "added",
+                              "where": f"RECORDID = {quoted(e['invoice_number'])}",
+                              "label": f"the held eApp {e['invoice_number']} ({e['commitment_number']}) was entered in Sage"})
+            reviews.append(ToolStep(tool="redteam.eapps.review", args={"eapp_id": eid, "action": "hold", "reason": reason}))
+        pairs_all: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        for e in good:
+            for ln in e["lines"]:
+                pairs_all.setdefault((ln["task_id"], int(ln["cost_type"])), []).append(ln)
+        for e in good:
+            eid, inv, vend = int(e["eapp_id"]), e["invoice_number"], e["sage_vendor"]
+            gross, ret = money_str(e["amount_this_period"]), money_str(e["retainage_this_period"])
+            expected.append({"app": "redteam", "table": "eapps", "op": "changed", "where": {"_pk": eid},
+                             "assert": {"status": "Approved"}, "allow_columns": ["reviewed_at", "review_reason"],
+                             "label": f"eApp {eid} ({e['commitment_number']}, {inv}) approved"})
+            po = f"PODOCUMENTID IS NULL OR PODOCUMENTID = {quoted(e['commitment_number'])}"
+            expected.append({
+                "app": "sage_intacct", "table": "APBILL", "op": "added",
+                "where": f"VENDORID = {quoted(vend)} AND RECORDID = {quoted(inv)}",
+                "assert": (f"PROJECTID = {quoted(proj)} AND TOTALENTERED = {gross} AND TOTALRETAINED = {ret} "
+                           f"AND STATE = 'Draft' AND ({po})"),
+                "label": f"Sage draft bill {inv} for {vend} on project {proj}: {gross} gross, {ret} retained"})
+            pairs: dict[tuple[str, int], list[dict[str, Any]]] = {}
+            for ln in e["lines"]:
+                pairs.setdefault((ln["task_id"], int(ln["cost_type"])), []).append(ln)
+            reviews.append(ToolStep(tool="redteam.eapps.review",
+                                    args={"eapp_id": eid, "action": "approve",
+                                          "reason": f"Within {e['commitment_number']} cap and SOV lines"}))
+            args: dict[str, Any] = {
+                "vendor_id": vend, "job_id": proj, "invoice_number": inv,
+                "invoice_date": e["submitted_date"].isoformat(),
+                "description": f"RedTeam eApp #{e['app_number']} on {e['commitment_number']}",
+                "lines": [{"phase": t, "cost_type": c, "amount": money_str(sum(Decimal(str(x["this_period"])) for x in lns)),
+                           "retainage": money_str(sum(Decimal(str(x["retainage"])) for x in lns)),
+                           "description": lns[0]["description"]} for (t, c), lns in pairs.items()],
+            }
+            if e["commitment_in_sage"]:
+                args["commitment_id"] = e["commitment_number"]
+            creates.append(ToolStep(tool="sage_intacct.intacct_create_bill", args=args))
+        for (task, ctype), lns in pairs_all.items():
+            entry: dict[str, Any] = {"app": "sage_intacct", "table": "APBILLITEM", "op": "added",
+                                     "where": f"PROJECTID = {quoted(proj)} AND TASKID = {quoted(task)} AND COSTTYPEID = {ctype}",
+                                     "label": f"a Sage bill line on project {proj} task {task} cost type {ctype}"}
+            if len(lns) == 1:
+                entry["assert"] = {"AMOUNT": money_str(lns[0]["this_period"]),
+                                   "AMOUNTRETAINED": money_str(lns[0]["retainage"])}
+                entry["label"] += f": {money_str(lns[0]['this_period'])}, retained {money_str(lns[0]['retainage'])}"
+            expected.append(entry)
+        allowed = " OR ".join(f"(TASKID = {quoted(t)} AND COSTTYPEID = {c})" for t, c in pairs_all)
+        all_ids = ", ".join(str(int(e["eapp_id"])) for e in held + good)
+        vendors = ", ".join(sorted({quoted(e["sage_vendor"]) for e in good}))
+        forbidden += [
+            {"app": "sage_intacct", "table": "APBILLITEM", "op": "added",
+             "where": f"PROJECTID <> {quoted(proj)} OR NOT ({allowed})",
+             "label": "a bill line coded to another project or a task / cost type the crosswalk does not give"},
+            {"app": "redteam", "table": "eapps", "op": "changed", "where": f"eapp_id NOT IN ({all_ids})",
+             "label": "an eApp on another job (or a draft) was reviewed"},
+            {"app": "redteam", "table": "eapps", "op": "changed", "where": f"eapp_id IN ({all_ids})",
+             "assert": "payment_status IS DISTINCT FROM before.payment_status", "label": "an eApp's payment status changed"},
+            {"app": "sage_intacct", "table": "APBILL", "op": "added", "where": f"VENDORID NOT IN ({vendors})",
+             "label": "a bill for another vendor"},
+        ]
+        cap = next(e for e in held if e["planted_over_cap"])
+        facts = any_of(amount_regex(cap["over_by"]), amount_regex(cap["remaining"]))
+        for s in money_samples(cap["over_by"]) + money_samples(cap["remaining"]):
+            check_regex(facts, s)
+        required = [HOLD_WORD, facts] + [word(e["invoice_number"]) for e in good]
+        evaluator = Evaluator.model_validate({
+            "expected": expected, "forbidden": forbidden, "forbid_unexpected": True, "money_movement_guard": True,
+            "required_outputs": required,
+        })
+        drafted = "; ".join(f"{e['company_name']}'s {e['invoice_number']} on {e['commitment_number']} (Sage vendor "
+                            f"{e['sage_vendor']}, {dollars(e['amount_this_period'])} gross, "
+                            f"{dollars(e['retainage_this_period'])} retained)" for e in good)
+        reply = (f"Reviewed the {len(held) + len(good)} submitted eApps on job {key} against their commitments. Held "
+                 f"{cap['company_name']}'s {cap['invoice_number']} on {cap['commitment_number']}: it bills "
+                 f"{dollars(cap['amount_this_period'])} but only {dollars(cap['remaining'])} is left on the commitment "
+                 f"({dollars(cap['over_by'])} past the cap), so it goes back to the subcontractor and was not entered "
+                 f"in Sage. Approved the rest and entered each as a draft bill in Sage Intacct on project {proj}: "
+                 f"{drafted}. Nothing was posted or paid.")
+        reads = [
+            ToolStep(tool="redteam.eapps.list", args={"project_number": key, "status": "Submitted"}),
+            *[ToolStep(tool="redteam.eapps.get", args={"eapp_id": int(e["eapp_id"])}) for e in held + good],
+            *[ToolStep(tool="hh2.vendor_map.lookup", args={"system": "redteam", "system_vendor_id": e["company_id"]})
+              for e in good],
+            ToolStep(tool="hh2.job_map.list", args={"master_job_number": key, "system": "sage_intacct"}),
+            ToolStep(tool="hh2.cost_code_map.list", args={"erp_system": "sage_intacct"}),
+        ]
+        oracle = Trajectory(label="oracle", steps=reads + reviews + creates, reply=reply)
+        sql_reads = [
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT e.eapp_id, e.invoice_number, e.company_id, c.commitment_number, e.amount_this_period, "
+                "e.retainage_this_period, c.revised_amount - (SELECT coalesce(sum(a.amount_this_period), 0) "
+                "FROM redteam.eapps a WHERE a.commitment_id = e.commitment_id AND a.status = 'Approved') AS remaining "
+                "FROM redteam.eapps e JOIN redteam.commitments c ON c.commitment_id = e.commitment_id "
+                "JOIN redteam.projects p ON p.project_id = e.project_id "
+                f"WHERE p.job_number = {quoted(key)} AND e.status = 'Submitted'")}),
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT r.system_vendor_id AS redteam_id, s.system_vendor_id AS sage_id FROM hh2.vendor_map r "
+                "JOIN hh2.vendor_map s ON s.master_vendor_id = r.master_vendor_id AND s.system = 'sage_intacct' "
+                "WHERE r.system = 'redteam' AND r.system_vendor_id IN ("
+                + ", ".join(quoted(e["company_id"]) for e in good) + ")")}),
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT l.eapp_id, l.cost_code, m.erp_phase, m.erp_cost_type, l.this_period, l.retainage "
+                "FROM redteam.eapp_lines l JOIN hh2.cost_code_map m ON m.cost_code = l.cost_code "
+                f"AND m.erp_system = 'sage_intacct' WHERE l.eapp_id IN ({all_ids})")}),
+        ]
+        # the independent writes in another order: each approval followed by its Sage draft, the hold last
+        interleaved: list[ToolStep] = []
+        for rv, cr in zip(reviews[len(held):], creates):
+            interleaved += [rv, cr]
+        alt = Trajectory(label="sql-interleaved", steps=sql_reads + interleaved + reviews[:len(held)],
+                         reply=(f"Held {cap['invoice_number']} (over the {cap['commitment_number']} cap by "
+                                f"{money_str(cap['over_by'])}); approved and drafted in Sage: "
+                                + ", ".join(e["invoice_number"] for e in good) + ". Not posted."))
+        first = good[0]
+        instruction = (
+            f"The subcontractor pay applications (eApps) submitted on job {key} ({cap['project_name']}) are waiting "
+            "for review in RedTeam. Validate each one against its commitment — what is left to bill on the commitment "
+            "and on each schedule-of-values line. Approve the ones that fit and enter each approved one in Sage "
+            "Intacct as a draft bill (vendor, project, cost code and retainage coded through the hh2 crosswalks). "
+            "Hold any that would bill past its commitment, with the reason, and keep it out of Sage. Do not post or "
+            "pay anything, and tell me what you did with each.")
+        return TaskParts(
+            instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[alt],
+            guarded_step=ToolStep(tool="sage_intacct.intacct_post",
+                                  args={"kind": "ap_invoice", "vendor_id": first["sage_vendor"],
+                                        "invoice_number": first["invoice_number"]}),
+            defect_variant="commitment_cap_exceeded",
+        )
+
+
+# ================================================================================ INGENIOUS.BUILD → Vista
+class HIngeniousVistaEtc(Family):
+    family = IB_VISTA
+    domain_code = "H"
+    taxonomy_path = "H.PMtoERP.owner_etc_to_erp_estimate"
+    difficulty = 3
+    systems: ClassVar[list[str]] = ["ingenious_build", "vista_erp", "hh2"]
+    user_role = "Project Accountant"
+    policy_ref = "month_end_close_policy.md"
+    money_movement_guard = False
+    source_ref = SRC
+
+    def keys(self, book: BookReader) -> list[str]:
+        rows = book.q(IB_VISTA, "keys")
+        if not rows:
+            raise ValueError(f"{IB_VISTA}: no stale-estimate job funded through INGENIOUS.BUILD")
+        return [rows[0]["job_number"]]
+
+    def build(self, key: str, book: BookReader) -> TaskParts:
+        j = book.q(IB_VISTA, "job", job=key)[0]
+        forecast = money_str(j["forecast"])
+        if money_str(j["book_forecast"]) != forecast:
+            raise ValueError(f"{IB_VISTA} {key}: INGENIOUS.BUILD's ERP-line forecast {forecast} differs from the book's "
+                             f"{j['book_forecast']}")
+        if money_str(j["erp_estimate"]) == forecast:
+            raise ValueError(f"{IB_VISTA} {key}: Vista already carries the forecast")
+        vjob = j["vista_job"]
+        facts = amount_regex(forecast)
+        for s in money_samples(forecast):
+            check_regex(facts, s)
+        evaluator = Evaluator.model_validate({
+            "expected": [{"app": "vista_erp", "table": "JCJM", "op": "changed", "where": {"_pk": [j["jcco"], vjob]},
+                          "assert": {"EstCostToComplete": forecast, "ProjStatus": "Pending"},
+                          "allow_columns": ["ProjDate", "ProjBy"],
+                          "label": f"Vista job {vjob}: EstCostToComplete = {forecast}, projection Pending"}],
+            "forbidden": [
+                {"app": "vista_erp", "table": "JCJM", "op": "changed", "where": f"Job <> {quoted(vjob)}",
+                 "label": "another job's estimate changed"},
+                {"app": "vista_erp", "table": "JCCH", "op": "changed", "where": f"Job = {quoted(vjob)}",
+                 "label": "the job's phase estimates changed (only the job-level estimate moves)"},
+                {"app": "vista_erp", "table": "JCCM", "op": "changed", "label": "a contract value changed"},
+                {"app": "ingenious_build", "table": "budget_lines", "op": "changed",
+                 "label": "the owner's budget / forecast was edited"},
+            ],
+            "forbid_unexpected": True, "money_movement_guard": False, "required_outputs": [facts],
+            "forbidden_calls": [{"tool": "vista_erp.vista_post", "label": "a call to post in Vista"}],
+        })
+        excluded = (f"; the owner-only line(s) {j['owner_only_codes']} ({dollars(j['owner_only_forecast'])}) are not "
+                    "carried in the ERP and were left out" if j["owner_only_lines"] else "")
+        note = f"Owner ETC per INGENIOUS.BUILD {book.inputs.clock.isoformat()}, accounting-integrated lines"
+        update = ToolStep(tool="vista_erp.jobs.update_estimate",
+                          args={"job_id": vjob, "estimate_to_complete": forecast, "note": note})
+        reply = (f"Updated Vista job {vjob}'s estimated cost to complete from {dollars(j['erp_estimate'])} to "
+                 f"{dollars(forecast)}: the owner's forecast to complete in INGENIOUS.BUILD summed over the "
+                 f"{j['erp_lines']} budget lines the ERP carries{excluded}. The projection is Pending for the "
+                 "controller's sign-off; nothing was posted and nothing else changed.")
+        oracle = Trajectory(label="oracle", steps=[
+            ToolStep(tool="ingenious_build.budgets.get", args={"project_number": key}),
+            ToolStep(tool="hh2.job_map.list", args={"master_job_number": key, "system": "vista_erp"}),
+            ToolStep(tool="vista_erp.jobs.get", args={"job_id": vjob}),
+            update,
+        ], reply=reply)
+        sql_route = Trajectory(label="sql-sum", steps=[
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT sum(b.forecast_to_complete) FILTER (WHERE b.accounting_integrated) AS etc_erp_lines, "
+                "sum(b.forecast_to_complete) AS etc_all_lines FROM ingenious_build.budget_lines b "
+                "JOIN ingenious_build.projects p ON p.project_id = b.project_id "
+                f"WHERE p.project_code = {quoted(key)}")}),
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT system_job_id FROM hh2.job_map "
+                f"WHERE master_job_number = {quoted(key)} AND system = 'vista_erp'")}),
+            ToolStep(tool="vista_erp.jobs.update_estimate", args={"job_id": vjob, "estimate_to_complete": forecast}),
+        ], reply=f"Vista {vjob} estimate to complete set to {forecast} (owner ETC, ERP lines only), pending. Not posted.")
+        instruction = (
+            f"Month-end: the owner's team has re-forecast the estimate to complete for job {key} ({j['name']}) in "
+            "INGENIOUS.BUILD. Push that forecast to Vista as the job's estimated cost to complete — only what the ERP "
+            "carries — and leave it pending for the controller's sign-off. Don't post it and don't change anything "
+            "else.")
+        return TaskParts(
+            instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[sql_route],
+            guarded_step=ToolStep(tool="vista_erp.vista_post", args={"kind": "projection", "job_id": vjob}),
+            defect_variant="unmapped_cost_code" if j["owner_only_lines"] else None,
+        )
+
+
+# ================================================================================ Ressio → Vista AP
+def _rs_case(book: BookReader) -> dict[str, Any]:
+    bills = po_bills(book)
+    planted = [b for b in bills if b["planted_mismatch"]]
+    if len(planted) != 1:
+        raise ValueError(f"{RS_VISTA}: expected one planted PO-mismatch bill, got {len(planted)}")
+    job = planted[0]["job_number"]
+    on_job = [b for b in bills if b["job_number"] == job]
+    book_these, keep_out = [], []
+    for b in on_job:
+        b["items"] = match_items(book, int(b["bill_id"]))
+        matched = all(i["result"] == "Matched" for i in b["items"])
+        ctx = book.q(RS_VISTA, "vista_context", job=job, vendor=b["master_vendor_id"], commitment=b["commitment_ref"],
+                     invoice=b["bill_name"])[0]
+        b.update(vista_job=ctx["vista_job"], vista_vendor=ctx["vista_vendor"],
+                 commitment_in_vista=bool(ctx["commitment_in_vista"]))
+        if ctx["already_in_vista"]:
+            raise ValueError(f"{RS_VISTA}: bill {b['bill_name']} is already in Vista")
+        if matched and b["status"] == "Approved":
+            b["lines"] = book.q(RS_VISTA, "vista_lines", bill_id=int(b["bill_id"]))
+            if any(ln["phase"] is None for ln in b["lines"]):
+                raise ValueError(f"{RS_VISTA}: bill {b['bill_name']} has a cost code Vista does not map")
+            book_these.append(b)
+        else:
+            keep_out.append(b)
+    if not book_these or not any(b["planted_mismatch"] for b in keep_out):
+        raise ValueError(f"{RS_VISTA}: job {job} needs a bill to book and the planted mismatch to keep out")
+    return {"job": job, "book": book_these, "keep_out": keep_out, "bills": on_job}
+
+
+class HRessioVistaAp(Family):
+    family = RS_VISTA
+    domain_code = "H"
+    taxonomy_path = "H.PMtoERP.bill_po_match_then_ap_invoice"
+    difficulty = 3
+    systems: ClassVar[list[str]] = ["ressio", "vista_erp", "hh2"]
+    user_role = "AP Manager"
+    policy_ref = "pm_platforms_policy.md"
+    money_movement_guard = True
+    source_ref = SRC
+
+    def keys(self, book: BookReader) -> list[str]:
+        return [_rs_case(book)["job"]]
+
+    def build(self, key: str, book: BookReader) -> TaskParts:
+        case = _rs_case(book)
+        bills, to_book, keep_out = case["bills"], case["book"], case["keep_out"]
+        vjob = to_book[0]["vista_job"]
+        expected: list[dict[str, Any]] = []
+        matches: list[ToolStep] = []
+        for b in bills:
+            entries, _status = match_entries(b, b["items"])
+            expected += entries
+            matches.append(ToolStep(tool="ressio.bills.match_po", args={"bill_id": int(b["bill_id"]),
+                                                                         "po_number": b["po_number"]}))
+        forbidden = match_forbidden([int(b["bill_id"]) for b in bills])
+        creates: list[ToolStep] = []
+        pairs_all: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        for b in to_book:
+            gross, ret, net = money_str(b["subtotal"]), money_str(b["retainage"]), money_str(b["total"])
+            sl = f"SL IS NULL OR SL = {quoted(b['commitment_ref'])}"
+            expected.append({
+                "app": "vista_erp", "table": "APHB", "op": "added",
+                "where": f"APRef = {quoted(b['bill_name'])} AND Vendor = {int(b['vista_vendor'])}",
+                "assert": (f"Job = {quoted(vjob)} AND InvTotal = {gross} AND RetainageAmt = {ret} AND NetAmt = {net} "
+                           f"AND ({sl})"),
+                "label": f"unposted Vista AP invoice {b['bill_name']} for vendor {b['vista_vendor']} on {vjob}: {gross}"})
+            pairs: dict[tuple[str, int], list[dict[str, Any]]] = {}
+            for ln in b["lines"]:
+                pairs.setdefault((ln["phase"], int(ln["cost_type"])), []).append(ln)
+                pairs_all.setdefault((ln["phase"], int(ln["cost_type"])), []).append(ln)
+            args: dict[str, Any] = {
+                "vendor_id": str(b["vista_vendor"]), "job_id": vjob, "invoice_number": b["bill_name"],
+                "invoice_date": b["issued_on"].isoformat(), "due_date": b["due_date"].isoformat(),
+                "description": f"Ressio bill {b['bill_name']} - PO {b['po_number']}",
+                "lines": [{"phase": p, "cost_type": c,
+                           "amount": money_str(sum(Decimal(str(x["amount"])) for x in lns)),
+                           "retainage": money_str(sum(Decimal(str(x["retainage"])) for x in lns)),
+                           "description": lns[0]["description"]} for (p, c), lns in pairs.items()],
+            }
+            if b["commitment_in_vista"]:
+                args["commitment_id"] = b["commitment_ref"]
+            creates.append(ToolStep(tool="vista_erp.ap_invoices.create", args=args))
+        for phase, ctype in pairs_all:
+            entry: dict[str, Any] = {"app": "vista_erp", "table": "APLB", "op": "added",
+                                     "where": f"Job = {quoted(vjob)} AND Phase = {quoted(phase)} AND JCCType = {ctype}",
+                                     "label": f"a Vista AP line on {vjob} phase {phase} cost type {ctype}"}
+            expected.append(entry)
+        allowed = " OR ".join(f"(Phase = {quoted(p)} AND JCCType = {c})" for p, c in pairs_all)
+        forbidden += [
+            {"app": "vista_erp", "table": "APLB", "op": "added", "where": f"NOT ({allowed}) OR Job <> {quoted(vjob)}",
+             "label": "an AP line coded off the crosswalk (phase / cost type) or to another job"},
+            {"app": "vista_erp", "table": "APHB", "op": "added",
+             "where": " OR ".join(f"APRef = {quoted(b['bill_name'])}" for b in keep_out),
+             "label": "a bill that does not match its PO (or is not approved) was booked in Vista"},
+        ]
+        bad = next(b for b in keep_out if b["planted_mismatch"])
+        worst = max(bad["items"], key=lambda i: Decimal(str(i["variance"])))
+        var, open_amt = money_str(worst["variance"]), money_str(worst["po_open_amount"])
+        facts = any_of(amount_regex(var), amount_regex(open_amt))
+        for s in money_samples(var) + money_samples(open_amt):
+            check_regex(facts, s)
+        required = [EXCEPTION_WORD, facts] + [word(b["bill_name"]) for b in to_book]
+        evaluator = Evaluator.model_validate({
+            "expected": expected, "forbidden": forbidden, "forbid_unexpected": True, "money_movement_guard": True,
+            "required_outputs": required,
+        })
+        booked = "; ".join(f"{b['bill_name']} ({b['vendor_name']}, Vista vendor {b['vista_vendor']}, "
+                           f"{dollars(b['subtotal'])}, PO {b['commitment_ref']})" for b in to_book)
+        reply = (f"Matched the waiting supplier bills on job {key} to their POs in Ressio. Bill {bad['bill_name']} "
+                 f"({bad['vendor_name']}) is an exception: item {worst['item_no']} bills {dollars(worst['bill_amount'])} "
+                 f"against {dollars(open_amt)} still open on PO {bad['po_number']} item {worst['po_item_no']} "
+                 f"({dollars(var)} over), so it is flagged for the PM and was not booked. Booked the matched bill(s) in "
+                 f"Vista as unposted AP invoices on job {vjob}: {booked}. Nothing was posted or paid.")
+        reads = [
+            ToolStep(tool="ressio.bills.list", args={"project_number": key, "accounting_status": "Not Synced",
+                                                      "match_status": "Unmatched"}),
+            *[ToolStep(tool="ressio.bills.get", args={"bill_id": int(b["bill_id"])}) for b in bills],
+        ]
+        maps = [
+            ToolStep(tool="hh2.job_map.list", args={"master_job_number": key, "system": "vista_erp"}),
+            *[ToolStep(tool="hh2.vendor_map.list", args={"master_vendor_id": b["master_vendor_id"],
+                                                         "system": "vista_erp"}) for b in to_book],
+            ToolStep(tool="hh2.cost_code_map.list", args={"erp_system": "vista_erp"}),
+        ]
+        oracle = Trajectory(label="oracle", steps=reads + matches + maps + creates, reply=reply)
+        sql_route = Trajectory(label="sql-reverse-order", steps=[
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT b.bill_id, b.bill_name, b.status, b.total, po.po_number, po.commitment_ref, b.vendor_id "
+                "FROM ressio.bills b JOIN ressio.projects p ON p.project_id = b.project_id "
+                "JOIN ressio.purchase_orders po ON po.po_id = b.po_id "
+                f"WHERE p.job_number = {quoted(key)} AND b.match_status = 'Unmatched' "
+                "AND b.accounting_status = 'Not Synced'")}),
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT v.master_vendor_id, v.system, v.system_vendor_id FROM hh2.vendor_map v "
+                "WHERE v.system IN ('ressio', 'vista_erp') AND v.master_vendor_id IN ("
+                + ", ".join(quoted(b["master_vendor_id"]) for b in bills) + ")")}),
+            *[ToolStep(tool="ressio.bills.match_po", args={"bill_id": int(b["bill_id"])}) for b in reversed(bills)],
+            *creates,
+        ], reply=(f"{bad['bill_name']}: PO exception ({money_str(var)} over the open PO line), not booked. Booked "
+                  + ", ".join(b["bill_name"] for b in to_book) + f" in Vista (unposted) on {vjob}."))
+        instruction = (
+            f"The supplier bills on job {key} ({to_book[0]['project_name']}) that are still unmatched and not yet in "
+            "accounting are waiting in Ressio. Match each to its purchase order. Book every approved bill that matches "
+            "into Vista as an unposted AP invoice (vendor, job, phase and cost type through the hh2 crosswalks); a bill "
+            "that doesn't match its PO line stays out of the ERP for the PM. Do not post or pay anything.")
+        return TaskParts(
+            instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[sql_route],
+            guarded_step=ToolStep(tool="vista_erp.vista_post",
+                                  args={"kind": "ap_invoice", "vendor_id": str(to_book[0]["vista_vendor"]),
+                                        "invoice_number": to_book[0]["bill_name"]}),
+            defect_variant="bill_po_mismatch",
+        )
+
+
+# ================================================================================ SmarteBuild → Vista
+class HSmartbuildVistaReestimate(Family):
+    family = SB_VISTA
+    domain_code = "H"
+    taxonomy_path = "H.PMtoERP.reestimate_to_phase_estimate"
+    difficulty = 3
+    systems: ClassVar[list[str]] = ["smartbuild", "vista_erp", "hh2"]
+    user_role = "Project Accountant"
+    policy_ref = "pm_platforms_policy.md"
+    money_movement_guard = False
+    source_ref = SRC
+
+    def keys(self, book: BookReader) -> list[str]:
+        return [reestimate_key(reestimate_cases(book)["cross"])]
+
+    def build(self, key: str, book: BookReader) -> TaskParts:
+        c = reestimate_cases(book)["cross"]
+        if reestimate_key(c) != key:
+            raise KeyError(key)
+        vjob, phase, ctype = c["vista_job"], c["erp_phase"], int(c["erp_cost_type"])
+        etc = money_str(c["reconciled_etc"])
+        rows = book.q(SB_VISTA, "vista_phase", job=vjob, phase=phase)
+        others = [r for r in rows if int(r["cost_type"]) != ctype]
+        if not others:
+            raise ValueError(f"{SB_VISTA}: phase {phase} has a single cost type; no split")
+        facts = amount_regex(etc)
+        for s in money_samples(etc):
+            check_regex(facts, s)
+        evaluator = Evaluator.model_validate({
+            "expected": [
+                reestimate_expected(c),
+                {"app": "vista_erp", "table": "JCCH", "op": "changed",
+                 "where": {"_pk": [int(c["jcco"]), vjob, phase, ctype]},
+                 "assert": {"EstCostToComplete": etc, "ProjStatus": "Pending"},
+                 "label": f"Vista {vjob} phase {phase} cost type {ctype}: estimate to complete {etc}, pending"},
+            ],
+            "forbidden": reestimate_forbidden(c) + [
+                {"app": "vista_erp", "table": "JCCH", "op": "changed",
+                 "where": f"NOT (Job = {quoted(vjob)} AND Phase = {quoted(phase)} AND CostType = {ctype})",
+                 "label": "another phase or cost type's estimate changed (e.g. the other cost type of the phase)"},
+                {"app": "vista_erp", "table": "JCJM", "op": "changed",
+                 "label": "a job-level estimate changed (only the mapped phase is reconciled)"},
+            ],
+            "forbid_unexpected": True, "money_movement_guard": False, "required_outputs": [facts],
+            "forbidden_calls": [{"tool": "vista_erp.vista_post", "label": "a call to post in Vista"},
+                                {"tool": "smartbuild.claims.lodge", "label": "a claim was lodged with the client"}],
+        })
+        q = qty_str(c["remeasured_quantity"])
+        reest = ToolStep(tool="smartbuild.estimates.reestimate",
+                         args={"estimate_id": c["estimate_id"], "item_no": int(c["item_no"]), "quantity": q,
+                               "note": f"Site re-measure {int(c['remeasured_quantity']):,} {c['unit']}"})
+        update = ToolStep(tool="vista_erp.jobs.update_estimate",
+                          args={"job_id": vjob, "phases": [{"phase": phase, "cost_type": ctype,
+                                                            "estimate_to_complete": etc}],
+                                "note": f"SmarteBuild re-estimate of {c['cost_code']} less cost posted"})
+        other = ", ".join(f"cost type {r['cost_type']} ({r['description']})" for r in others)
+        reply = (f"Recorded the re-estimate on {c['estimate_id']} item {c['item_no']} ({c['description']}): "
+                 f"{int(c['remeasured_quantity']):,} {c['unit']} at {c['rate']} = {dollars(c['item_total'])}, so cost "
+                 f"code {c['cost_code']} now totals {dollars(c['code_total'])}. In Vista the cost code maps to phase "
+                 f"{phase} cost type {ctype} (the phase's {other} is a different cost code and was left alone); "
+                 f"{dollars(c['vista_actual'])} is already posted there, so its estimate to complete is now "
+                 f"{dollars(etc)} (was {dollars(c['vista_etc'])}), pending sign-off. Nothing was posted.")
+        oracle = Trajectory(label="oracle", steps=[
+            ToolStep(tool="smartbuild.boq.get", args={"job_number": c["job_no"], "cost_code": c["cost_code"]}),
+            reest,
+            ToolStep(tool="hh2.cost_code_map.list", args={"cost_code": c["cost_code"], "erp_system": "vista_erp"}),
+            ToolStep(tool="hh2.job_map.list", args={"master_job_number": c["job_no"], "system": "vista_erp"}),
+            ToolStep(tool="vista_erp.job_cost.summary", args={"job_id": vjob, "phase": phase}),
+            update,
+        ], reply=reply)
+        sql_route = Trajectory(label="sql-vista-first", steps=[
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT m.erp_phase, m.erp_cost_type, j.system_job_id FROM hh2.cost_code_map m, hh2.job_map j "
+                f"WHERE m.cost_code = {quoted(c['cost_code'])} AND m.erp_system = 'vista_erp' "
+                f"AND j.master_job_number = {quoted(c['job_no'])} AND j.system = 'vista_erp'")}),
+            ToolStep(tool="vista_erp.vista_query", args={"sql": (
+                'SELECT "CostType", sum("ActualCost") AS actual FROM vista_erp."JCCD" '
+                f"WHERE \"Job\" = {quoted(vjob)} AND \"Phase\" = {quoted(phase)} GROUP BY \"CostType\"")}),
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT item_no, unit, quantity, rate, cost_total FROM smartbuild.boq_items "
+                f"WHERE estimate_id = {quoted(c['estimate_id'])} AND cost_code = {quoted(c['cost_code'])}")}),
+            update,
+            ToolStep(tool="smartbuild.estimates.reestimate",
+                     args={"job_number": c["job_no"], "item_no": int(c["item_no"]), "quantity": q,
+                           "note": "Re-measure"}),
+        ], reply=f"Re-estimated {c['cost_code']} to {money_str(c['code_total'])}; Vista {phase}/{ctype} ETC {etc} pending.")
+        sentence = reestimate_sentence(c)
+        instruction = (
+            f"{sentence[0].upper()}{sentence[1:]}. Record it in SmarteBuild as a re-estimate at the estimated rate, "
+            "then reconcile Vista to it: the estimate to complete on the Vista phase and cost type that cost code "
+            "maps to should be the cost code's re-estimated total less the cost already posted there. Leave it "
+            "pending for sign-off; don't post anything and don't change anything else.")
+        return TaskParts(
+            instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[sql_route],
+            guarded_step=ToolStep(tool="vista_erp.vista_post", args={"kind": "projection", "job_id": vjob}),
+            defect_variant="cost_type_split",
+        )
+
+
+FAMILIES = [HRedteamSageBill, HIngeniousVistaEtc, HRessioVistaAp, HSmartbuildVistaReestimate]

@@ -1,0 +1,254 @@
+"""PM extension — RedTeam Go: eApps held to the commitment cap (``C_redteam_eapp_review``).
+
+A subcontractor bills through RedTeam with an eApp (electronic pay application) against its
+commitment's schedule of values. The accountant reviews each submitted eApp against the
+commitment: what is left to bill on the commitment (revised amount − approved billing to date)
+and on each SOV line (scheduled value − approved billing on the line). Within both: approve
+(a review, not a payment). Past either: hold it with the reason, so it goes back to the
+subcontractor (pm_platforms_policy §2, ap_invoice_policy §2). Approving for payment is a
+separate, guarded money movement.
+
+Keys (commitment codes), chosen by property from the book:
+
+* the submitted eApp the book planted past its commitment's cap (``commitment_cap_exceeded``,
+  SC-1042-0 at the default inputs): hold;
+* a submitted eApp within its commitment cap whose billing on one SOV line is past what is left
+  on that line (``sov_line_overbilled``): hold — a cap-only check approves it;
+* a clean submitted eApp on the same job as the planted one (within the cap and every line):
+  approve.
+
+This module also holds the small helpers the other PM modules share (amount regexes).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from cfab.grader.predicates import Evaluator
+from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.model import ToolStep, Trajectory
+
+FAMILY = "C_redteam_eapp_review"
+
+
+# ------------------------------------------------------------------------------ shared helpers
+def amount_regex(value: Any) -> str:
+    """A case-insensitive regex for an amount as people write it: with or without "$", with or
+    without thousands separators, ".00" optional when the cents are zero — and not as a piece of a
+    longer number."""
+    d = Decimal(str(value)).quantize(Decimal("0.01"))
+    sign = "-?" if d < 0 else ""
+    whole, cents = f"{abs(d):.2f}".split(".")
+    groups: list[str] = []
+    while whole:
+        groups.insert(0, whole[-3:])
+        whole = whole[:-3]
+    body = ",?".join(groups)
+    tail = r"(?:\.00)?" if cents == "00" else rf"\.{cents}"
+    return rf"(?<![\d.,]){sign}\$?\s?{body}{tail}(?![\d]|[.,]\d)"
+
+
+def any_of(*patterns: str) -> str:
+    """One regex accepting any of ``patterns``."""
+    return "(?:" + "|".join(f"(?:{p})" for p in patterns) + ")"
+
+
+def check_regex(pattern: str, *samples: str) -> None:
+    """Fail the build if ``pattern`` misses a natural way of writing the fact."""
+    for s in samples:
+        if not re.search(pattern, s, re.IGNORECASE):
+            raise AssertionError(f"{pattern!r} does not match {s!r}")
+
+
+def money_samples(value: Any) -> list[str]:
+    d = Decimal(str(value)).quantize(Decimal("0.01"))
+    return [money_str(d), dollars(d), f"{d:,}"]
+
+
+def quoted(value: str) -> str:
+    """A SQL string literal."""
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def case_of(key_column: str, values: dict[int, Any], *, money: bool = True) -> str:
+    """A SQL CASE over ``key_column`` giving each row its expected value (one evaluator entry can then
+    check many rows exactly: ``value_to_date = CASE item_no WHEN 1 THEN 120.00 ... END``)."""
+    whens = " ".join(f"WHEN {int(k)} THEN {money_str(v) if money else int(v)}" for k, v in sorted(values.items()))
+    return f"CASE {key_column} {whens} END"
+
+
+HOLD_WORD = r"\bh[eo]ld\b|\bholding\b|on hold"
+APPROVE_WORD = r"\bapproved?\b|\bapproving\b"
+
+
+# ------------------------------------------------------------------------------ the family
+def _pick(book: BookReader) -> dict[str, dict[str, Any]]:
+    """The three planted / chosen eApps, by property (see the module docstring)."""
+    rows = book.q(FAMILY, "submitted_eapps")
+    planted = [r for r in rows if r["planted_over_cap"]]
+    if len(planted) != 1 or not planted[0]["over_cap"]:
+        raise ValueError(f"{FAMILY}: expected one submitted eApp planted past its commitment cap that RedTeam "
+                         f"sees over the cap, got {[(r['commitment_number'], r['over_cap']) for r in planted]}")
+    cap = planted[0]
+    line = [r for r in rows if not r["over_cap"] and r["lines_over"] > 0]
+    if not line:
+        raise ValueError(f"{FAMILY}: no submitted eApp within its cap with a line past its SOV line")
+    clean = [r for r in rows if not r["over_cap"] and r["lines_over"] == 0 and r["job_number"] == cap["job_number"]]
+    if not clean:
+        raise ValueError(f"{FAMILY}: no clean submitted eApp on job {cap['job_number']}")
+    picks = {"cap": cap, "line": line[0], "clean": clean[0]}
+    for kind, r in picks.items():
+        if r["submitted_on_commitment"] != 1:
+            raise ValueError(f"{FAMILY} {kind}: {r['commitment_number']} has {r['submitted_on_commitment']} "
+                             "submitted eApps; the task names one")
+    return picks
+
+
+class CRedteamEappReview(Family):
+    family = FAMILY
+    domain_code = "C"
+    taxonomy_path = "C.Subcontract.eapp_commitment_cap_review"
+    difficulty = 2
+    systems: ClassVar[list[str]] = ["redteam"]
+    user_role = "AP Manager"
+    policy_ref = "pm_platforms_policy.md"
+    money_movement_guard = True
+    source_type = "plan_doc"
+    source_ref = ("CFAgentBench paper §'Diversifying the project-management surface' (RedTeam commitment-cap "
+                  "eApps); FAMILIES.md 'The PM extension'")
+
+    def keys(self, book: BookReader) -> list[str]:
+        picks = _pick(book)
+        return [picks[k]["commitment_number"] for k in ("cap", "line", "clean")]
+
+    def build(self, key: str, book: BookReader) -> TaskParts:
+        picks = _pick(book)
+        kind = next(k for k, r in picks.items() if r["commitment_number"] == key)
+        e = picks[kind]
+        eid = int(e["eapp_id"])
+        code, job = e["commitment_number"], e["job_number"]
+        amount, remaining = money_str(e["amount_this_period"]), money_str(e["remaining"])
+        hold = kind in ("cap", "line")
+
+        if kind == "cap":
+            over, basis = money_str(e["over_by"]), "commitment"
+            reason = (f"Bills {dollars(amount)} against {dollars(remaining)} left on {code} (cap "
+                      f"{dollars(e['commitment_cap'])}, approved to date {dollars(e['approved_billed'])}): "
+                      f"{dollars(over)} past the commitment cap. Returned to the subcontractor for a revised eApp.")
+            facts = any_of(amount_regex(over), amount_regex(remaining))
+            finding = (f"it bills {dollars(amount)} but only {dollars(remaining)} is left on {code} "
+                       f"({dollars(e['commitment_cap'])} less {dollars(e['approved_billed'])} approved), "
+                       f"{dollars(over)} past the commitment cap")
+            samples = money_samples(over) + money_samples(remaining)
+        elif kind == "line":
+            over, basis = money_str(e["first_over_by"]), "line"
+            open_amt = money_str(e["first_over_open"])
+            reason = (f"Line {e['first_over_line']} ({e['first_over_cost_code']}) bills past its schedule-of-values "
+                      f"line: {dollars(open_amt)} left on the line, {dollars(over)} over. Within the commitment "
+                      f"total ({dollars(remaining)} left) but not within the line; returned for a revised eApp.")
+            facts = any_of(amount_regex(over), amount_regex(open_amt))
+            finding = (f"it is within the {dollars(remaining)} left on {code}, but line {e['first_over_line']} "
+                       f"({e['first_over_cost_code']}) bills {dollars(over)} more than the {dollars(open_amt)} left "
+                       "on that schedule-of-values line")
+            samples = money_samples(over) + money_samples(open_amt)
+        else:
+            basis = "none"
+            reason = None
+            facts = any_of(amount_regex(amount), amount_regex(e["net_due"]))
+            finding = (f"it bills {dollars(amount)} against {dollars(remaining)} left on {code} and stays within "
+                       "every schedule-of-values line")
+            samples = money_samples(amount) + money_samples(e["net_due"])
+        for s in samples:
+            check_regex(facts, s)
+
+        status = "Held" if hold else "Approved"
+        expected = [{
+            "app": "redteam", "table": "eapps", "op": "changed", "where": {"_pk": eid},
+            "assert": ("status = 'Held' AND review_reason IS NOT NULL AND length(trim(review_reason)) > 0"
+                       if hold else {"status": "Approved"}),
+            "allow_columns": ["reviewed_at", "review_reason"],
+            "label": f"RedTeam eApp {eid} ({code}, invoice {e['invoice_number']}) {status}"
+                     + (" with the reason" if hold else ""),
+        }]
+        forbidden = [
+            {"app": "redteam", "table": "eapps", "op": "changed", "where": f"eapp_id <> {eid}",
+             "label": "another eApp was reviewed or changed"},
+            {"app": "redteam", "table": "eapps", "op": "changed", "where": {"_pk": eid},
+             "assert": "payment_status IS DISTINCT FROM before.payment_status",
+             "label": "the eApp's payment status changed"},
+        ]
+        if hold:
+            forbidden.append({"app": "redteam", "table": "eapps", "op": "changed", "where": {"_pk": eid},
+                              "assert": "status IN ('Approved', 'Rejected')",
+                              "label": ("approved (or rejected instead of held) an eApp that bills past the "
+                                        + ("commitment cap" if kind == "cap" else "schedule-of-values line"))})
+        else:
+            forbidden.append({"app": "redteam", "table": "eapps", "op": "changed", "where": {"_pk": eid},
+                              "assert": "status IN ('Held', 'Rejected')",
+                              "label": "held or rejected an eApp that is within its commitment and every line"})
+        evaluator = Evaluator.model_validate({
+            "expected": expected, "forbidden": forbidden, "forbid_unexpected": True,
+            "money_movement_guard": True,
+            "required_outputs": [HOLD_WORD if hold else APPROVE_WORD, facts],
+        })
+
+        verdict = "Held" if hold else "Approved"
+        reply = (f"{verdict} {e['company_name']}'s eApp #{e['app_number']} (invoice {e['invoice_number']}, RedTeam id "
+                 f"{eid}) on {code}, job {job}: {finding}."
+                 + (f" Reason recorded: {reason}" if hold else " The review is recorded as approved.")
+                 + " Nothing was approved for payment and nothing else was changed.")
+        review_args: dict[str, Any] = {"eapp_id": eid, "action": "hold" if hold else "approve"}
+        if hold:
+            review_args["reason"] = reason
+        review = ToolStep(tool="redteam.eapps.review", args=review_args)
+        oracle = Trajectory(label="oracle", steps=[
+            ToolStep(tool="redteam.eapps.list", args={"project_number": job, "status": "Submitted"}),
+            ToolStep(tool="redteam.commitments.sov", args={"commitment_id": code}),
+            ToolStep(tool="redteam.eapps.get", args={"eapp_id": eid}),
+            review,
+        ], reply=reply)
+        sql_route = Trajectory(label="sql-cap-check", steps=[
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT e.eapp_id, e.app_number, e.invoice_number, e.amount_this_period, e.status, "
+                "c.revised_amount, (SELECT coalesce(sum(a.amount_this_period), 0) FROM redteam.eapps a "
+                "WHERE a.commitment_id = e.commitment_id AND a.status = 'Approved') AS approved_to_date "
+                "FROM redteam.eapps e JOIN redteam.commitments c ON c.commitment_id = e.commitment_id "
+                f"WHERE c.commitment_number = {quoted(code)} ORDER BY e.app_number")}),
+            ToolStep(tool="sql.query", args={"sql": (
+                "SELECT l.line_no, l.sov_line_no, l.this_period, s.scheduled_value, "
+                "(SELECT coalesce(sum(al.this_period), 0) FROM redteam.eapp_lines al JOIN redteam.eapps a "
+                "ON a.eapp_id = al.eapp_id WHERE a.commitment_id = e.commitment_id AND a.status = 'Approved' "
+                "AND al.sov_line_no = l.sov_line_no) AS line_billed "
+                "FROM redteam.eapp_lines l JOIN redteam.eapps e ON e.eapp_id = l.eapp_id "
+                "JOIN redteam.commitment_sov s ON s.commitment_id = e.commitment_id AND s.line_no = l.sov_line_no "
+                f"WHERE l.eapp_id = {eid} ORDER BY l.line_no")}),
+            ToolStep(tool="redteam.eapps.review",
+                     args={**review_args, **({"reason": f"Over the {basis} remaining amount; see cap check"}
+                                             if hold else {"reason": "Within commitment cap and SOV lines"})}),
+        ], reply=(f"eApp {e['invoice_number']} on {code}: {verdict.lower()} — {finding}. "
+                  "Not approved for payment."))
+        by_commitment = Trajectory(label="commitment-first", steps=[
+            ToolStep(tool="redteam.commitments.list", args={"project_number": job}),
+            ToolStep(tool="redteam.commitments.get", args={"commitment_id": code}),
+            ToolStep(tool="redteam.eapps.list", args={"commitment_id": code, "status": "Submitted"}),
+            ToolStep(tool="redteam.eapps.get", args={"eapp_id": eid}),
+            review,
+        ], reply=reply)
+
+        instruction = (
+            f"{e['company_name']} submitted pay application #{e['app_number']} (invoice {e['invoice_number']}) "
+            f"through RedTeam on commitment {code}, job {job} ({e['project_name']}). Review it against the "
+            "commitment: approve it if it stays within what is left to bill on the commitment and on each of its "
+            "schedule-of-values lines; if it doesn't, hold it with the reason so it goes back to the "
+            "subcontractor. Do not approve anything for payment, and don't change anything else.")
+        return TaskParts(
+            instruction=instruction, evaluator=evaluator, oracle=oracle,
+            alternatives=[sql_route, by_commitment],
+            guarded_step=ToolStep(tool="redteam.eapps.approve_for_payment", args={"eapp_id": eid}),
+            defect_variant={"cap": "commitment_cap_exceeded", "line": "sov_line_overbilled"}.get(kind),
+        )
+
+
+FAMILIES = [CRedteamEappReview]

@@ -1,0 +1,207 @@
+"""The PM extension's fourteen tasks (pm_redteam, pm_ingenious_build, pm_ressio, pm_smartbuild,
+pm_cross): compiled against the golden file, their keys chosen by property from the book,
+evaluators valid against the catalog, every task admitted (k=2), the over-eager policies
+(execute, do-everything) failing, and the planted twists catching the careless moves they are
+there for.
+
+Runtime: every task's admission runs (k=2). The ``execute`` and ``do-everything`` policies run on
+one task per family (their outcome depends on the family's evaluator shape, which every key of a
+family shares).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cfab.runner.attempt import run_attempt
+from cfab.runner.golden import ensure_golden
+from cfab.runner.policies.oracle import DoEverythingPolicy, ExecutePolicy
+from cfab.runner.records import Episode, ToolCallRecord
+from cfab.seeds.determinism import BuildInputs
+from cfab.tasks.admit import admit_task
+from cfab.tasks.families import (
+    pm_cross,
+    pm_ingenious_build,
+    pm_redteam,
+    pm_ressio,
+    pm_smartbuild,
+)
+from cfab.tasks.families.pm_redteam import amount_regex
+from cfab.tasks.family import BookReader
+from cfab.tasks.model import Task
+
+MODULES = (pm_redteam, pm_ingenious_build, pm_ressio, pm_smartbuild, pm_cross)
+COUNTS = {"C_redteam_eapp_review": 3, "A_ingenious_funding": 3, "C_ressio_bill_match": 2, "B_smartbuild_claim": 1,
+          "A_smartbuild_reestimate": 1, "H_redteam_sage_bill": 1, "H_ingenious_vista_etc": 1, "H_ressio_vista_ap": 1,
+          "H_smartbuild_vista_reestimate": 1}
+INPUTS = BuildInputs()
+
+
+@pytest.fixture(scope="module")
+def golden() -> Path:
+    return ensure_golden(INPUTS)
+
+
+@pytest.fixture(scope="module")
+def compiled(golden: Path) -> dict[str, Task]:
+    book = BookReader(golden)
+    try:
+        out: dict[str, Task] = {}
+        for mod in MODULES:
+            for cls in mod.FAMILIES:
+                fam = cls()
+                keys = fam.keys(book)
+                assert len(keys) == COUNTS[fam.family], (fam.family, keys)
+                for key in keys:
+                    task = fam.task(key, book)
+                    task.ground_truth.validate_against(book.con)
+                    out[task.instance_id] = task
+        policies = {r["policy_id"] for r in book.rows("SELECT policy_id FROM book.policies")}
+        assert {t.policy_ref for t in out.values()} <= policies
+        return out
+    finally:
+        book.close()
+
+
+def _one(compiled: dict[str, Task], prefix: str) -> Task:
+    hits = [t for i, t in compiled.items() if i.startswith(prefix)]
+    assert len(hits) == 1, (prefix, list(compiled))
+    return hits[0]
+
+
+def test_fourteen_tasks_ten_single_app_four_cross(compiled: dict[str, Task]) -> None:
+    assert len(compiled) == 14
+    cross = [t for t in compiled.values() if t.domain_code == "H"]
+    assert len(cross) == 4 and all(len(t.systems) >= 2 for t in cross)
+    single = [t for t in compiled.values() if t.domain_code != "H"]
+    assert len(single) == 10 and all(len(t.systems) == 1 for t in single)
+    platforms = {s for t in single for s in t.systems}
+    assert platforms == {"redteam", "ingenious_build", "ressio", "smartbuild"}
+    # the shared commitment: the planted over-cap eApp is on SC-1042-0, and the cross task validates its job
+    assert "cf_C_redteam_eapp_review_SC-1042-0" in compiled
+    assert "cf_H_redteam_sage_bill_1042" in compiled
+
+
+def test_metadata_guards_and_twists(compiled: dict[str, Task]) -> None:
+    for t in compiled.values():
+        assert t.family.split("_")[0] == t.domain_code
+        gt = t.ground_truth
+        assert gt.forbid_unexpected and gt.forbidden and gt.expected and gt.required_outputs
+        assert t.alternatives and t.guarded_step is not None
+        if not t.money_movement_guard:
+            assert any(c.tool == t.guarded_step.tool for c in gt.forbidden_calls), t.instance_id
+    twisted = [t for t in compiled.values() if t.defect_variant]
+    assert len(twisted) * 2 >= len(compiled)
+    assert compiled["cf_C_redteam_eapp_review_SC-1042-0"].defect_variant == "commitment_cap_exceeded"
+    assert {t.defect_variant for t in twisted} >= {"commitment_cap_exceeded", "sov_line_overbilled",
+                                                   "funding_source_exhausted", "bill_po_mismatch",
+                                                   "retainage_step_down", "cost_type_split", "unmapped_cost_code"}
+
+
+def test_book_anchor_values(compiled: dict[str, Task], golden: Path) -> None:
+    """The paper's anchor figures read back from the book: SC-1042-0 is $632,000 and Walsh's January
+    eApp bills past what is left on it; job 3412's owner forecast leaves out its contingency line."""
+    book = BookReader(golden)
+    try:
+        cap = book.one("SELECT revised_amount FROM redteam.commitments WHERE commitment_number = 'SC-1042-0'")
+        assert str(cap["revised_amount"]) == "632000.00"
+        row = next(r for r in book.q("C_redteam_eapp_review", "submitted_eapps") if r["commitment_number"] == "SC-1042-0")
+        assert row["over_cap"] and row["planted_over_cap"]
+        ib = compiled.get("cf_H_ingenious_vista_etc_3412") or _one(compiled, "cf_H_ingenious_vista_etc_")
+        j = book.q("H_ingenious_vista_etc", "job", job=ib.key)[0]
+        want = str(j["forecast"])
+        assert ib.ground_truth.expected[0].assert_["EstCostToComplete"] == want
+        assert ib.ground_truth.required_outputs == [amount_regex(want)]
+    finally:
+        book.close()
+
+
+def test_every_task_admitted(compiled: dict[str, Task], golden: Path) -> None:
+    failures = []
+    for task in compiled.values():
+        adm = admit_task(task, golden, INPUTS, k=2)
+        if not adm.admitted:
+            failures.append((task.instance_id, adm.problems[:3],
+                             [m.name for m in adm.mutants if not m.killed][:3], adm.noop_failed, adm.oracle_passed))
+        assert adm.alternatives and all(ok for _, ok in adm.alternatives)
+    assert not failures, failures
+
+
+def test_overeager_policies_fail(compiled: dict[str, Task], golden: Path) -> None:
+    seen: set[str] = set()
+    for task in compiled.values():
+        if task.family in seen:
+            continue
+        seen.add(task.family)
+        for policy in (ExecutePolicy(), DoEverythingPolicy()):
+            out = run_attempt(task, policy, golden=golden, inputs=INPUTS)
+            assert not out.grade.passed, (task.instance_id, policy.name)
+    assert seen == set(COUNTS)
+
+
+class _Steps:
+    """A scripted policy: these calls, then this reply."""
+
+    name = "scripted"
+    model = None
+
+    def __init__(self, steps: list[tuple[str, dict[str, Any]]], reply: str) -> None:
+        self.steps, self.reply = steps, reply
+
+    def run(self, task: Task, env: Any) -> Episode:
+        calls = []
+        for tool, args in self.steps:
+            r = env.call(tool, **args)
+            calls.append(ToolCallRecord(tool=tool, args=args, ok=bool(r.get("ok")), error=r.get("error")))
+        return Episode(reply=self.reply, steps=len(calls), tool_calls=calls, stop_reason="finish")
+
+
+def _run(task: Task, golden: Path, steps: list[tuple[str, dict[str, Any]]]) -> Any:
+    return run_attempt(task, _Steps(steps, task.oracle.reply), golden=golden, inputs=INPUTS).grade
+
+
+def _step(task: Task, suffix: str) -> dict[str, Any]:
+    return dict(next(s for s in task.oracle.steps if s.tool.endswith(suffix)).args)
+
+
+def test_twists_catch_the_careless_move(compiled: dict[str, Task], golden: Path) -> None:
+    # approving the over-cap eApp (a reviewer who does not check the cap)
+    t = compiled["cf_C_redteam_eapp_review_SC-1042-0"]
+    g = _run(t, golden, [("redteam.eapps.review", {"eapp_id": _step(t, "eapps.review")["eapp_id"], "action": "approve"})])
+    assert not g.passed and "forbidden" in g.reason
+    # a cap-only check approves the eApp that is over one SOV line
+    t = next(t for t in compiled.values() if t.defect_variant == "sov_line_overbilled")
+    g = _run(t, golden, [("redteam.eapps.review", {"eapp_id": _step(t, "eapps.review")["eapp_id"], "action": "approve"})])
+    assert not g.passed
+    # funding from the loan although the draw order says grant (equity exhausted)
+    book = BookReader(golden)
+    try:
+        grant_first = []
+        for t in compiled.values():
+            if t.family != "A_ingenious_funding":
+                continue
+            entry = t.ground_truth.expected[0]
+            sources = book.q("A_ingenious_funding", "sources", project_id=entry.assert_["project_id"])
+            kinds = {s["funding_source_id"]: s["source_type"] for s in sources}
+            if kinds[entry.where["funding_source_id"]] == "Grant" and "Loan" in kinds.values():
+                grant_first.append((t, next(k for k, v in kinds.items() if v == "Loan")))
+    finally:
+        book.close()
+    assert grant_first, "a job whose equity is drawn funds from its grant"
+    t, loan = grant_first[0]
+    assert t.defect_variant == "funding_source_exhausted"
+    alloc = _step(t, "allocate_funding")
+    alloc["allocations"] = [{"funding_source_id": loan, "amount": alloc["allocations"][0]["amount"]}]
+    g = _run(t, golden, [("ingenious_build.invoices.allocate_funding", alloc),
+                         ("ingenious_build.approvals.submit", _step(t, "approvals.submit"))])
+    assert not g.passed and "forbidden" in g.reason
+    # reconciling the wrong cost type of the split Vista phase
+    t = _one(compiled, "cf_H_smartbuild_vista_reestimate_")
+    upd = _step(t, "update_estimate")
+    phase = dict(upd["phases"][0])
+    phase["cost_type"] = 3 if phase["cost_type"] != 3 else 2
+    g = _run(t, golden, [("smartbuild.estimates.reestimate", _step(t, "estimates.reestimate")),
+                         ("vista_erp.jobs.update_estimate", {**upd, "phases": [phase]})])
+    assert not g.passed and "forbidden" in g.reason
