@@ -18,6 +18,7 @@ from importlib import metadata, resources
 from pathlib import Path
 
 import duckdb
+import sqlglot
 from sqlglot import exp
 
 from cfab.schema.catalog import content_digest, run_script, schema_ddl
@@ -42,11 +43,12 @@ def package_version() -> str:
         return "0+unknown"
 
 
-def code_fingerprint() -> str:
-    """sha256 over the package version and every file of the packages that shape the book."""
+def code_fingerprint(packages: tuple[str, ...] = _SHAPING_PACKAGES) -> str:
+    """sha256 over the package version and every file of ``packages`` (default: those that
+    shape the book — DDL, generator, views, apps)."""
     h = hashlib.sha256(package_version().encode())
     h.update(duckdb.__version__.encode())
-    for package in _SHAPING_PACKAGES:
+    for package in packages:
         stack = [resources.files(package)]
         files = []
         while stack:
@@ -182,6 +184,9 @@ def ensure_composed(golden: Path, apps: list[str]) -> Path:
                 target = exp.table_(exp.to_identifier(table, quoted=True), db=exp.to_identifier("book"))
                 con.execute(exp.Create(this=target, kind="TABLE", expression=exp.select("*").from_(source))
                             .sql(dialect="duckdb"))
+            for statement in sqlglot.parse(schema_ddl("book"), read="duckdb"):  # the book's macros
+                if isinstance(statement, exp.Create) and statement.args.get("kind") == "MACRO":
+                    con.execute(statement.sql(dialect="duckdb"))
             for name in names:
                 schema = get_app(name).schema_name()
                 run_script(con, schema_ddl(name))

@@ -145,10 +145,10 @@ apprentice rules, and flag each violating line with **one** code:
 
 | Code | Rule |
 |---|---|
-| `apprentice_unregistered` | a line at apprentice level without an apprenticeship registration number |
-| `apprentice_over_ratio` | on some day of the week, the trade's apprentices on the job exceed floor(journeymen ÷ ratio) for that trade; foremen count as journeymen; flag every apprentice line of that trade working that day |
-| `underpaid_rate` | hourly rate paid below the determination's base rate for the classification; for a registered apprentice, below the base rate × the apprentice's percentage |
-| `fringe_short` | fringe paid per hour below the determination's fringe rate (journeymen and apprentices alike) |
+| `unregistered_apprentice` | a line at apprentice level without an apprenticeship registration number |
+| `apprentice_ratio` | on some day of the week, the trade's apprentices on the job exceed floor(journeymen ÷ ratio) for that trade; foremen count as journeymen; flag every apprentice line of that trade working that day |
+| `underpayment` | hourly rate paid below the determination's base rate for the classification; for a registered apprentice, below the base rate × the apprentice's percentage |
+| `fringe_shortfall` | fringe paid per hour below the determination's fringe rate (journeymen and apprentices alike) |
 
 When a line breaks more than one rule, use the first code in the table. Compliant lines get no
 flag.

@@ -88,8 +88,11 @@ def load_suite(name: str = "executable", inputs: BuildInputs | None = None, gold
         if (header.get("seed"), header.get("clock"), header.get("scale")) == (
                 inputs.seed, inputs.clock.isoformat(), inputs.scale):
             return tasks
+    from cfab.runner.golden import code_fingerprint
+
     golden = golden or ensure_golden(inputs)
-    cached = golden.with_name(golden.name + f".{name}.jsonl")
+    tasks_code = code_fingerprint(("cfab.tasks", "cfab.grader"))[:10]  # family or grader edits recompile
+    cached = golden.with_name(golden.name + f".{name}-{tasks_code}.jsonl")
     if cached.exists():
         return parse_suite(cached.read_text(encoding="utf-8"), str(cached))[1]
     tasks = compile_suite(golden, name)
