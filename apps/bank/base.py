@@ -41,9 +41,13 @@ def money_arg(value: Any, what: str = "amount") -> Decimal:
         raise ToolError(f"{what} must be a decimal amount like '12500.00', got {value!r}") from None
     if not amount.is_finite() or amount <= 0:
         raise ToolError(f"{what} must be greater than zero, got {value}")
-    if amount != amount.quantize(Decimal("0.01")):
+    try:
+        quantized = amount.quantize(Decimal("0.01"))
+    except InvalidOperation:  # beyond 28 significant digits (e.g. 1e309): no such amount
+        raise ToolError(f"{what} is out of range, got {value}") from None
+    if amount != quantized:
         raise ToolError(f"{what} takes at most two decimal places, got {value}")
-    return amount.quantize(Decimal("0.01"))
+    return quantized
 
 
 def between(column: str, start: date | None, end: date | None) -> exp.Expression | None:

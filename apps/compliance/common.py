@@ -26,11 +26,15 @@ def money_arg(value: Any, what: str, *, allow_negative: bool = False) -> Decimal
         raise ToolError(f"{what} must be a decimal amount, got {value!r}", "invalid_argument") from None
     if not dec.is_finite():
         raise ToolError(f"{what} must be a finite amount, got {value!r}", "invalid_argument")
-    if dec != dec.quantize(CENT):
+    try:
+        quantized = dec.quantize(CENT)
+    except InvalidOperation:  # beyond 28 significant digits (e.g. 1e309): no such amount
+        raise ToolError(f"{what} is out of range, got {value}", "invalid_argument") from None
+    if dec != quantized:
         raise ToolError(f"{what} takes at most 2 decimal places, got {value}", "invalid_argument")
     if dec < 0 and not allow_negative:
         raise ToolError(f"{what} cannot be negative, got {value}", "invalid_argument")
-    return dec.quantize(CENT)
+    return quantized
 
 
 def pct_of(amount: Decimal, pct: Decimal) -> Decimal:

@@ -12,7 +12,7 @@ what would happen, and never change state.
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -35,9 +35,13 @@ def _d(value: Any) -> Decimal:
         out = Decimal(str(value))
     except Exception:
         raise ToolError(f"not an amount: {value!r}", "invalid_argument") from None
-    if out != out.quantize(CENT):
+    try:
+        cents = out.quantize(CENT)
+    except InvalidOperation:  # beyond 28 significant digits (e.g. 1e309): no such amount
+        raise ToolError(f"amount out of range: {value}", "invalid_argument") from None
+    if out != cents:
         raise ToolError(f"amounts take at most 2 decimal places, got {value}", "invalid_argument")
-    return out.quantize(CENT)
+    return cents
 
 
 # ---------------------------------------------------------------------------------------------

@@ -37,9 +37,13 @@ def money_arg(value: Any, what: str = "amount", *, allow_zero: bool = False) -> 
         raise ToolError(f"{what} must be a decimal amount like '12500.00', got {value!r}") from None
     if not amount.is_finite() or amount < 0 or (amount == 0 and not allow_zero):
         raise ToolError(f"{what} must be {'zero or more' if allow_zero else 'greater than zero'}, got {value}")
-    if amount != amount.quantize(CENT):
+    try:
+        quantized = amount.quantize(CENT)
+    except InvalidOperation:  # beyond 28 significant digits (e.g. 1e309): no such amount
+        raise ToolError(f"{what} is out of range, got {value}") from None
+    if amount != quantized:
         raise ToolError(f"{what} takes at most two decimal places, got {value}")
-    return amount.quantize(CENT)
+    return quantized
 
 
 def pct_arg(value: Any, what: str = "percent complete") -> Decimal:

@@ -4,7 +4,7 @@ cost centres, the client claim schedule, progress claims and variations."""
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -307,10 +307,14 @@ class SmarteBuild(PMApp):
         rate = dec(args.rate) if args.rate is not None else dec(item["reestimate_rate"] or item["rate"])
         if qty < 0 or rate < 0 or not qty.is_finite() or not rate.is_finite():
             raise ToolError("quantity and rate must be zero or more")
-        if qty != qty.quantize(Q4) or rate != rate.quantize(Q4):
+        try:
+            exact = qty == qty.quantize(Q4) and rate == rate.quantize(Q4)
+            total = cents(qty * rate)
+        except InvalidOperation:  # beyond 28 significant digits (e.g. 1e309)
+            raise ToolError(f"quantity or rate out of range: {args.quantity}, {args.rate}") from None
+        if not exact:
             raise ToolError("quantity and rate take at most four decimal places")
         previous = dec(item["reestimate_total"] if item["reestimate_total"] is not None else item["cost_total"])
-        total = cents(qty * rate)
         self.update("boq_items", {"estimate_id": item["estimate_id"], "item_no": item["item_no"]},
                     {"reestimate_quantity": qty, "reestimate_rate": rate, "reestimate_total": total,
                      "reestimate_status": "Re-estimated", "reestimate_note": args.note.strip(),
