@@ -244,7 +244,13 @@ class WriteGate:
         except InvalidOperation:
             raise WriteRejected(f"{info.qualified}.{column} needs a decimal amount, got {value!r}") from None
         scale = int(type_text.rstrip(")").split(",")[1]) if "," in type_text else 0
-        if not dec.is_finite() or dec != dec.quantize(Decimal(1).scaleb(-scale)):
+        if not dec.is_finite():
+            raise WriteRejected(f"{info.qualified}.{column} needs a finite decimal amount, got {value}")
+        try:
+            exact = dec == dec.quantize(Decimal(1).scaleb(-scale))
+        except InvalidOperation:  # beyond 28 significant digits (e.g. 1e309)
+            raise WriteRejected(f"{info.qualified}.{column} is out of range for {type_text}, got {value}") from None
+        if not exact:
             raise WriteRejected(f"{info.qualified}.{column} takes at most {scale} decimal places, got {value}")
         return dec
 
