@@ -227,16 +227,19 @@ class Environment:
             return ToolResult(ok=False, error=e.message, error_type=e.kind)
         except WriteRejected as e:
             con.rollback()
-            return ToolResult(ok=False, error=e.message, error_type="rejected")
+            result = ToolResult(ok=False, error=e.message, error_type="rejected")
         except duckdb.Error as e:
             con.rollback()
             from cfab.apps.sqlexec import translate_duckdb_error
 
-            return ToolResult(ok=False, error=f"{spec.name}: {translate_duckdb_error(e)}", error_type="invalid_argument")
+            result = ToolResult(ok=False, error=f"{spec.name}: {translate_duckdb_error(e)}", error_type="invalid_argument")
         except Exception as e:  # a bug of ours: never a traceback to the agent
             con.rollback()
-            return ToolResult(ok=False, error=f"{spec.name} failed internally ({type(e).__name__}: {e})",
-                              error_type="internal")
+            result = ToolResult(ok=False, error=f"{spec.name} failed internally ({type(e).__name__}: {e})",
+                                error_type="internal")
+        if spec.guarded:  # every call of a guarded tool is recorded, whatever stopped it
+            self._guard_log(seq, spec, raw, valid=False, reason=result.error or "failed")
+        return result
 
     def _guard_log(self, seq: int, spec: ToolSpec, args: dict[str, Any], *, valid: bool, reason: str,
                    app: str | None = None) -> int:
