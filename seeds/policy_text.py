@@ -277,4 +277,12 @@ separate, approved step.
 ## 5. Forecasts
 PM forecasts (Procore, ingenious.build, SmarteBuild re-estimates) move to the ERP only through
 the month-end cost-to-complete update, left for the controller's sign-off.
+
+## 6. Owner funding (ingenious.build)
+Each owner-side invoice is funded from the project's funding sources in their draw order:
+equity first, then grants, then loans (draw priority 1, 2, 3). The invoice's net amount is
+allocated to the first source with available balance; what that source cannot cover spills to
+the next. Allocations add up exactly to the net amount and never exceed a source's available
+balance. The allocated invoice is routed for approval; approving it for payment is the owner's
+step, never the agent's.
 """
