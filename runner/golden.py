@@ -65,8 +65,14 @@ def code_fingerprint(packages: tuple[str, ...] = _SHAPING_PACKAGES) -> str:
     return h.hexdigest()
 
 
-def golden_path(inputs: BuildInputs, home: Path | None = None) -> Path:
-    return (home or cfab_home()) / f"book-{inputs.key()}-{code_fingerprint()[:12]}.duckdb"
+def golden_path(inputs: BuildInputs, home: Path | None = None, apps: list[str] | None = None) -> Path:
+    """Where the golden file for ``inputs`` lives (a build of only ``apps`` gets its own name)."""
+    subset = ""
+    if apps is not None:
+        from cfab.seeds.determinism import stable_id
+
+        subset = f"-only-{stable_id(*sorted(set(apps)), length=10)}"
+    return (home or cfab_home()) / f"book-{inputs.key()}-{code_fingerprint()[:12]}{subset}.duckdb"
 
 
 @dataclass(frozen=True)
@@ -126,10 +132,13 @@ def build_golden(inputs: BuildInputs, out: Path, apps: list[str] | None = None) 
     return BuildReport(out, digest, out.stat().st_size, time.perf_counter() - started, int(tables), int(rows))
 
 
-def ensure_golden(inputs: BuildInputs | None = None, home: Path | None = None) -> Path:
-    """The golden file for ``inputs``, building it first if needed (safe across processes)."""
+def ensure_golden(inputs: BuildInputs | None = None, home: Path | None = None,
+                  apps: list[str] | None = None) -> Path:
+    """The golden file for ``inputs``, building it first if needed (safe across processes).
+
+    ``apps`` builds a golden file holding only those apps (tests use it to stay fast)."""
     inputs = inputs or BuildInputs.from_env()
-    path = golden_path(inputs, home)
+    path = golden_path(inputs, home, apps)
     marker = path.with_name(path.name + ".digest")
     if path.exists() and marker.exists():
         return path
@@ -140,7 +149,7 @@ def ensure_golden(inputs: BuildInputs | None = None, home: Path | None = None) -
             if path.exists():
                 os.chmod(path, 0o644)
                 path.unlink()
-            build_golden(inputs, path)
+            build_golden(inputs, path, apps=sorted(set(apps)) if apps is not None else None)
     return path
 
 
