@@ -2,18 +2,15 @@
 twists and evaluators, every task admitted (k=2), the over-eager policies (execute,
 do-everything) failing, and the wrong answers a pattern-matching agent gives failing too.
 
-Runtime: the tasks compile against the full golden file (``ensure_golden``); admission and the
-policies run against a golden file built for just the three apps these families compose
-(gcpay, procore, vista_erp: same book, same projections, a quarter of the tables, so each of the
-~25 attempts an admission makes is about twice as fast). The test asserts both compile to the
-same tasks.
+Runtime: every task's admission runs (about 25 attempts each: k=2 oracle runs, the no-op, the
+mutants, the alternatives), then ``execute`` and ``do-everything``. Attempts copy the composed-
+apps template of the golden file, so each costs a fraction of a second on an idle machine.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
@@ -30,7 +27,6 @@ from cfab.tasks.family import BookReader
 from cfab.tasks.model import Task, ToolStep, Trajectory
 
 FAMILIES = (AiaG702, SubAccrual, ProcoreErpSync)
-APPS = ["gcpay", "procore", "vista_erp"]
 EXPECTED_KEYS = {
     "B_aia_g702": ["1042", "1990", "2014", "2200", "3100", "3412"],
     "G_sub_accrual": ["1042", "2014", "2200", "3100", "3412", "4012"],
@@ -78,15 +74,6 @@ def compiled(golden: Path) -> dict[str, Task]:
     finally:
         book.close()
     return out
-
-
-@pytest.fixture(scope="module")
-def small(golden_for: Callable[..., Path], compiled: dict[str, Task]) -> Path:
-    """A golden file with only the three composed apps; it compiles to the very same tasks."""
-    path = golden_for(APPS, INPUTS)
-    again = _compile(path)
-    assert {k: t.model_dump_json() for k, t in again.items()} == {k: t.model_dump_json() for k, t in compiled.items()}
-    return path
 
 
 def _ids() -> list[str]:
@@ -188,13 +175,13 @@ def test_reply_regexes() -> None:
 
 # --------------------------------------------------------------------------- admission and policies
 @pytest.mark.parametrize("instance_id", _ids())
-def test_admitted(compiled: dict[str, Task], small: Path, instance_id: str) -> None:
+def test_admitted(compiled: dict[str, Task], golden: Path, instance_id: str) -> None:
     task = compiled[instance_id]
-    adm = admit_task(task, small, INPUTS, k=2)
+    adm = admit_task(task, golden, INPUTS, k=2)
     survived = [m.name for m in adm.mutants if not m.killed]
     assert adm.admitted, (survived, adm.problems, adm.alternatives)
     for policy in (ExecutePolicy(), DoEverythingPolicy()):
-        out = run_attempt(task, policy, golden=small, inputs=INPUTS)
+        out = run_attempt(task, policy, golden=golden, inputs=INPUTS)
         assert not out.grade.passed and out.grade.score == 0.0, (policy.name, out.grade.reason)
     if task.money_movement_guard:
         assert out.grade.guard_violation
@@ -210,10 +197,10 @@ def _with_draft_args(task: Task, **changes) -> list[ToolStep]:
     return steps
 
 
-def test_aia_wrong_answers_fail(compiled: dict[str, Task], small: Path) -> None:
+def test_aia_wrong_answers_fail(compiled: dict[str, Task], golden: Path) -> None:
     # the step-down crossed on 2200 (10% is wrong) and not reached on 3412 (5% is wrong)
     for key, wrong in (("2200", "10.00"), ("3412", "5.00")):
-        out = _run(compiled[f"cf_B_aia_g702_{key}"], small,
+        out = _run(compiled[f"cf_B_aia_g702_{key}"], golden,
                    _with_draft_args(compiled[f"cf_B_aia_g702_{key}"], retainage_percent=wrong))
         assert not out.grade.passed
         assert any("column I" in label for label in _failed(out, "expected"))
@@ -221,11 +208,11 @@ def test_aia_wrong_answers_fail(compiled: dict[str, Task], small: Path) -> None:
     t = compiled["cf_B_aia_g702_1990"]
     item = next(ln["item_no"] for ln in reversed(t.oracle.steps[-1].args["lines"]))
     lines = [ln for ln in t.oracle.steps[-1].args["lines"] if ln["item_no"] != item]
-    out = _run(t, small, _with_draft_args(t, lines=lines))
+    out = _run(t, golden, _with_draft_args(t, lines=lines))
     assert not out.grade.passed and any("column E" in label for label in _failed(out, "expected"))
     # last period's stored materials treated as billed work (E = G now − G before) on 1042
     t = compiled["cf_B_aia_g702_1042"]
-    book = BookReader(small)
+    book = BookReader(golden)
     try:
         prev = {r["item_no"]: Decimal(r["materials_presently_stored"]) for r in book.rows(
             "SELECT item_no, materials_presently_stored FROM gcpay.pay_application_items WHERE pay_app_id = 'PA-1042-001'")}
@@ -234,12 +221,12 @@ def test_aia_wrong_answers_fail(compiled: dict[str, Task], small: Path) -> None:
     assert any(prev.values()), "application #1 of 1042 carries stored materials"
     lines = [{**ln, "work_this_period": str(max(Decimal(ln["work_this_period"]) - prev.get(ln["item_no"], 0), 0))}
              for ln in t.oracle.steps[-1].args["lines"]]
-    out = _run(t, small, _with_draft_args(t, lines=lines))
+    out = _run(t, golden, _with_draft_args(t, lines=lines))
     assert not out.grade.passed
 
 
-def _accrual(small: Path, job: str, statuses: tuple[str, ...], types: tuple[str, ...], floor: bool) -> str:
-    book = BookReader(small)
+def _accrual(golden: Path, job: str, statuses: tuple[str, ...], types: tuple[str, ...], floor: bool) -> str:
+    book = BookReader(golden)
     try:
         rows = book.rows(
             "SELECT c.id, (SELECT coalesce(sum(l.work_completed), 0) FROM procore.commitment_line_items l "
@@ -262,36 +249,36 @@ def _stage_amount(task: Task, amount: str, **changes) -> list[ToolStep]:
     return steps
 
 
-def test_accrual_wrong_answers_fail(compiled: dict[str, Task], small: Path) -> None:
+def test_accrual_wrong_answers_fail(compiled: dict[str, Task], golden: Path) -> None:
     sub, po = ("WorkOrderContract",), ("WorkOrderContract", "PurchaseOrderContract")
     cases = [
-        ("2014", _accrual(small, "2014", ("approved",), sub, floor=False)),       # netted against billed-ahead
-        ("3412", _accrual(small, "3412", ("approved",), sub, floor=False)),
-        ("1042", _accrual(small, "1042", ("approved", "under_review"), sub, floor=True)),  # eApp under review as billed
-        ("4012", _accrual(small, "4012", ("approved",), po, floor=True)),         # purchase orders as subcontract work
+        ("2014", _accrual(golden, "2014", ("approved",), sub, floor=False)),       # netted against billed-ahead
+        ("3412", _accrual(golden, "3412", ("approved",), sub, floor=False)),
+        ("1042", _accrual(golden, "1042", ("approved", "under_review"), sub, floor=True)),  # eApp under review as billed
+        ("4012", _accrual(golden, "4012", ("approved",), po, floor=True)),         # purchase orders as subcontract work
     ]
     for key, wrong in cases:
         t = compiled[f"cf_G_sub_accrual_{key}"]
         right = t.ground_truth.expected[1].assert_["Amount"]
         assert wrong != right, key
-        out = _run(t, small, _stage_amount(t, wrong), reply=t.oracle.reply.replace(
+        out = _run(t, golden, _stage_amount(t, wrong), reply=t.oracle.reply.replace(
             f"{Decimal(right):,}", f"{Decimal(wrong):,}"))
         assert not out.grade.passed and _failed(out, "expected") and _failed(out, "required_output"), key
     t = compiled["cf_G_sub_accrual_2200"]
-    out = _run(t, small, _stage_amount(t, t.ground_truth.expected[1].assert_["Amount"], auto_reverse=False))
+    out = _run(t, golden, _stage_amount(t, t.ground_truth.expected[1].assert_["Amount"], auto_reverse=False))
     assert not out.grade.passed
 
 
-def test_sync_wrong_answers_fail(compiled: dict[str, Task], small: Path) -> None:
+def test_sync_wrong_answers_fail(compiled: dict[str, Task], golden: Path) -> None:
     t = compiled["cf_H_procore_erp_sync_2041"]
     # the skipped count restricted to the already-synced ones (the drafts / under review forgotten)
     m = re.match(r"Synced (\d+), skipped (\d+)\.", t.oracle.reply)
     wrong = t.oracle.reply.replace(m.group(0), f"Synced {m.group(1)}, skipped 2.")
-    out = _run(t, small, list(t.oracle.steps), reply=wrong)
+    out = _run(t, golden, list(t.oracle.steps), reply=wrong)
     assert not out.grade.passed and len(_failed(out, "required_output")) == 1
     # entering the AP invoices by hand in Vista instead of syncing: Procore never learns of it
     t = compiled["cf_H_procore_erp_sync_3100"]
-    book = BookReader(small)
+    book = BookReader(golden)
     try:
         phase = book.rows("SELECT Phase FROM vista_erp.JCCH WHERE Job = '3100-' AND CostType = 3 ORDER BY Phase")[0]["Phase"]
     finally:
@@ -303,7 +290,7 @@ def test_sync_wrong_answers_fail(compiled: dict[str, Task], small: Path) -> None
                 "vendor_id": str(e.where["Vendor"]), "job_id": e.assert_["Job"], "invoice_number": e.where["APRef"],
                 "invoice_date": "2026-01-30", "amount": e.assert_["InvTotal"], "phase": phase, "cost_type": 3,
                 "retainage": e.assert_["RetainageAmt"], "commitment_id": e.assert_["SL"]}))
-    out = _run(t, small, steps)
+    out = _run(t, golden, steps)
     assert not out.grade.passed
     assert any("synced and locked" in label for label in _failed(out, "expected"))
 
