@@ -170,6 +170,8 @@ def _root_keyword(node: exp.Expression) -> str:
         return str(node.this).upper()
     if isinstance(node, exp.Column) and not node.table:
         return node.name.upper()  # e.g. CHECKPOINT parses as a bare column
+    if isinstance(node, exp.Alias) and isinstance(node.this, exp.Column) and not node.this.table:
+        return node.this.name.upper()  # CHECKPOINT db / DEALLOCATE p parse as "column alias"
     for classes, keyword in _DENIED_NODES:
         if classes and isinstance(node, classes):
             return keyword
