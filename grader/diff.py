@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -66,12 +67,16 @@ def state_diff(before: str | Path, after: str | Path, *, full: bool = False,
         return StateDiff(mode="full" if full else "fast")
     c = con if con is not None else grader_connection()
     tag = uuid.uuid4().hex[:12]
-    ab, aa = f"cfab_before_{tag}", f"cfab_after_{tag}"
+    aa = f"cfab_after_{tag}"
     attached: list[str] = []
     try:
-        for alias, path in ((ab, b), (aa, a)):
-            c.execute(f"ATTACH {quote_literal(str(path))} AS {alias} (READ_ONLY)")
-            attached.append(alias)
+        ab = _cached_before(c, b) if con is None else None
+        if ab is None:
+            ab = f"cfab_before_{tag}"
+            c.execute(f"ATTACH {quote_literal(str(b))} AS {ab} (READ_ONLY)")
+            attached.append(ab)
+        c.execute(f"ATTACH {quote_literal(str(a))} AS {aa} (READ_ONLY)")
+        attached.append(aa)
         return _diff(c, ab, aa, full, None if schemas is None else list(schemas))
     finally:
         for alias in attached:
@@ -81,12 +86,65 @@ def state_diff(before: str | Path, after: str | Path, *, full: bool = False,
                 pass
 
 
+_KEEP_ATTACHED = 8
+
+
+def _cached_before(c: duckdb.DuckDBPyConnection, path: Path) -> str | None:
+    """Keep an immutable composed template attached on this thread's grader connection.
+
+    Every attempt of a task diffs against the same read-only template, so attaching it (and
+    reading its catalog) once per worker instead of once per diff halves the diff's cost. Only
+    templates (``*.apps-*.duckdb``, mode read-only) qualify: nothing else in the process opens
+    them, so holding them attached cannot conflict with another DuckDB instance.
+    """
+    st = path.stat()
+    if ".apps-" not in path.name or st.st_mode & 0o222:
+        return None
+    cache: OrderedDict[tuple, str] = _local.__dict__.setdefault("befores", OrderedDict())
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    alias = cache.get(key)
+    if alias is not None:
+        cache.move_to_end(key)
+        return alias
+    alias = f"cfab_template_{uuid.uuid4().hex[:12]}"
+    c.execute(f"ATTACH {quote_literal(str(path))} AS {alias} (READ_ONLY)")
+    cache[key] = alias
+    while len(cache) > _KEEP_ATTACHED:
+        _, old = cache.popitem(last=False)
+        _catalog_cache().pop(old, None)
+        try:
+            c.execute(f"DETACH {old}")
+        except duckdb.Error:  # pragma: no cover
+            pass
+    return alias
+
+
+def _same_shape(c: duckdb.DuckDBPyConnection, catalog: dict[str, TableInfo], db: str) -> bool:
+    """Does ``db`` have exactly the tables and columns of ``catalog`` (by count and names)?"""
+    n_cols = sum(len(t.columns) for t in catalog.values())
+    row = c.execute("SELECT count(*), count(DISTINCT schema_name || '.' || table_name) FROM duckdb_columns() "
+                    "WHERE database_name = ?", [db]).fetchone()
+    return row is not None and row[0] == n_cols and row[1] == len(catalog)
+
+
+def _catalog_cache() -> dict[str, dict[str, TableInfo]]:
+    return _local.__dict__.setdefault("catalogs", {})
+
+
 # --------------------------------------------------------------------------- driver
 
 
 def _diff(c: duckdb.DuckDBPyConnection, ab: str, aa: str, full: bool,
           schemas: list[str] | None) -> StateDiff:
-    cats = read_catalogs(c, [ab, aa])
+    cached = _catalog_cache()
+    if ab in cached and _same_shape(c, cached[ab], aa):
+        # an attempt file is a copy of its template and nothing runs DDL in an attempt:
+        # one count query stands in for three catalog queries
+        cats = {ab: cached[ab], aa: cached[ab]}
+    else:
+        cats = read_catalogs(c, [ab, aa])
+        if ab.startswith("cfab_template_"):
+            cached[ab] = cats[ab]
     has_log = all("cfab_internal.written_rows" in cats[db] for db in (ab, aa))
     cat_b, cat_a = ({k: v for k, v in cats[db].items() if is_app_schema(v.schema, schemas)}
                     for db in (ab, aa))
