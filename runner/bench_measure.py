@@ -334,15 +334,20 @@ def _lit(value: Any) -> str:
 
 
 def _pick_keys(env: Any, app: str, table: str, column: str) -> tuple[str, list[tuple], Any] | None:
-    """Ten rows the gate lets us change (middle of the table first), as an UPDATE template."""
+    """Ten rows the gate lets us change, spread evenly over the table in key order (a real
+    change is rarely ten neighbours, and neighbours would flatter zone-map pruning), as an
+    UPDATE template for ``sql.execute``."""
     info = env.catalog.get(f"{app}.{table}")
     pk = list(info.pk)
     col = info.column(column)
     ref = f'"{info.schema}"."{info.name}"'
     order = ", ".join(f'"{p}"' for p in pk)
     total = int(env.con.execute(f"SELECT count(*) FROM {ref}").fetchone()[0])
-    for offset in (total // 2, 0, total // 3, max(total - 20, 0)):
-        keys = env.con.execute(f"SELECT {order} FROM {ref} ORDER BY {order} LIMIT 10 OFFSET {offset}").fetchall()
+    step = max(total // 10, 1)
+    for phase in (step // 2, 1, step // 3, step - 1):
+        keys = env.con.execute(
+            f"SELECT {order} FROM (SELECT {order}, row_number() OVER (ORDER BY {order}) - 1 AS __n FROM {ref}) "
+            f"WHERE __n % {step} = {phase % step} ORDER BY {order} LIMIT 10").fetchall()
         if len(keys) < 10:
             continue
         if len(pk) == 1:
@@ -352,7 +357,7 @@ def _pick_keys(env: Any, app: str, table: str, column: str) -> tuple[str, list[t
         template = f"UPDATE {info.schema}.{info.name} SET \"{col}\" = '{{value}}' WHERE {where}"
         result = env.call("sql.execute", sql=template.format(value="cfab bench probe"))
         if result.get("ok") and (result.get("data") or {}).get("rows_affected") == 10:
-            return template, keys, {"rows_in_table": total, "pk": pk, "column": col, "offset": offset}
+            return template, keys, {"rows_in_table": total, "pk": pk, "column": col, "key_spread": step}
     return None
 
 
@@ -563,6 +568,68 @@ def isolation_check(inputs: BuildInputs, golden: Path) -> dict[str, Any]:
     return {"ok": bool(own and a["path"] != b["path"] and a["workdir"] != b["workdir"] and intact),
             "each_diff_only_its_own_change": own, "distinct_files": a["path"] != b["path"],
             "golden_intact": intact, "diff_tables": {"t0": a["tables"], "t1": b["tables"]}}
+
+
+# ---------------------------------------------------------------------------- suite profile
+
+
+def profile_suite(inputs: BuildInputs, golden: Path, tasks: list[Any]) -> dict[str, Any]:
+    """Every task once in-process (after a warm-up pass), split into open / the policy's tool
+    calls / log reads / diff / grade / close (CPU ms), with the slowest tools: where a suite
+    run's time goes."""
+    import statistics
+    from collections import defaultdict
+
+    from cfab.grader import grade
+    from cfab.runner.environment import Environment
+    from cfab.runner.policies import make_policy
+
+    policy = make_policy("oracle")
+    per_phase: dict[str, list[float]] = defaultdict(list)
+    per_family: dict[str, list[float]] = defaultdict(list)
+    per_tool: dict[str, list[float]] = defaultdict(list)
+    with attempt_probe() as probe:
+        for rep in range(2):
+            for task in tasks:
+                probe.reset()
+                with probe.in_phase("open"):
+                    env = Environment.open(apps=task.systems, inputs=inputs, golden=golden, sql_write=task.sql_write)
+                real = env.call
+
+                def timed(name: str, /, _real: Any = real, _keep: bool = rep > 0, **args: Any) -> Any:
+                    start = now()
+                    try:
+                        return _real(name, **args)
+                    finally:
+                        if _keep:
+                            per_tool[name].append(since(start)[1])
+
+                env.call = timed  # type: ignore[method-assign]
+                try:
+                    with probe.in_phase("policy"):
+                        episode = policy.run(task, env)
+                    with probe.in_phase("logs"):
+                        guards, tools = env.guarded_calls(), env.tool_log()
+                    with probe.in_phase("diff"):
+                        diff = env.state_diff()
+                    with probe.in_phase("grade"):
+                        grade(task.ground_truth, diff, reply=episode.reply, guarded_calls=guards, tool_calls=tools)
+                finally:
+                    with probe.in_phase("close"):
+                        env.close()
+                got = probe.reset()
+                if rep:
+                    for k, v in got.items():
+                        if "." not in k:
+                            per_phase[k].append(v[1])
+                    per_family[task.family].append(got.get("policy", (0.0, 0.0))[1])
+    n = max(len(per_phase.get("open", [])), 1)
+    mean = {k: round(sum(v) / n, 1) for k, v in per_phase.items()}
+    slow = sorted(((round(statistics.median(v), 1), len(v), k) for k, v in per_tool.items()), reverse=True)[:10]
+    return {"attempts": n, "cpu_ms_per_attempt": mean, "cpu_ms_per_attempt_total": round(sum(mean.values()), 1),
+            "policy_cpu_ms_by_family": {f: round(statistics.mean(v), 1) for f, v in
+                                        sorted(per_family.items(), key=lambda kv: -statistics.mean(kv[1]))},
+            "slowest_tools_cpu_ms": [{"tool": k, "median_cpu_ms": m, "calls": c} for m, c, k in slow]}
 
 
 def _iso_now() -> str:

@@ -108,6 +108,19 @@ def _attempts(args: argparse.Namespace) -> dict[str, Any]:
             "passed": sum(passed), "errors": errors[:5], "peak_after_setup": after_setup, "peak": _self_peak_mb()}
 
 
+def _warm(args: argparse.Namespace) -> dict[str, Any]:
+    """Open (and close) one environment per composition: builds whatever per-composition
+    template the environment derives from the golden file; reports time and peak memory."""
+    from cfab.runner.environment import Environment
+    from cfab.seeds.determinism import BuildInputs
+
+    inputs = BuildInputs.from_env(seed=args.seed, clock=args.clock, scale=args.scale)
+    start = time.perf_counter()
+    for apps in args.compositions.split(";"):
+        Environment.open(apps=apps.split(","), inputs=inputs, golden=Path(args.golden)).close()
+    return {"seconds": round(time.perf_counter() - start, 3), "peak": _self_peak_mb()}
+
+
 # ---------------------------------------------------------------------------- JSON snapshot
 
 
@@ -221,11 +234,17 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--clock", default=None)
     a.add_argument("--tasks", required=True)
     a.add_argument("--count", type=int, default=5)
+    w = sub.add_parser("warm")
+    w.add_argument("--golden", required=True)
+    w.add_argument("--scale", type=int, required=True)
+    w.add_argument("--seed", type=int, default=None)
+    w.add_argument("--clock", default=None)
+    w.add_argument("--compositions", required=True, help="app lists, ';'-separated, apps ','-separated")
     j = sub.add_parser("jsonsnap")
     j.add_argument("--before", required=True)
     j.add_argument("--after", required=True)
     args = parser.parse_args(argv)
-    _emit(_attempts(args) if args.mode == "attempts" else _jsonsnap(args))
+    _emit({"attempts": _attempts, "warm": _warm, "jsonsnap": _jsonsnap}[args.mode](args))
     return 0
 
 
