@@ -615,6 +615,121 @@ CREATE TABLE book.emails (
 );
 
 -- ---------------------------------------------------------------------------------------
+-- What the documents and the portals carry beyond the rows above. Each is its own table keyed
+-- like its parent (not new columns on the parent), so positional inserts into the parents keep
+-- working.
+-- ---------------------------------------------------------------------------------------
+CREATE TABLE book.bank_account_products (         -- the deposit product behind each bank account
+    bank_account_id VARCHAR PRIMARY KEY REFERENCES book.bank_accounts(bank_account_id),
+    account_type    VARCHAR NOT NULL,             -- DDA|MMDA (the portals' account type)
+    official_name   VARCHAR NOT NULL,             -- the bank's product name: 'BUSINESS MARKET RATE SAVINGS'
+    plaid_subtype   VARCHAR NOT NULL,             -- checking|money market
+    positive_pay    VARCHAR NOT NULL,             -- 'Check + Payee' when payee positive pay is enrolled, else 'None'
+    interest_bearing BOOLEAN NOT NULL
+);
+
+CREATE TABLE book.insurance_producers (           -- the brokers who issue certificates (ACORD 25 PRODUCER)
+    producer_id     VARCHAR PRIMARY KEY,          -- 'PRD-01'
+    name            VARCHAR NOT NULL,
+    address         VARCHAR NOT NULL,
+    city            VARCHAR NOT NULL,
+    state           VARCHAR NOT NULL,
+    zip             VARCHAR NOT NULL,
+    phone           VARCHAR NOT NULL,
+    email           VARCHAR NOT NULL              -- the certificate desk
+);
+
+CREATE TABLE book.coi_details (                   -- per certificate: its producer and insurer code
+    coi_id          VARCHAR PRIMARY KEY REFERENCES book.certificates_of_insurance(coi_id),
+    producer_id     VARCHAR NOT NULL REFERENCES book.insurance_producers(producer_id),
+    producer_contact VARCHAR NOT NULL,            -- the insured's account manager at the broker
+    producer_contact_email VARCHAR NOT NULL,
+    insurer_naic    VARCHAR NOT NULL              -- the insurer's five-digit NAIC company code
+);
+
+CREATE TABLE book.company_officers (              -- who signs for Company A
+    officer_id      VARCHAR PRIMARY KEY,          -- 'controller'
+    company_id      VARCHAR NOT NULL REFERENCES book.company(company_id),
+    name            VARCHAR NOT NULL,
+    title           VARCHAR NOT NULL,             -- 'Controller'
+    email           VARCHAR NOT NULL,
+    phone           VARCHAR NOT NULL,
+    signs_certified_payroll BOOLEAN NOT NULL,     -- signs the WH-347 Statement of Compliance
+    signs_pay_applications BOOLEAN NOT NULL       -- signs the contractor's certification on the G702
+);
+
+CREATE TABLE book.prime_contract_architects (     -- the architect on each prime contract (G702 "VIA ARCHITECT")
+    job_number      VARCHAR PRIMARY KEY REFERENCES book.prime_contracts(job_number),
+    firm_name       VARCHAR NOT NULL,
+    address         VARCHAR NOT NULL,
+    city            VARCHAR NOT NULL,
+    state           VARCHAR NOT NULL,
+    zip             VARCHAR NOT NULL,
+    phone           VARCHAR NOT NULL,
+    contact_name    VARCHAR NOT NULL,             -- signs the architect's certificate for payment
+    contact_title   VARCHAR NOT NULL,
+    contact_email   VARCHAR NOT NULL,
+    architect_project_number VARCHAR NOT NULL
+);
+
+CREATE TABLE book.vendor_signers (                -- each vendor's authorized signer (waivers, subcontracts)
+    vendor_key      VARCHAR PRIMARY KEY REFERENCES book.vendors(vendor_key),
+    signer_name     VARCHAR NOT NULL,             -- = lien_waivers.signer on the vendor's signed waivers
+    signer_title    VARCHAR NOT NULL,             -- 'President', 'Managing Member', 'Owner'
+    signer_email    VARCHAR NOT NULL
+);
+
+CREATE TABLE book.employee_tax_profiles (         -- home address and withholding elections (WH-347 columns 1-2)
+    employee_id     VARCHAR PRIMARY KEY REFERENCES book.employees(employee_id),
+    address         VARCHAR NOT NULL,
+    city            VARCHAR NOT NULL,
+    state           VARCHAR NOT NULL,
+    zip             VARCHAR NOT NULL,
+    filing_status   VARCHAR NOT NULL,             -- single|married|head_of_household
+    withholding_exemptions INTEGER NOT NULL,      -- W-4 allowances (WH-347 column 2)
+    state_allowances INTEGER NOT NULL             -- IL-W-4 allowances
+);
+
+CREATE TABLE book.certified_payroll_line_details ( -- WH-347 columns 4-9 beyond the line's totals
+    submission_id   VARCHAR NOT NULL,
+    line_no         INTEGER NOT NULL,
+    st_sun          DECIMAL(9,2) NOT NULL,        -- straight-time hours per day (the timecards' regular)
+    st_mon          DECIMAL(9,2) NOT NULL,
+    st_tue          DECIMAL(9,2) NOT NULL,
+    st_wed          DECIMAL(9,2) NOT NULL,
+    st_thu          DECIMAL(9,2) NOT NULL,
+    st_fri          DECIMAL(9,2) NOT NULL,
+    st_sat          DECIMAL(9,2) NOT NULL,
+    ot_sun          DECIMAL(9,2) NOT NULL,        -- overtime hours per day; st_x + ot_x = the line's hours_x
+    ot_mon          DECIMAL(9,2) NOT NULL,
+    ot_tue          DECIMAL(9,2) NOT NULL,
+    ot_wed          DECIMAL(9,2) NOT NULL,
+    ot_thu          DECIMAL(9,2) NOT NULL,
+    ot_fri          DECIMAL(9,2) NOT NULL,
+    ot_sat          DECIMAL(9,2) NOT NULL,
+    overtime_rate   DECIMAL(9,4) NOT NULL,        -- rate_paid * 1.5
+    gross_all_work  DECIMAL(18,2) NOT NULL,       -- the week's gross on every job (sum of payroll_earnings)
+    fica            DECIMAL(18,2) NOT NULL,       -- social security + medicare, 7.65%
+    federal_withholding DECIMAL(18,2) NOT NULL,
+    state_withholding DECIMAL(18,2) NOT NULL,     -- Illinois income tax withheld
+    other_deductions DECIMAL(18,2) NOT NULL,      -- union working-dues check-off
+    total_deductions DECIMAL(18,2) NOT NULL,      -- = the week's payroll_earnings.withholding
+    net_pay         DECIMAL(18,2) NOT NULL,       -- gross_all_work - total_deductions = payroll_earnings.net_pay
+    PRIMARY KEY (submission_id, line_no),
+    FOREIGN KEY (submission_id, line_no) REFERENCES book.certified_payroll_lines(submission_id, line_no)
+);
+
+CREATE TABLE book.owner_pay_app_retainage (       -- G702 lines 5a / 5b, from the G703 lines
+    job_number      VARCHAR NOT NULL,
+    app_number      INTEGER NOT NULL,
+    retainage_pct   DECIMAL(9,4) NOT NULL,        -- the rate the application's lines were held at
+    completed_work_retainage DECIMAL(18,2) NOT NULL,  -- 5a: on completed work (G703 columns D + E)
+    stored_material_retainage DECIMAL(18,2) NOT NULL, -- 5b: on stored material (column F), per line
+    PRIMARY KEY (job_number, app_number),
+    FOREIGN KEY (job_number, app_number) REFERENCES book.owner_pay_apps(job_number, app_number)
+);
+
+-- ---------------------------------------------------------------------------------------
 -- The divergence registry: every intended disagreement between two apps, by instance
 -- ---------------------------------------------------------------------------------------
 CREATE TABLE book.divergences (

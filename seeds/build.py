@@ -1,9 +1,11 @@
 """``build_book``: the Company-A book as a pure function of (seed, clock, scale).
 
 Order: reference data → vendors → jobs, estimates, changes, owner billing, budgets →
-commitments → AP → people, time, payroll → cash → ledger → documents, policies, mail. The
-scale-1 universe is generated in Python and bulk-loaded; scale N replicates it in SQL
-(``scale.py``); bank balances are derived from the loaded bank activity last.
+commitments → AP → people, time, payroll → cash → ledger → treasury → documents, policies, mail.
+The scale-1 universe is generated in Python and bulk-loaded; scale N replicates it in SQL
+(``scale.py``); bank balances and the G702 retainage split are derived from the loaded rows last.
+Later additions (treasury accounts, signers, certificate and WH-347 details) run after the rows
+they read and draw from their own RNG streams, so every earlier row is unchanged.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from cfab.seeds import (
     people,
     policies,
     scale,
+    signers,
+    treasury,
     vendors,
 )
 from cfab.seeds.context import Ctx
@@ -55,9 +59,12 @@ def generate(inputs: BuildInputs) -> Ctx:
     ctx = Ctx.create(inputs)
     build_reference(ctx)
     cash.build_bank_accounts(ctx)
+    treasury.build_accounts(ctx)
     vendors.build_vendors(ctx)
     insurance.build_identities(ctx)
     insurance.build_cois(ctx)
+    insurance.build_coi_details(ctx)
+    signers.build_vendor_signers(ctx)
     jobs.build_jobs(ctx)
     jobs.build_estimates(ctx)
     changes.build_changes(ctx)
@@ -71,10 +78,15 @@ def generate(inputs: BuildInputs) -> Ctx:
     payroll.build_timecards(ctx)
     payroll.build_payroll(ctx)
     payroll.build_certified_payrolls(ctx)
+    payroll.build_employee_profiles(ctx)
+    payroll.build_certified_payroll_details(ctx)
     cash.build_checks(ctx)
     cash.build_positive_pay(ctx)
     cash.build_lien_waivers(ctx)
     ledger.build_ledger(ctx)
+    treasury.build_treasury(ctx)
+    signers.build_officers(ctx)
+    signers.build_architects(ctx)
     policies.build_policies(ctx)
     mail.build_emails(ctx)
     docmeta.build_documents(ctx)
@@ -94,3 +106,4 @@ def build_book(con: duckdb.DuckDBPyConnection, inputs: BuildInputs) -> None:
     if inputs.scale > 1:
         scale.replicate(con, ctx, inputs.scale)
     scale.derive_bank_balances(con, ctx)
+    scale.derive_pay_app_retainage(con)

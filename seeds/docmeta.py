@@ -4,8 +4,8 @@
 document_id = stable_id(doc_type, natural_key), the same id the owning row carries in its
 ``document_id`` column. PDFs: invoices (the last two months, the plants), certificates of
 insurance, lien waivers, owner pay applications, WH-347s, subcontracts, change-event backups;
-markdown policies; Excel workbooks (WIP, accrual schedule, 1099 vendors, SOV export per billing
-job). Only the scale-1 universe has documents.
+markdown policies, each also as a PDF beside it (``<policy>.pdf``); Excel workbooks (WIP, accrual
+schedule, 1099 vendors, SOV export per billing job). Only the scale-1 universe has documents.
 """
 
 from __future__ import annotations
@@ -86,3 +86,6 @@ def build_documents(ctx: Ctx) -> None:
     for p in ctx.rows("policies"):
         _doc(ctx, "policy", p["policy_id"], "sharepoint", "/Policies", p["policy_id"], p["title"],
              p["effective_date"], mime=MD)
+    for p in ctx.rows("policies"):   # and as a typeset PDF beside it: <policy>.pdf
+        pdf = re.sub(r"\.md$", "", p["policy_id"]) + ".pdf"
+        _doc(ctx, "policy", pdf, "sharepoint", "/Policies", pdf, p["title"], p["effective_date"])

@@ -313,3 +313,97 @@ HAVING coalesce(sum(i.total_cost), 0) <> e.total_cost
     OR e.bid_total <> round(e.total_cost * (1 + e.markup_pct * 0.01), 2)
 UNION ALL
 SELECT estimate_id FROM book.estimate_items WHERE total_cost <> round(quantity * unit_cost, 2);
+
+-- ---------------------------------------------------------------------------------------------
+-- Treasury and the detail tables
+-- name: internal_transfers_have_both_sides
+-- An entry whose every line is on a bank account's GL cash account moves money between the
+-- company's own accounts: each account's bank activity under the entry's number is its GL amount.
+WITH cash AS (SELECT gl_account, bank_account_id FROM book.bank_accounts),
+xfer AS (
+    SELECT e.je_id, e.je_number FROM book.journal_entries e JOIN book.journal_lines l USING (je_id)
+    LEFT JOIN cash c ON c.gl_account = l.account
+    GROUP BY e.je_id, e.je_number HAVING count(c.gl_account) = count(*) AND count(DISTINCT l.account) >= 2
+),
+gl AS (
+    SELECT x.je_number, c.bank_account_id, sum(l.debit - l.credit) AS amt
+    FROM xfer x JOIN book.journal_lines l USING (je_id) JOIN cash c ON c.gl_account = l.account GROUP BY ALL
+),
+bank AS (
+    SELECT t.reference, t.bank_account_id, sum(t.amount) AS amt FROM book.bank_transactions t
+    WHERE t.reference IN (SELECT je_number FROM xfer) GROUP BY ALL
+)
+SELECT coalesce(gl.je_number, bank.reference) AS je_number, gl.amt AS gl, bank.amt AS bank
+FROM gl FULL OUTER JOIN bank ON bank.reference = gl.je_number AND bank.bank_account_id = gl.bank_account_id
+WHERE gl.amt IS DISTINCT FROM bank.amt;
+
+-- name: every_bank_account_has_a_product
+SELECT a.bank_account_id FROM book.bank_accounts a LEFT JOIN book.bank_account_products p USING (bank_account_id)
+WHERE p.bank_account_id IS NULL;
+
+-- name: every_certificate_has_its_details
+SELECT c.coi_id FROM book.certificates_of_insurance c LEFT JOIN book.coi_details d USING (coi_id)
+WHERE d.coi_id IS NULL OR NOT regexp_full_match(d.insurer_naic, '[0-9]{5}')
+UNION ALL
+SELECT min(c.coi_id) FROM book.certificates_of_insurance c JOIN book.coi_details d USING (coi_id)
+GROUP BY c.insurer HAVING count(DISTINCT d.insurer_naic) > 1;
+
+-- name: one_certifying_officer_each
+SELECT 'certified_payroll' AS role FROM book.company_officers HAVING count(*) FILTER (WHERE signs_certified_payroll) <> 1
+UNION ALL
+SELECT 'pay_applications' FROM book.company_officers HAVING count(*) FILTER (WHERE signs_pay_applications) <> 1;
+
+-- name: every_prime_contract_has_an_architect
+SELECT p.job_number FROM book.prime_contracts p LEFT JOIN book.prime_contract_architects a USING (job_number)
+WHERE a.job_number IS NULL;
+
+-- name: waivers_signed_by_the_vendor_signer
+SELECT w.waiver_id FROM book.lien_waivers w LEFT JOIN book.vendor_signers s USING (vendor_key)
+WHERE s.vendor_key IS NULL OR (w.signer IS NOT NULL AND w.signer <> s.signer_name);
+
+-- name: every_employee_has_a_tax_profile
+SELECT e.employee_id FROM book.employees e LEFT JOIN book.employee_tax_profiles p USING (employee_id)
+WHERE p.employee_id IS NULL OR p.withholding_exemptions < 0 OR p.state_allowances < 0;
+
+-- name: wh347_details_tie_to_lines_and_payroll
+WITH week AS (
+    SELECT batch_id, employee_id, sum(hours_regular) AS reg, sum(hours_overtime) AS ot, sum(gross_pay) AS gross,
+           sum(withholding) AS withholding, sum(net_pay) AS net
+    FROM book.payroll_earnings GROUP BY ALL
+)
+SELECT l.submission_id, l.line_no FROM book.certified_payroll_lines l
+JOIN book.certified_payrolls s USING (submission_id)
+LEFT JOIN book.certified_payroll_line_details d USING (submission_id, line_no)
+LEFT JOIN book.payroll_earnings e ON e.batch_id = 'PR-' || strftime(s.week_ending, '%Y-%m-%d')
+      AND e.employee_id = l.employee_id AND e.job_number = s.job_number
+LEFT JOIN week w ON w.batch_id = e.batch_id AND w.employee_id = l.employee_id
+WHERE d.line_no IS NULL
+   OR d.st_sun + d.ot_sun <> l.hours_sun OR d.st_mon + d.ot_mon <> l.hours_mon OR d.st_tue + d.ot_tue <> l.hours_tue
+   OR d.st_wed + d.ot_wed <> l.hours_wed OR d.st_thu + d.ot_thu <> l.hours_thu OR d.st_fri + d.ot_fri <> l.hours_fri
+   OR d.st_sat + d.ot_sat <> l.hours_sat
+   OR d.st_sun + d.st_mon + d.st_tue + d.st_wed + d.st_thu + d.st_fri + d.st_sat <> e.hours_regular
+   OR d.ot_sun + d.ot_mon + d.ot_tue + d.ot_wed + d.ot_thu + d.ot_fri + d.ot_sat <> e.hours_overtime
+   OR d.overtime_rate <> round(l.rate_paid * 1.5, 4)
+   OR d.gross_all_work <> w.gross OR d.total_deductions <> w.withholding OR d.net_pay <> w.net
+   OR d.total_deductions <> d.fica + d.federal_withholding + d.state_withholding + d.other_deductions
+   OR d.gross_all_work - d.total_deductions <> d.net_pay
+   OR least(d.fica, d.federal_withholding, d.state_withholding, d.other_deductions) < 0;
+
+-- name: g702_retainage_split
+WITH app AS (
+    SELECT a.job_number, a.app_number, a.retainage,
+           CASE WHEN c.retainage_step_down_pct IS NOT NULL
+                 AND a.total_completed_stored * 100 >= c.step_down_at_pct * (a.original_contract_sum + a.net_change_orders)
+                THEN c.retainage_step_down_pct ELSE c.retainage_pct END AS pct
+    FROM book.owner_pay_apps a JOIN book.prime_contracts c USING (job_number)
+),
+stored AS (
+    SELECT l.job_number, l.app_number, sum(least(round(l.materials_stored * app.pct * 0.01, 2), l.retainage)) AS amt
+    FROM book.owner_pay_app_lines l JOIN app USING (job_number, app_number) GROUP BY ALL
+)
+SELECT app.job_number, app.app_number FROM app
+LEFT JOIN book.owner_pay_app_retainage r USING (job_number, app_number)
+LEFT JOIN stored s USING (job_number, app_number)
+WHERE r.job_number IS NULL OR r.retainage_pct <> app.pct
+   OR r.completed_work_retainage + r.stored_material_retainage <> app.retainage
+   OR r.stored_material_retainage <> coalesce(s.amt, 0) OR r.completed_work_retainage < 0;

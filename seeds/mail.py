@@ -15,6 +15,7 @@ from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import stable_id
 from cfab.seeds.insurance import RENEWAL_VENDOR
 from cfab.seeds.reference import DOMAIN
+from cfab.seeds.signers import office_staff
 
 AP, PM = f"ap@{DOMAIN}", f"pm@{DOMAIN}"
 
@@ -22,11 +23,7 @@ AP, PM = f"ap@{DOMAIN}", f"pm@{DOMAIN}"
 class Mailbox:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
-        r = ctx.rng("office-staff")
-        self.staff = {}
-        for role in ("controller", "ap", "payroll", "cfo"):
-            first, last = names.person(r)
-            self.staff[role] = (f"{first} {last}", f"{first[0].lower()}{names.slug(last)}@{DOMAIN}")
+        self.staff = office_staff(ctx)   # the same people as book.company_officers
 
     def send(self, thread: str, n: int, mailbox: str, folder: str, frm: str, to: list[str], subject: str,
              body: str, when: datetime, cc: list[str] | None = None, attach: list[str] | None = None) -> None:

@@ -15,9 +15,9 @@ from datetime import date, timedelta
 from decimal import Decimal
 from functools import cache
 
-from cfab.seeds import anchors
+from cfab.seeds import anchors, names
 from cfab.seeds.context import Ctx
-from cfab.seeds.determinism import money, rate, stable_id, stable_int
+from cfab.seeds.determinism import money, rate, rng, stable_id, stable_int
 from cfab.seeds.people import Worker, pay_rates, wage_rate
 from cfab.seeds.reference import APPRENTICE_RATIOS, TRADES
 
@@ -194,3 +194,91 @@ def violations(ctx: Ctx, job: str, lines: list[dict], days: list[date]) -> dict[
         if ln["fringe_paid"] < fringe:
             found[w.employee_id].append("fringe_short")
     return {emp: codes[0] for emp, codes in found.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# What the WH-347 carries beyond the submission lines: each employee's home address and
+# withholding elections, the straight-time / overtime split of every day, and the week's
+# deductions (FICA, federal and Illinois withholding, union dues check-off) that take the
+# payroll's gross to its net. The split of ``payroll_earnings.withholding`` is exact: FICA at
+# 7.65%, Illinois at 4.95% of wages less the IL-W-4 allowances ($2,850 a year each), dues at the
+# local's working-dues rate, federal income tax the rest.
+# ---------------------------------------------------------------------------------------------
+FICA_RATE = Decimal("0.0765")
+IL_RATE = Decimal("0.0495")
+IL_ALLOWANCE = Decimal(2850)
+WORKING_DUES: dict[str, Decimal] = {   # union local -> working-dues check-off, share of gross
+    "IBEW-134": Decimal("0.0250"), "CARP-58": Decimal("0.0200"), "LIUNA-2": Decimal("0.0225"),
+    "IW-1": Decimal("0.0275"), "UA-130": Decimal("0.0250"), "IUOE-150": Decimal("0.0200"),
+    "OPCMIA-502": Decimal("0.0225"),
+}
+DAY_KEYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
+
+
+def employee_profile(seed: int, employee_id: str, exemptions: int) -> dict:
+    """Home address and filing status for one employee (its own stream, so replicas get their own)."""
+    r = rng(seed, "employee-profile", employee_id)
+    city, _county, state, zp, _area = names.city(r, ("IL",))
+    if exemptions >= 2:
+        status = r.choice(("married", "married", "head_of_household"))
+    else:
+        status = r.choice(("single", "single", "married"))
+    return {"address": names.street_address(r), "city": city, "state": state, "zip": names.zip_code(r, zp),
+            "filing_status": status}
+
+
+def withholding_exemptions(ctx: Ctx, employee_id: str) -> int:
+    """W-4 allowances that go with the employee's withholding rate (18% .. 27% of gross)."""
+    pct = 18 + ctx.draw("withholding", employee_id) % 10
+    return max(0, (27 - pct) // 2)
+
+
+def build_employee_profiles(ctx: Ctx) -> None:
+    for e in ctx.rows("employees"):
+        n = withholding_exemptions(ctx, e["employee_id"])
+        ctx.add("employee_tax_profiles", employee_id=e["employee_id"],
+                **employee_profile(ctx.inputs.seed, e["employee_id"], n),
+                withholding_exemptions=n, state_allowances=n + 1)
+
+
+def deductions(gross: Decimal, withholding: Decimal, state_allowances: int, union_local: str | None
+               ) -> tuple[Decimal, Decimal, Decimal, Decimal]:
+    """(FICA, federal, state, other) for one week's wages; they sum to ``withholding``."""
+    fica = money(gross * FICA_RATE)
+    state = max(Decimal("0.00"), money((gross - IL_ALLOWANCE * state_allowances / 52) * IL_RATE))
+    other = money(gross * WORKING_DUES.get(union_local or "", Decimal(0)))
+    federal = withholding - fica - state - other
+    if federal < 0:
+        raise RuntimeError(f"withholding {withholding} on {gross} does not cover FICA, state and dues")
+    return fica, federal, state, other
+
+
+def build_certified_payroll_details(ctx: Ctx) -> None:
+    emps = {e["employee_id"]: e for e in ctx.rows("employees")}
+    profiles = {p["employee_id"]: p for p in ctx.rows("employee_tax_profiles")}
+    subs = {s["submission_id"]: s for s in ctx.rows("certified_payrolls")}
+    batches = {f"PR-{s['week_ending'].isoformat()}" for s in subs.values()}
+    week: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [ZERO, ZERO, ZERO])
+    for e in ctx.rows("payroll_earnings"):
+        if e["batch_id"] in batches:
+            acc = week[(e["batch_id"], e["employee_id"])]
+            acc[0] += e["gross_pay"]
+            acc[1] += e["withholding"]
+            acc[2] += e["net_pay"]
+    cards: dict[tuple[str, str, date], tuple[Decimal, Decimal]] = {}
+    for tc in ctx.rows("timecards"):
+        cards[(tc["job_number"], tc["employee_id"], tc["work_date"])] = (tc["hours_regular"], tc["hours_overtime"])
+    for ln in ctx.rows("certified_payroll_lines"):
+        s = subs[ln["submission_id"]]
+        emp = ln["employee_id"]
+        days = [s["week_ending"] - timedelta(days=6 - i) for i in range(7)]
+        split = [cards.get((s["job_number"], emp, d), (ZERO, ZERO)) for d in days]
+        gross, withheld, net = week[(f"PR-{s['week_ending'].isoformat()}", emp)]
+        fica, federal, state, other = deductions(gross, withheld, profiles[emp]["state_allowances"],
+                                                 emps[emp]["union_local"])
+        ctx.add("certified_payroll_line_details", submission_id=ln["submission_id"], line_no=ln["line_no"],
+                **{f"st_{k}": st for k, (st, _ot) in zip(DAY_KEYS, split)},
+                **{f"ot_{k}": ot for k, (_st, ot) in zip(DAY_KEYS, split)},
+                overtime_rate=rate(ln["rate_paid"] * Decimal("1.5")), gross_all_work=gross, fica=fica,
+                federal_withholding=federal, state_withholding=state, other_deductions=other,
+                total_deductions=withheld, net_pay=net)

@@ -19,6 +19,8 @@ DOMAIN = "companyA.com"
 GL_ACCOUNTS: tuple[tuple[str, str, str, str, bool, bool], ...] = (
     ("1000", "Cash - Operating", "asset", "D", False, False),
     ("1010", "Cash - Payroll", "asset", "D", False, False),
+    ("1020", "Cash - Money Market Reserve", "asset", "D", False, False),
+    ("1030", "Cash - Equipment Loan Account", "asset", "D", False, False),
     ("1200", "Accounts Receivable - Contracts", "asset", "D", False, True),
     ("1210", "Retainage Receivable", "asset", "D", False, True),
     ("1300", "Costs in Excess of Billings", "asset", "D", False, False),
@@ -32,10 +34,12 @@ GL_ACCOUNTS: tuple[tuple[str, str, str, str, bool, bool], ...] = (
     ("2210", "Union Fringe Benefits Payable", "liability", "C", False, False),
     ("2300", "Billings in Excess of Costs", "liability", "C", False, False),
     ("2500", "Line of Credit - First Midwest Bank", "liability", "C", False, False),
+    ("2510", "Equipment Term Loan - PNC Bank", "liability", "C", False, False),
     ("3000", "Common Stock", "equity", "C", False, False),
     ("3100", "Retained Earnings", "equity", "C", False, False),
     ("4000", "Contract Revenue", "revenue", "C", False, False),
     ("4100", "Other Income", "revenue", "C", False, False),
+    ("4110", "Interest Income", "revenue", "C", False, False),
     ("5100", "Direct Labor", "expense", "D", True, False),
     ("5110", "Labor Fringe Benefits", "expense", "D", True, False),
     ("5200", "Subcontract Cost", "expense", "D", True, False),
@@ -50,6 +54,7 @@ GL_ACCOUNTS: tuple[tuple[str, str, str, str, bool, bool], ...] = (
     ("6500", "Depreciation Expense", "expense", "D", False, False),
     ("6600", "Bank Service Charges", "expense", "D", False, False),
     ("6900", "Interest Expense", "expense", "D", False, False),
+    ("6910", "Interest Expense - Equipment Loan", "expense", "D", False, False),
 )
 
 COST_TYPE_ACCOUNT = {"L": "5100", "M": "5300", "S": "5200", "E": "5400", "O": "5500"}
@@ -210,6 +215,13 @@ APPRENTICE_RATIOS: dict[str, tuple[int, str]] = {
 BANK_ACCOUNTS: tuple[tuple[str, str, str, str, int, int], ...] = (
     ("BA-OPER", "bofa", "Operating", "1000", 30, 10250),
     ("BA-PAYR", "chase", "Payroll", "1010", 40, 50100),
+)
+
+# The treasury accounts (``treasury.py``): bank_account_id, bank, name, gl account, payee field width.
+# They issue no checks; each has its own RNG stream, so the two above keep their numbers.
+TREASURY_ACCOUNTS: tuple[tuple[str, str, str, str, int], ...] = (
+    ("BA-WFMM", "wells", "Reserve Money Market", "1020", 35),
+    ("BA-PNCEQ", "pnc", "Equipment Loan Payment", "1030", 40),
 )
 
 

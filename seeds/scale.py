@@ -4,9 +4,12 @@ A replica copies every job-, vendor- and employee-keyed row of the base universe
 mapped (``replicas.py`` maps the identities; hashed ids become ``md5(id#r)[:16]``; ids that embed
 a job number get the replica's job; check numbers move up by r·1,000,000; journal numbers get a
 ``-Rnnn`` suffix). Amounts are the base amounts, so every invariant holds by construction.
-Company-wide reference data, payroll batches and bank accounts are shared; the positive-pay file,
-documents, mail, policies and the spelling divergences exist only in the scale-1 universe.
-Bank balances are derived from the loaded bank activity afterwards, at every scale.
+Company-wide reference data, payroll batches, bank accounts (and their products), officers and
+insurance producers are shared; the positive-pay file, documents, mail, policies and the spelling
+divergences exist only in the scale-1 universe. The detail tables keyed like a replicated parent
+(COI details, vendor signers, architects, WH-347 line details, employee tax profiles) follow it.
+Bank balances and the G702 retainage split are derived from the loaded rows afterwards, at every
+scale.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import duckdb
 import pyarrow as pa
 from cfab.seeds.context import Ctx
 from cfab.seeds.load import insert_arrow
+from cfab.seeds.payroll import employee_profile
 from cfab.seeds.replicas import build_maps
 
 RH = "substr(md5({x} || '#' || CAST({r} AS VARCHAR)), 1, 16)"              # replica hashed id
@@ -128,13 +132,36 @@ _TABLES: dict[str, str] = {
         LEFT JOIN _rj cj ON b.entity = 'change_event' AND cj.job_number = split_part(b.entity_key, '|', 1) AND cj.r = rr.r
         LEFT JOIN _rj jj ON b.entity = 'commitment' AND jj.job_number = split_part(b.entity_key, '-', 2) AND jj.r = rr.r
         WHERE b.kind NOT IN ('vendor_spelling', 'payee_truncation', 'presented_item_mismatch')""",
+    # the detail tables keyed like their parents
+    "coi_details": """SELECT {rh_coi}, b.producer_id, b.producer_contact, b.producer_contact_email, b.insurer_naic
+        FROM book.coi_details b JOIN book.certificates_of_insurance c USING (coi_id)
+        JOIN _rv v ON v.vendor_key = c.vendor_key""",
+    "vendor_signers": """SELECT v.nv,
+        CASE WHEN bv.entity_type IN ('individual', 'sole_proprietor')
+             THEN coalesce((SELECT min(v2.legal_name) FROM _rv v2 JOIN book.vendors b2 ON b2.vendor_key = v2.vendor_key
+                            WHERE v2.r = v.r AND v2.tin = v.tin AND b2.entity_type = 'individual'), v.legal_name)
+             ELSE b.signer_name END,
+        b.signer_title,
+        CASE WHEN bv.entity_type IN ('individual', 'sole_proprietor') THEN v.email
+             ELSE split_part(b.signer_email, '@', 1) || '@' || split_part(v.email, '@', 2) END
+        FROM book.vendor_signers b JOIN book.vendors bv USING (vendor_key) JOIN _rv v USING (vendor_key)""",
+    "prime_contract_architects": """SELECT j.nj, b.firm_name, b.address, b.city, b.state, b.zip, b.phone,
+        b.contact_name, b.contact_title, b.contact_email, b.architect_project_number
+        FROM book.prime_contract_architects b JOIN _rj j USING (job_number)""",
+    "certified_payroll_line_details": """SELECT {rj_cpl}, b.line_no, b.st_sun, b.st_mon, b.st_tue, b.st_wed, b.st_thu,
+        b.st_fri, b.st_sat, b.ot_sun, b.ot_mon, b.ot_tue, b.ot_wed, b.ot_thu, b.ot_fri, b.ot_sat, b.overtime_rate,
+        b.gross_all_work, b.fica, b.federal_withholding, b.state_withholding, b.other_deductions,
+        b.total_deductions, b.net_pay
+        FROM book.certified_payroll_line_details b JOIN book.certified_payrolls s USING (submission_id)
+        JOIN _rj j ON j.job_number = s.job_number""",
 }
 ORDER = ("owners", "jobs", "vendors", "employees", "prime_contracts", "estimates", "estimate_items", "change_events",
          "change_orders", "change_order_lines", "prime_sov_lines", "sov_progress", "owner_pay_apps",
          "owner_pay_app_lines", "budget_lines", "funding_sources", "certificates_of_insurance", "commitments",
          "commitment_lines", "ap_invoices", "ap_invoice_lines", "lien_waivers", "checks", "check_applications",
          "bank_transactions", "wage_determinations", "wage_rates", "timecards", "payroll_earnings",
-         "certified_payrolls", "certified_payroll_lines", "journal_entries", "journal_lines", "divergences")
+         "certified_payrolls", "certified_payroll_lines", "journal_entries", "journal_lines", "divergences",
+         "coi_details", "vendor_signers", "prime_contract_architects", "certified_payroll_line_details")
 
 
 def _fill(sql: str) -> str:
@@ -201,9 +228,53 @@ def replicate(con: duckdb.DuckDBPyConnection, ctx: Ctx, scale: int) -> None:
                 _vi, ei = ctx.notes["replica_identities"]
                 insert_arrow(con, "employee_identities", pa.table(
                     {k: [row[i] for row in ei] for i, k in enumerate(("employee_id", "system", "system_employee_id"))}))
+                _replica_profiles(con, ctx)
     finally:
         for name in ("_rj", "_ro", "_rv", "_re", "_reps", "_chk_emp"):
             con.execute(f"DROP TABLE IF EXISTS temp.main.{name}")
+
+
+def _replica_profiles(con: duckdb.DuckDBPyConnection, ctx: Ctx) -> None:
+    """A replica employee keeps its base's withholding elections (its pay is the base's) and gets
+    a home address of its own (its own stream)."""
+    base = {p["employee_id"]: p for p in ctx.rows("employee_tax_profiles")}
+    rows = []
+    for emp, new in con.execute("SELECT employee_id, ne FROM _re ORDER BY r, employee_id").fetchall():
+        b = base[emp]
+        rows.append({**employee_profile(ctx.inputs.seed, new, b["withholding_exemptions"]), "employee_id": new,
+                     "filing_status": b["filing_status"], "withholding_exemptions": b["withholding_exemptions"],
+                     "state_allowances": b["state_allowances"]})
+    cols = ("employee_id", "address", "city", "state", "zip", "filing_status", "withholding_exemptions",
+            "state_allowances")
+    insert_arrow(con, "employee_tax_profiles", pa.table(
+        {c: pa.array([r[c] for r in rows], type=pa.int32() if c.endswith(("exemptions", "allowances")) else pa.string())
+         for c in cols}))
+
+
+def derive_pay_app_retainage(con: duckdb.DuckDBPyConnection) -> None:
+    """G702 lines 5a / 5b for every owner pay application, from its G703 lines: each line's
+    retainage on stored material is the application's rate on column F (never more than the
+    line's retainage); the rest of the line's retainage is on completed work."""
+    con.execute("""
+        INSERT INTO book.owner_pay_app_retainage
+        WITH app AS (
+            SELECT a.job_number, a.app_number,
+                   CASE WHEN c.retainage_step_down_pct IS NOT NULL
+                         AND a.total_completed_stored * 100 >= c.step_down_at_pct * (a.original_contract_sum + a.net_change_orders)
+                        THEN c.retainage_step_down_pct ELSE c.retainage_pct END AS pct
+            FROM book.owner_pay_apps a JOIN book.prime_contracts c USING (job_number)
+        ),
+        lines AS (
+            SELECT l.job_number, l.app_number, l.retainage,
+                   least(round(l.materials_stored * app.pct * 0.01, 2), l.retainage) AS stored
+            FROM book.owner_pay_app_lines l JOIN app USING (job_number, app_number)
+        )
+        SELECT app.job_number, app.app_number, app.pct,
+               CAST(coalesce(sum(lines.retainage - lines.stored), 0) AS DECIMAL(18,2)),
+               CAST(coalesce(sum(lines.stored), 0) AS DECIMAL(18,2))
+        FROM app LEFT JOIN lines USING (job_number, app_number)
+        GROUP BY app.job_number, app.app_number, app.pct
+        ORDER BY 1, 2""")
 
 
 def derive_bank_balances(con: duckdb.DuckDBPyConnection, ctx: Ctx) -> None:

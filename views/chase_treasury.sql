@@ -2,10 +2,13 @@
 -- Divergences honoured: payee_truncation (the issue file's payee field is payee_field_width
 -- characters wide: registered checks show the name truncated to it).
 
+-- The account type and positive-pay enrolment are the account's product (checking accounts
+-- are DDAs enrolled in payee positive pay; a money market is an MMDA that issues no checks).
 INSERT INTO chase_treasury.accounts
-SELECT a.account_number, a.routing_number, a.account_name, 'DDA', 'USD', 'Check + Payee',
-       a.payee_name_width, 'Open'
+SELECT a.account_number, a.routing_number, a.account_name, coalesce(p.account_type, 'DDA'), 'USD',
+       coalesce(p.positive_pay, 'Check + Payee'), a.payee_name_width, 'Open'
 FROM book.bank_accounts a
+LEFT JOIN book.bank_account_products p ON p.bank_account_id = a.bank_account_id
 WHERE a.bank = 'chase'
 ORDER BY a.account_number;
 

@@ -19,9 +19,9 @@ INSERT INTO plaid.accounts
 SELECT substr(md5('plaid:account:' || a.bank_account_id), 1, 32),
        substr(md5('plaid:item:' || a.bank), 1, 32),
        a.account_name,
-       upper(a.account_name) || ' BUSINESS CHECKING',
+       coalesce(p.official_name, upper(a.account_name) || ' BUSINESS CHECKING'),
        right(a.account_number, 4),
-       'depository', 'checking', 'USD',
+       'depository', coalesce(p.plaid_subtype, 'checking'), 'USD',
        coalesce(lb.ledger_balance, 0), coalesce(lb.available_balance, 0),
        coalesce(CAST(lb.as_of_date AS TIMESTAMP) + INTERVAL 23 HOUR,
                 CAST((SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock') AS TIMESTAMP))
@@ -31,6 +31,7 @@ LEFT JOIN (
     FROM book.bank_balances b
     WHERE b.as_of_date <= (SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock')
 ) lb ON lb.bank_account_id = a.bank_account_id AND lb.rn = 1
+LEFT JOIN book.bank_account_products p ON p.bank_account_id = a.bank_account_id
 ORDER BY a.bank_account_id;
 
 INSERT INTO plaid.transactions
@@ -42,11 +43,16 @@ SELECT substr(md5('plaid:txn:' || t.txn_id), 1, 32),
             WHEN t.bai_type_code IN ('455', '451') THEN 'direct debit'
             WHEN t.bai_type_code IN ('698', '699') THEN 'bank charge'
             WHEN t.bai_type_code IN ('354') THEN 'interest'
+            WHEN t.bai_type_code IN ('481') THEN 'bill payment'
             ELSE 'transfer' END,
        CAST(t.check_number AS VARCHAR), false,
        CASE WHEN t.bai_type_code IN ('698', '699') THEN 'BANK_FEES'
+            WHEN t.bai_type_code = '354' THEN 'INCOME'
+            WHEN t.bai_type_code = '481' THEN 'LOAN_PAYMENTS'
             WHEN t.amount > 0 THEN 'TRANSFER_IN' ELSE 'TRANSFER_OUT' END,
        CASE WHEN t.bai_type_code IN ('698', '699') THEN 'BANK_FEES_OTHER_BANK_FEES'
+            WHEN t.bai_type_code = '354' THEN 'INCOME_INTEREST_EARNED'
+            WHEN t.bai_type_code = '481' THEN 'LOAN_PAYMENTS_OTHER_PAYMENT'
             WHEN t.amount > 0 THEN 'TRANSFER_IN_DEPOSIT' ELSE 'TRANSFER_OUT_ACCOUNT_TRANSFER' END
 FROM book.bank_transactions t
 ORDER BY t.txn_id;
