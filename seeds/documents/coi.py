@@ -29,7 +29,8 @@ COVERAGE_NAMES = {
                      "E.L. DISEASE - POLICY LIMIT"),
 }
 
-# The book has no producer (the insured's broker); one is chosen from the insured's key.
+# A book without ``coi_details`` / ``insurance_producers`` rows (a hand-made fixture) gets a
+# producer chosen from the insured's key and a NAIC code hashed from the insurer's name.
 PRODUCERS = (
     ("Lakeshore Risk Partners, LLC", "200 W Madison St, Suite 1400", "Chicago, IL 60606"),
     ("Heartland Insurance Brokers", "1100 Walnut St, Suite 900", "Kansas City, MO 64106"),
@@ -83,22 +84,32 @@ def render(doc: Row, data: CoiData, company: Row) -> bytes:
     top = 104.0
     c.box(L, top, mid - L, 150)
     c.box(mid, top, R - mid, 150)
-    prod = PRODUCERS[stable_int("producer", first["vendor_key"]) % len(PRODUCERS)]
+    if first.get("producer_name"):
+        prod = (first["producer_name"], first["producer_address"],
+                f"{first['producer_city']}, {first['producer_state']} {first['producer_zip']}")
+        contact, email, phone = first["producer_contact"], first["producer_contact_email"], first["producer_phone"]
+    else:
+        prod = PRODUCERS[stable_int("producer", first["vendor_key"]) % len(PRODUCERS)]
+        contact, email, phone = "Certificate Desk", "certificates@" + prod[0].split()[0].lower() + "risk.com", ""
     c.text(L + 4, top + 10, "PRODUCER", size=6.5, style="B")
     for i, line in enumerate(prod):
         c.text(L + 4, top + 22 + 11 * i, line, size=8.5, style="")
-    c.field(mid + 4, top + 12, "CONTACT NAME:", "Certificate Desk", size=7)
-    c.field(mid + 4, top + 24, "E-MAIL:", "certificates@" + prod[0].split()[0].lower() + "risk.com", size=7)
+    c.field(mid + 4, top + 12, "CONTACT NAME:", contact, size=7)
+    c.field(mid + 4, top + 24, "E-MAIL:", email, size=7)
+    if phone:
+        c.field(R - 110, top + 12, "PHONE:", phone, size=7)
     c.text(mid + 4, top + 42, "INSURER(S) AFFORDING COVERAGE", size=6.5, style="B")
     c.text(R - 4, top + 42, "NAIC #", size=6.5, style="B", align="R")
     letters: dict[str, str] = {}
+    naic: dict[str, str] = {}
     for row in cov:
         letters.setdefault(row["insurer"], "ABCDEF"[len(letters) % 6])
+        naic.setdefault(row["insurer"], row.get("insurer_naic")
+                        or str(10000 + stable_int("naic", row["insurer"], digits=5) % 90000))
     for i, (insurer, letter) in enumerate(letters.items()):
         y = top + 56 + 12 * i
         c.field(mid + 4, y, f"INSURER {letter} :", insurer, size=8)
-        c.text(R - 4, y, str(10000 + stable_int("naic", insurer, digits=5) % 90000), size=8,
-               style="", align="R")
+        c.text(R - 4, y, naic[insurer], size=8, style="", align="R")
     c.text(L + 4, top + 76, "INSURED", size=6.5, style="B")
     insured = [first["insured_name"], first["v_address"],
                f"{first['v_city']}, {first['v_state']} {first['v_zip']}"]
@@ -169,7 +180,8 @@ def render(doc: Row, data: CoiData, company: Row) -> bytes:
               "THEREOF, NOTICE WILL BE DELIVERED IN ACCORDANCE WITH THE POLICY PROVISIONS.")
     c.paragraph(mid + 4, y + 20, R - mid - 8, cancel, size=6.5)
     c.text(mid + 4, y + 62, "AUTHORIZED REPRESENTATIVE", size=6.5, style="B")
-    c.text(mid + 4, y + 76, prod[0], size=10, style="I", family="Times")
+    c.text(mid + 4, y + 76, contact if first.get("producer_name") else prod[0], size=10, style="I",
+           family="Times")
     c.text(L, c.bottom + 10, "ACORD 25 (2016/03)   The ACORD name and logo are registered marks of ACORD",
            size=6, style="")
     return c.output()

@@ -45,11 +45,16 @@ def retainage_rate(h: Row) -> Decimal:
 
 
 def g702_lines(h: Row, stored: Decimal) -> list[tuple[str, Decimal]]:
-    """Lines 1-9 of the G702 (5a/5b split the book's total retainage on stored material)."""
+    """Lines 1-9 of the G702. 5a/5b are the book's split (``owner_pay_app_retainage``, summed from
+    the G703 lines); without one, the retainage rate on the stored material total."""
     l1, l2 = Decimal(h["original_contract_sum"]), Decimal(h["net_change_orders"])
     l4, l5 = Decimal(h["total_completed_stored"]), Decimal(h["retainage"])
-    rate = retainage_rate(h)
-    l5b = min(pct_of(stored, rate), l5) if stored else ZERO
+    if h.get("stored_material_retainage") is not None:
+        rate = Decimal(h["split_retainage_pct"])
+        l5b = Decimal(h["stored_material_retainage"])
+    else:
+        rate = retainage_rate(h)
+        l5b = min(pct_of(stored, rate), l5) if stored else ZERO
     l6 = l4 - l5
     return [
         ("1. ORIGINAL CONTRACT SUM", l1),
@@ -78,7 +83,10 @@ def _g702(c: Canvas, h: Row, company: Row, stored: Decimal) -> None:
             ("", f"{company['address']}, {company['city']}, {company['state']} {company['zip']}"),
             ("PROJECT:", f"{h['job_number']} - {h['job_name']}"),
             ("", f"{h['job_address']}, {h['job_city']}, {h['job_state']}"),
-            ("VIA ARCHITECT:", "")]
+            ("VIA ARCHITECT:", h.get("architect_firm") or "")]
+    if h.get("architect_firm"):
+        left.append(("", f"{h['architect_address']}, {h['architect_city']}, {h['architect_state']} "
+                         f"{h['architect_zip']}"))
     right = [("APPLICATION NO:", str(h["app_number"])), ("PERIOD FROM:", mdy(h["period_start"])),
              ("PERIOD TO:", mdy(h["period_end"])), ("APPLICATION DATE:", mdy(h["submitted_date"])),
              ("CONTRACT NO:", h.get("contract_number") or ""),
@@ -109,8 +117,9 @@ def _g702(c: Canvas, h: Row, company: Row, stored: Decimal) -> None:
             "the Owner, and that current payment shown herein is now due.")
     y = c.paragraph(L, y, (R - L) / 2 - 10, cert, size=7)
     c.field(L, y + 14, "CONTRACTOR:", company["name"], size=8)
-    c.field(L, y + 28, "By:", "Project Accounting", size=8)
-    c.field(L + 150, y + 28, "Date:", mdy(h["submitted_date"]), size=8)
+    signer = f"{h['signer_name']}, {h['signer_title']}" if h.get("signer_name") else "Project Accounting"
+    c.field(L, y + 28, "By:", signer, size=8)
+    c.field(L, y + 42, "Date:", mdy(h["submitted_date"]), size=8)
 
     xa = L + (R - L) / 2 + 10
     ya = 200.0 + 17 * 11 + 10
@@ -125,6 +134,10 @@ def _g702(c: Canvas, h: Row, company: Row, stored: Decimal) -> None:
     c.field(xa, ya + 14, "AMOUNT CERTIFIED:", certified, size=8.5)
     c.field(xa, ya + 28, "Date Certified:", mdy(h.get("certified_date")), size=8)
     c.field(xa, ya + 42, "Status:", str(h["status"]).upper(), size=8)
+    if h.get("architect_firm"):
+        c.field(xa, ya + 56, "ARCHITECT:", h["architect_firm"], size=8)
+        by = f"{h['architect_contact']}, {h['architect_title']}" if h.get("certified_date") else ""
+        c.field(xa, ya + 70, "By:", by, size=8)
 
 
 def _g703(c: Canvas, h: Row, lines: tuple[Row, ...]) -> None:

@@ -44,10 +44,15 @@ ORDER BY l.invoice_id, l.line_no;
 SELECT d.document_id, ci.*,
        coalesce(vb.spelled_name, vp.spelled_name, v.legal_name) AS insured_name,
        v.address AS v_address, v.city AS v_city, v.state AS v_state, v.zip AS v_zip,
-       v.phone AS v_phone
+       v.phone AS v_phone,
+       cd.insurer_naic, cd.producer_contact, cd.producer_contact_email,
+       pr.name AS producer_name, pr.address AS producer_address, pr.city AS producer_city,
+       pr.state AS producer_state, pr.zip AS producer_zip, pr.phone AS producer_phone
 FROM book.documents d
 JOIN book.certificates_of_insurance ci ON ci.document_id = d.document_id OR ci.coi_id = d.natural_key
 JOIN book.vendors v ON v.vendor_key = ci.vendor_key
+LEFT JOIN book.coi_details cd ON cd.coi_id = ci.coi_id
+LEFT JOIN book.insurance_producers pr ON pr.producer_id = cd.producer_id
 LEFT JOIN book.vendor_identities vb ON vb.vendor_key = ci.vendor_key AND vb.system = 'box'
 LEFT JOIN book.vendor_identities vp ON vp.vendor_key = ci.vendor_key AND vp.system = 'procore'
 WHERE d.doc_type = 'coi' AND ($ids IS NULL OR list_contains($ids, d.document_id))
@@ -60,10 +65,12 @@ SELECT d.document_id, w.*,
        coalesce(vb.spelled_name, v.legal_name) AS claimant_name,
        j.name AS job_name, j.address AS job_address, j.city AS job_city, j.state AS job_state,
        o.name AS owner_name,
-       i.invoice_number, i.period_start AS invoice_period_start, i.period_end AS invoice_period_end
+       i.invoice_number, i.period_start AS invoice_period_start, i.period_end AS invoice_period_end,
+       vs.signer_name AS vendor_signer_name, vs.signer_title AS vendor_signer_title
 FROM book.documents d
 JOIN book.lien_waivers w ON w.waiver_id = d.natural_key OR w.document_id = d.document_id
 JOIN book.vendors v ON v.vendor_key = w.vendor_key
+LEFT JOIN book.vendor_signers vs ON vs.vendor_key = w.vendor_key
 LEFT JOIN book.vendor_identities vb ON vb.vendor_key = w.vendor_key AND vb.system = 'box'
 LEFT JOIN book.jobs j ON j.job_number = w.job_number
 LEFT JOIN book.owners o ON o.owner_id = j.owner_id
@@ -77,7 +84,13 @@ SELECT d.document_id, p.*, p.job_number || '-' || p.app_number AS payapp_key,
        j.name AS job_name, j.address AS job_address, j.city AS job_city, j.state AS job_state,
        o.name AS owner_name, o.address AS owner_address, o.contact_name AS owner_contact,
        pc.contract_number, pc.executed_date AS contract_date, pc.retainage_pct AS contract_retainage_pct,
-       pc.retainage_step_down_pct, pc.step_down_at_pct
+       pc.retainage_step_down_pct, pc.step_down_at_pct,
+       ar.firm_name AS architect_firm, ar.address AS architect_address, ar.city AS architect_city,
+       ar.state AS architect_state, ar.zip AS architect_zip, ar.contact_name AS architect_contact,
+       ar.contact_title AS architect_title,
+       rs.retainage_pct AS split_retainage_pct, rs.completed_work_retainage, rs.stored_material_retainage,
+       (SELECT name FROM book.company_officers WHERE signs_pay_applications ORDER BY officer_id LIMIT 1) AS signer_name,
+       (SELECT title FROM book.company_officers WHERE signs_pay_applications ORDER BY officer_id LIMIT 1) AS signer_title
 FROM book.documents d
 JOIN book.owner_pay_apps p ON p.document_id = d.document_id
                            OR d.natural_key IN (p.job_number || ':' || p.app_number,
@@ -85,6 +98,8 @@ JOIN book.owner_pay_apps p ON p.document_id = d.document_id
 JOIN book.jobs j ON j.job_number = p.job_number
 JOIN book.owners o ON o.owner_id = j.owner_id
 LEFT JOIN book.prime_contracts pc ON pc.job_number = p.job_number
+LEFT JOIN book.prime_contract_architects ar ON ar.job_number = p.job_number
+LEFT JOIN book.owner_pay_app_retainage rs ON rs.job_number = p.job_number AND rs.app_number = p.app_number
 WHERE d.doc_type = 'pay_app' AND ($ids IS NULL OR list_contains($ids, d.document_id))
 QUALIFY row_number() OVER (PARTITION BY d.document_id
                            ORDER BY (p.document_id = d.document_id) DESC, p.app_number) = 1;
@@ -100,7 +115,9 @@ ORDER BY l.job_number, l.app_number, l.line_no;
 -- name: wh347_headers
 SELECT d.document_id, cp.*,
        j.name AS job_name, j.address AS job_address, j.city AS job_city, j.state AS job_state,
-       j.county AS job_county, wd.wd_number, wd.modification, pc.contract_number
+       j.county AS job_county, wd.wd_number, wd.modification, pc.contract_number,
+       (SELECT name FROM book.company_officers WHERE signs_certified_payroll ORDER BY officer_id LIMIT 1) AS certifier_name,
+       (SELECT title FROM book.company_officers WHERE signs_certified_payroll ORDER BY officer_id LIMIT 1) AS certifier_title
 FROM book.documents d
 JOIN book.certified_payrolls cp ON cp.submission_id = d.natural_key OR cp.document_id = d.document_id
 JOIN book.jobs j ON j.job_number = cp.job_number
@@ -112,10 +129,15 @@ QUALIFY row_number() OVER (PARTITION BY d.document_id
 
 -- name: wh347_lines
 SELECT l.*, e.first_name, e.last_name, e.ssn_last4, lid.system_employee_id AS lcp_id,
-       pe.withholding, pe.net_pay, pe.gross_pay AS payroll_gross
+       pe.withholding, pe.net_pay, pe.gross_pay AS payroll_gross,
+       tp.address AS emp_address, tp.city AS emp_city, tp.state AS emp_state, tp.zip AS emp_zip,
+       tp.withholding_exemptions,
+       dt.* EXCLUDE (submission_id, line_no, net_pay), dt.net_pay AS detail_net_pay
 FROM book.certified_payroll_lines l
 JOIN book.certified_payrolls cp ON cp.submission_id = l.submission_id
 JOIN book.employees e ON e.employee_id = l.employee_id
+LEFT JOIN book.employee_tax_profiles tp ON tp.employee_id = l.employee_id
+LEFT JOIN book.certified_payroll_line_details dt ON dt.submission_id = l.submission_id AND dt.line_no = l.line_no
 LEFT JOIN book.employee_identities lid ON lid.employee_id = l.employee_id AND lid.system = 'lcptracker'
 LEFT JOIN (SELECT pe.*, b.period_end FROM book.payroll_earnings pe
            JOIN book.payroll_batches b ON b.batch_id = pe.batch_id) pe
@@ -129,10 +151,12 @@ SELECT d.document_id, c.*,
        v.legal_name AS vendor_legal_name, v.address AS v_address, v.city AS v_city,
        v.state AS v_state, v.zip AS v_zip, v.trade AS v_trade, v.tin AS v_tin,
        j.name AS job_name, j.address AS job_address, j.city AS job_city, j.state AS job_state,
-       j.project_manager, o.name AS owner_name
+       j.project_manager, o.name AS owner_name,
+       vs.signer_name AS vendor_signer_name, vs.signer_title AS vendor_signer_title
 FROM book.documents d
 JOIN book.commitments c ON c.commitment_id = d.natural_key OR c.document_id = d.document_id
 JOIN book.vendors v ON v.vendor_key = c.vendor_key
+LEFT JOIN book.vendor_signers vs ON vs.vendor_key = c.vendor_key
 JOIN book.jobs j ON j.job_number = c.job_number
 JOIN book.owners o ON o.owner_id = j.owner_id
 WHERE d.doc_type = 'subcontract' AND ($ids IS NULL OR list_contains($ids, d.document_id))

@@ -103,14 +103,18 @@ def render(doc: Row, data: SubcontractData, company: Row) -> bytes:
 
     y = c.ensure(110) + 30
     half = (R - L) / 2
-    for i, (who, name, signer) in enumerate(((f"CONTRACTOR: {company['name']}", company["name"], h["project_manager"]),
-                                             (f"{party.upper()}: {h['vendor_legal_name']}", h["vendor_legal_name"], ""))):
+    vendor_signer = h.get("vendor_signer_name") or ""
+    vendor_title = h.get("vendor_signer_title") or ""
+    for i, (who, signer, title) in enumerate(((f"CONTRACTOR: {company['name']}", h["project_manager"], "Project Manager"),
+                                              (f"{party.upper()}: {h['vendor_legal_name']}", vendor_signer, vendor_title))):
         x = L + i * half
         c.text(x, y, who, size=8.5, style="B")
         c.text(x, y + 28, signer, size=14, style="I", family="Times")
         c.rule(x, y + 32, x + half - 20, 0.5)
         c.text(x, y + 42, "By (signature)", size=7, style="")
-        c.field(x, y + 56, "Date:", long_date(h["executed_date"]), size=8)
+        if signer:
+            c.field(x, y + 56, "Name / Title:", f"{signer}, {title}" if title else signer, size=8)
+        c.field(x, y + 70 if signer else y + 56, "Date:", long_date(h["executed_date"]), size=8)
 
     c.new_page()
     c.text(L, 52, "EXHIBIT A - SCHEDULE OF VALUES", size=12, style="B")

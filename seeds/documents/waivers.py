@@ -130,13 +130,17 @@ def render(doc: Row, data: WaiverData, company: Row) -> bytes:
     c.text(L, y, "Signature", size=10, style="B")
     y += 22
     signer = h.get("signer") or ""
+    title = ""
+    if signer:
+        title = (h["vendor_signer_title"] if h.get("vendor_signer_name") == signer and h.get("vendor_signer_title")
+                 else "Authorized Representative")
     c.text(L, y, "Claimant's Signature:", size=9, style="B")
     if signer:
         c.text(L + 150, y - 2, signer, size=15, style="I", family="Times")
     c.rule(L + 145, y + 3, L + 390, 0.5)
     y += 18
     for label, value in (("Print Name:", signer),
-                         ("Claimant's Title:", "Authorized Representative" if signer else ""),
+                         ("Claimant's Title:", title),
                          ("Date of Signature:", mdy(h.get("signed_date")))):
         c.field(L, y, label, value, width=150, size=9)
         c.rule(L + 145, y + 3, L + 390, 0.3)

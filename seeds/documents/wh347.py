@@ -1,11 +1,15 @@
 """Certified payroll on the U.S. Department of Labor form WH-347.
 
-Page 1 (landscape) is the payroll: (1) name and ID, (2) withholding exemptions, (3) work
-classification, (4) hours by day, (5) total hours, (6) rate of pay and fringe, (7) gross
-earned, (8) deductions, (9) net wages. The last page is the Statement of Compliance. Rates,
-hours and gross are the submission lines verbatim, so an underpaid line or an apprentice
-without a registration is on the page exactly as the book has it. Deductions and net come
-from the matching payroll batch when there is one (blank otherwise).
+Page 1 (landscape) is the payroll: (1) name, address and the last four digits of the SSN,
+(2) withholding exemptions, (3) work classification, (4) hours each day split into overtime
+(O, top) and straight time (S, bottom), (5) total hours, (6) rates of pay and fringe, (7) gross
+earned on this project and on all work, (8) deductions (FICA, withholding tax, other, total)
+and (9) net wages. The last page is the Statement of Compliance, signed by the company's
+certifying officer. Rates, hours and gross are the submission lines verbatim, so an underpaid
+line or an apprentice without a registration is on the page exactly as the book has it; the
+split and the deductions are ``certified_payroll_line_details`` (they tie to the payroll
+batch). A book without those rows gets the earlier layout's data: one hours figure a day and
+the batch's withholding as the total deductions.
 """
 
 from __future__ import annotations
@@ -40,6 +44,37 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def _two(top: str, bottom: str) -> str:
+    """A cell of the form's two-row employee line: overtime on top, straight time below."""
+    return f"{top}\n{bottom}"
+
+
+def _line_cells(ln: Row) -> list[str]:
+    who = f"{ln['last_name']}, {ln['first_name']}\nxxx-xx-{ln['ssn_last4']}"
+    if ln.get("lcp_id"):
+        who += f"  ID {ln['lcp_id']}"
+    if ln.get("emp_address"):
+        who += f"\n{ln['emp_address']}\n{ln['emp_city']}, {ln['emp_state']} {ln['emp_zip']}"
+    cls = ln["classification"]
+    if ln["level"] == "apprentice":
+        reg = ln.get("apprentice_registration")
+        cls += f"\nApprentice - Reg. {reg}" if reg else "\nApprentice"
+    exemptions = "" if ln.get("withholding_exemptions") is None else str(ln["withholding_exemptions"])
+    if ln.get("fica") is None:   # no detail row: the line's own figures and the batch's withholding
+        return [who, exemptions, cls, "", *[hours(ln[f"hours_{d}"]) for d in DAYS], num(ln["total_hours"]),
+                num(ln["rate_paid"]), num(ln["fringe_paid"]), num(ln["gross_this_project"]), "", "", "",
+                num(ln.get("withholding")), num(ln.get("net_pay"))]
+    ot = sum(ln[f"ot_{d}"] for d in DAYS)
+    st = sum(ln[f"st_{d}"] for d in DAYS)
+    return [who, exemptions, cls, _two("O", "S"),
+            *[_two(hours(ln[f"ot_{d}"]), hours(ln[f"st_{d}"])) for d in DAYS],
+            _two(num(ot) if ot else "", num(st)),
+            _two(num(ln["overtime_rate"]) if ot else "", num(ln["rate_paid"])), num(ln["fringe_paid"]),
+            _two(num(ln["gross_this_project"]), num(ln["gross_all_work"])), num(ln["fica"]),
+            _two(f"Fed {num(ln['federal_withholding'])}", f"IL {num(ln['state_withholding'])}"),
+            num(ln["other_deductions"]), num(ln["total_deductions"]), num(ln["detail_net_pay"])]
+
+
 def render(doc: Row, data: Wh347Data, company: Row) -> bytes:
     """Payroll page(s) then the Statement of Compliance."""
     h, lines = data.header, data.lines
@@ -72,27 +107,19 @@ def render(doc: Row, data: Wh347Data, company: Row) -> bytes:
     c = Canvas(created=doc["created_date"], title=doc["title"], author=company["name"], orientation="L")
     c.page_header = page_header
     y = page_header(c)
-    day_cols = [Column(f"{d.strftime('%a')[0]}\n{d.strftime('%m/%d')}", 26, "C") for d in days]
-    cols = [Column("(1) NAME AND INDIVIDUAL IDENTIFYING NUMBER (LAST FOUR DIGITS OF SSN)", 118),
-            Column("(2) NO. OF WITHHOLDING EXEMPTIONS", 30, "C"),
-            Column("(3) WORK CLASSIFICATION", 92), *day_cols,
-            Column("(5) TOTAL HOURS", 36, "R"), Column("(6) RATE OF PAY", 44, "R"),
-            Column("FRINGE BENEFITS (per hour)", 44, "R"), Column("(7) GROSS AMOUNT EARNED", 58, "R"),
-            Column("(8) DEDUCTIONS (TOTAL)", 52, "R"), Column("(9) NET WAGES PAID FOR WEEK", 52, "R")]
-    body = []
-    for ln in lines:
-        who = f"{ln['last_name']}, {ln['first_name']}\nxxx-xx-{ln['ssn_last4']}"
-        if ln.get("lcp_id"):
-            who += f"  ID {ln['lcp_id']}"
-        cls = ln["classification"]
-        if ln["level"] == "apprentice":
-            reg = ln.get("apprentice_registration")
-            cls += f"\nApprentice - Reg. {reg}" if reg else "\nApprentice"
-        body.append([who, "", cls, *[hours(ln[f"hours_{d}"]) for d in DAYS], num(ln["total_hours"]),
-                     num(ln["rate_paid"]), num(ln["fringe_paid"]), num(ln["gross_this_project"]),
-                     num(ln.get("withholding")), num(ln.get("net_pay"))])
-    c.text(c.left + 240 + 91, y + 6, "(4) DAY AND DATE / HOURS WORKED EACH DAY", size=6, style="B", align="C")
-    c.table(c.left, y + 9, cols, body, size=7.5, header_size=5.5)
+    day_cols = [Column(f"{d.strftime('%a')[0]}\n{d.strftime('%m/%d')}", 20, "C") for d in days]
+    cols = [Column("(1) NAME, ADDRESS AND INDIVIDUAL IDENTIFYING NUMBER (LAST FOUR DIGITS OF SSN)", 100),
+            Column("(2) NO. OF WITH-HOLDING EXEMP-TIONS", 30, "C"),
+            Column("(3) WORK CLASSIFICATION", 70), Column("OT. OR ST.", 14, "C"), *day_cols,
+            Column("(5) TOTAL HOURS", 30, "R"), Column("(6) RATE OF PAY", 36, "R"),
+            Column("FRINGE BENEFITS (per hour)", 32, "R"),
+            Column("(7) GROSS AMOUNT EARNED (this project / all work)", 50, "R"),
+            Column("(8) FICA", 38, "R"), Column("(8) WITH-HOLDING TAX", 44, "R"), Column("(8) OTHER", 34, "R"),
+            Column("(8) TOTAL DEDUCTIONS", 42, "R"), Column("(9) NET WAGES PAID FOR WEEK", 46, "R")]
+    body = [_line_cells(ln) for ln in lines]
+    days_x = c.left + sum(col.width for col in cols[:4])
+    c.text(days_x + 70, y + 6, "(4) DAY AND DATE / HOURS WORKED EACH DAY", size=6, style="B", align="C")
+    c.table(c.left, y + 9, cols, body, size=7, header_size=5)
 
     # Statement of Compliance
     c.page_header = None
@@ -104,7 +131,9 @@ def render(doc: Row, data: Wh347Data, company: Row) -> bytes:
     y = 80.0
     c.field(L, y, "Date:", mdy(doc["created_date"]), size=9)
     y += 20
-    sentence = (f"I, ____________________ (Payroll Manager), do hereby state: (1) That I pay or supervise the "
+    signer, title = h.get("certifier_name"), h.get("certifier_title")
+    who = f"{signer} ({title})" if signer else "____________________ (Payroll Manager)"
+    sentence = (f"I, {who}, do hereby state: (1) That I pay or supervise the "
                 f"payment of the persons employed by {company['name']} on the {project}; that during the "
                 f"payroll period commencing on the {_ordinal(start.day)} day of {start.strftime('%B')}, "
                 f"{start.year}, and ending the {_ordinal(week_end.day)} day of {week_end.strftime('%B')}, "
@@ -133,7 +162,8 @@ def render(doc: Row, data: Wh347Data, company: Row) -> bytes:
     ):
         y = c.paragraph(L, y, R - L, para, size=9) + 18
     y += 10
-    c.field(L, y, "NAME AND TITLE:", "Payroll Manager, " + company["name"], size=9)
+    name_title = f"{signer}, {title}" if signer else "Payroll Manager, " + company["name"]
+    c.field(L, y, "NAME AND TITLE:", name_title, size=9)
     c.field(L + 330, y, "SIGNATURE:", "", size=9)
     c.rule(L + 390, y + 3, R, 0.5)
     y += 26

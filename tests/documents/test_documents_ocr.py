@@ -80,8 +80,11 @@ def test_wh347_fields_and_lines(book: duckdb.DuckDBPyConnection) -> None:
     assert (f["payroll_number"], f["week_ending"]) == ("3", "2026-01-24")
     assert f["project"].startswith("1042 - Springfield Public Library")
     rows = result.tables[0].rows
-    assert rows[1][0].startswith("Alvarez, Luis xxx-xx-4821") and rows[1][10:16] == [
-        "40.00", "48.50", "31.20", "1,940.00", "512.18", "1,427.82"]
+    # no certified_payroll_line_details in this book: one hours figure a day, the batch's withholding
+    # as the total deductions (columns: ... 11 total hours, 12 rate, 13 fringe, 14 gross, 15-17 FICA /
+    # withholding / other, 18 total deductions, 19 net)
+    assert rows[1][0].startswith("Alvarez, Luis xxx-xx-4821")
+    assert rows[1][11:15] == ["40.00", "48.50", "31.20", "1,940.00"] and rows[1][18:20] == ["512.18", "1,427.82"]
     assert "Apprentice" in rows[2][2]
     assert "STATEMENT OF COMPLIANCE" in result.text
 
