@@ -8,7 +8,7 @@ single clean paragraph (no traceback, no "LINE 1:" caret excerpt, no internal fa
 tool leaves the state fingerprint unchanged and adds exactly one guard-log row with
 executed=false, valid arguments or not; a failed write changes nothing.
 
-``CFAB_FUZZ_EXAMPLES`` (default 15 per 20 tools of a group) raises the Hypothesis example count;
+``CFAB_FUZZ_EXAMPLES`` (default 12 per 20 tools of a group) raises the Hypothesis example count;
 ``CFAB_FUZZ_RANDOM=1`` explores new random examples instead of the derandomized default.
 """
 
@@ -35,7 +35,7 @@ from conformance_helpers import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-EXAMPLES = int(os.environ.get("CFAB_FUZZ_EXAMPLES", "15"))
+EXAMPLES = int(os.environ.get("CFAB_FUZZ_EXAMPLES", "12"))
 RANDOM = bool(os.environ.get("CFAB_FUZZ_RANDOM"))
 SQL_GROUP = "erp_a"  # the group whose environment also fuzzes sql.query / sql.execute
 

@@ -7,7 +7,7 @@ the digest changes exactly when content changed and not for a guarded call;
 ``state_diff(full=True)`` equals the net changes the model tracked; the golden file's bytes are
 never modified; ``close()`` removes the temporary files.
 
-``CFAB_STATE_EXAMPLES`` (default 6 runs of 20 steps) raises the number of runs.
+``CFAB_STATE_EXAMPLES`` (default 6 runs of 16 steps) raises the number of runs.
 """
 
 from __future__ import annotations
@@ -301,7 +301,7 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows) -> No
             assert not path.exists()
 
     StateMachine.TestCase.settings = settings(
-        max_examples=RUNS, stateful_step_count=20, deadline=None, derandomize=not os.environ.get("CFAB_STATE_RANDOM"),
+        max_examples=RUNS, stateful_step_count=16, deadline=None, derandomize=not os.environ.get("CFAB_STATE_RANDOM"),
         database=None, suppress_health_check=list(HealthCheck))
     StateMachine.TestCase().runTest()
     assert (file_sha256(state_golden), file_sha256(full_golden)) == golden_sha, "the golden file's bytes changed"
