@@ -641,8 +641,8 @@ def render(r: dict[str, Any]) -> None:
                 stat_row(t, "  fast env.state_diff()", e["fast"]["env_state_diff"],
                          f"<= {TARGET_DIFF_RATIO:.0f}x x1" if int(s) > 1 else "",
                          target.get("status", "") if int(s) > 1 and int(s) == max(int(x) for x in d if x.isdigit()) else "")
-                for k in ("checkpoint_close", "grader_attach_detach", "grader_catalogs", "grader_keys",
-                          "grader_tables", "reopen"):
+                for k in ("checkpoint_close", "grader_attach_detach", "grader_catalogs", "grader_shape_check",
+                          "grader_keys", "grader_tables", "reopen"):
                     stat_row(t, f"    {k}", e["fast"][k])
                 stat_row(t, "  full env.state_diff(full=True)", e["full"]["env_state_diff"])
                 stat_row(t, "    grader fingerprints", e["full"]["grader_fingerprints"])

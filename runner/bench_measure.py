@@ -103,6 +103,7 @@ def timed_build(inputs: BuildInputs, out: Path) -> dict[str, Any]:
         "phases_s": {k: round(v[0] / 1000, 3) for k, v in phases.items()},
         "phases_cpu_s": {k: round(v[1] / 1000, 3) for k, v in phases.items()},
         "slowest_app_seeds_s": {k: round(v[0] / 1000, 3) for k, v in slowest},
+        "slowest_app_seeds_cpu_s": {k: round(v[1] / 1000, 3) for k, v in slowest},
         "built_at": _iso_now(),
     }
 
@@ -280,13 +281,14 @@ def _overhead_table(rows: list[dict[str, Sample]]) -> dict[str, Any]:
         put("open: mkdtemp, registry, other", minus(open_, get(r, "open.env_init"), get(r, "open.composed")))
         put("diff: CHECKPOINT + close attempt connection", get(r, "diff.checkpoint_close"))
         grader = get(r, "diff.grader")
-        put("diff: grader ATTACH x2 + DETACH x2", minus(grader, get(r, "diff.grader_diff")))
-        put("diff: grader catalogs of both files", get(r, "diff.grader_catalogs"))
+        put("diff: grader ATTACH/DETACH of the files", minus(grader, get(r, "diff.grader_diff")))
+        put("diff: grader catalogs (read_catalogs)", get(r, "diff.grader_catalogs"))
+        put("diff: grader catalog-reuse shape check", get(r, "diff.grader_shape_check"))
         put("diff: grader written_rows keys", get(r, "diff.grader_keys"))
         put("diff: grader row lookups (per table)", get(r, "diff.grader_tables"))
         put("diff: grader other", minus(get(r, "diff.grader_diff"), get(r, "diff.grader_catalogs"),
-                                        get(r, "diff.grader_keys"), get(r, "diff.grader_tables"),
-                                        get(r, "diff.grader_fingerprints")))
+                                        get(r, "diff.grader_shape_check"), get(r, "diff.grader_keys"),
+                                        get(r, "diff.grader_tables"), get(r, "diff.grader_fingerprints")))
         put("diff: reopen after the diff (connect + apps)", get(r, "diff.env_init"))
         put("close: remove workdir", get(r, "close.rmtree"))
         put("close: close connection", minus(close, get(r, "close.rmtree")))
@@ -484,6 +486,7 @@ def _diff_stats(rows: list[dict[str, Sample]]) -> dict[str, Any]:
         "grader_attach_detach": col(lambda r: (grader(r)[0] - get(r, "diff.grader_diff")[0],
                                                grader(r)[1] - get(r, "diff.grader_diff")[1])),
         "grader_catalogs": col(lambda r: get(r, "diff.grader_catalogs")),
+        "grader_shape_check": col(lambda r: get(r, "diff.grader_shape_check")),
         "grader_keys": col(lambda r: get(r, "diff.grader_keys")),
         "grader_fingerprints": col(lambda r: get(r, "diff.grader_fingerprints")),
         "grader_tables": col(lambda r: get(r, "diff.grader_tables")),

@@ -172,6 +172,8 @@ def attempt_probe() -> Iterator[Probe]:
         probe.wrap(diffmod, "_written_keys", "grader_keys")
         probe.wrap(diffmod, "_changed_by_fingerprint", "grader_fingerprints")
         probe.wrap(diffmod, "_diff_table", "grader_tables")
+        probe.wrap(diffmod, "_same_shape", "grader_shape_check")  # catalog reuse, where present
+        probe.wrap(diffmod, "_cached_before", "grader_template_attach")
         yield probe
     finally:
         probe.restore()
