@@ -129,16 +129,28 @@ def harden(con: duckdb.DuckDBPyConnection, *, memory_limit: str = "1GB", threads
 
 def connect_hardened(path: str, *, memory_limit: str = "1GB", threads: int = 2,
                      config: dict[str, Any] | None = None) -> duckdb.DuckDBPyConnection:
-    """`duckdb.connect(path, config=CONNECT_CONFIG | config)` followed by `harden`.
+    """`duckdb.connect(path)` with every hardening setting passed at connect time, verified
+    with one query and the configuration locked (`harden` is the fallback if one did not take).
 
     Note: DuckDB caches one database instance per path per process. While this
     connection (or any cursor of it) is open, `duckdb.connect(path)` returns the same
     locked instance and a connect with a different config fails; close it (and its
     cursors) before opening the file any other way, e.g. for state_diff.
     """
-    con = duckdb.connect(str(path), config={**CONNECT_CONFIG, **(config or {})})
+    if not re.fullmatch(r"\d+(\.\d+)?\s*[KMGT]i?B", memory_limit.strip(), re.IGNORECASE):
+        raise ValueError(f"memory_limit must look like '1GB', got {memory_limit!r}")
+    cfg = {**CONNECT_CONFIG, "max_temp_directory_size": "0B", "catalog_error_max_schemas": 0,
+           "memory_limit": memory_limit.strip(), "threads": threads, **(config or {})}
+    con = duckdb.connect(str(path), config=cfg)
     try:
-        harden(con, memory_limit=memory_limit, threads=threads)
+        expected = {name: want for name, _, want in _RUNTIME_SETTINGS if want}
+        expected["threads"] = str(threads)
+        rows = con.execute("SELECT name, lower(value) FROM duckdb_settings() WHERE list_contains(?, name)",
+                           [list(expected)]).fetchall()
+        if dict(rows) == expected:
+            con.execute("SET lock_configuration = true")
+        else:  # a setting the connect config did not take: the SET path verifies one by one
+            harden(con, memory_limit=memory_limit, threads=threads)
     except BaseException:
         con.close()
         raise

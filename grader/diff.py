@@ -46,7 +46,7 @@ def grader_connection() -> duckdb.DuckDBPyConnection:
     """This thread's reusable in-memory grader connection (files attached per call)."""
     con = getattr(_local, "con", None)
     if con is None:
-        con = duckdb.connect()
+        con = duckdb.connect(config={"memory_limit": "1GB"})  # a full diff at scale 100 must not run away
         try:  # TIMESTAMPTZ renders in UTC, whatever the host's zone
             con.execute("SET TimeZone = 'UTC'")
         except duckdb.Error:  # pragma: no cover - ICU not available
@@ -258,14 +258,23 @@ def _diff_table(c: duckdb.DuckDBPyConnection, ab: str, aa: str, tb: TableInfo | 
         return _diff_keyed(c, rel_b, rel_a, cols, pk, None, base)  # unparseable key: whole table
 
 
+_OR_KEYS_MAX = 64
+
+
 def _key_filter(keys: list[tuple[str, ...]], pk: tuple[str, ...], types: dict[str, str]) -> str:
-    """Restrict ``__r`` to the keys: an IN list (ART index scan) for one-column keys, a
-    semi-join against a small cast key relation for composite keys."""
+    """Restrict ``__r`` to the keys: an IN list (ART index scan) for one-column keys; for
+    composite keys, an OR of per-key conjunctions (zone maps skip row groups; DuckDB uses the
+    PK index only for single-column predicates) or, for many keys, a semi-join against a
+    small cast key relation."""
     q = quote_ident
     if len(pk) == 1:
         t = types[pk[0]]
         values = ", ".join(f"CAST({quote_literal(k[0])} AS {t})" for k in keys)
         return f"WHERE __r.{q(pk[0])} IN ({values})"
+    if len(keys) <= _OR_KEYS_MAX:
+        terms = [" AND ".join(f"__r.{q(p)} = CAST({quote_literal(v)} AS {types[p]})" for p, v in zip(pk, k))
+                 for k in keys]
+        return "WHERE " + " OR ".join(f"({t})" for t in terms)
     names = [f"__k{i}" for i in range(len(pk))]
     rows = ", ".join("(" + ", ".join(quote_literal(v) for v in k) + ")" for k in keys)
     casts = ", ".join(f"CAST({n} AS {types[p]}) AS {n}" for n, p in zip(names, pk))

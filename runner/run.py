@@ -17,13 +17,13 @@ from cfab.seeds.determinism import BuildInputs
 _TASKS: dict[tuple, dict[str, Any]] = {}
 
 
-def _suite_tasks(suite: str, inputs: BuildInputs) -> dict[str, Any]:
+def _suite_tasks(suite: str, inputs: BuildInputs, golden: Path | None = None) -> dict[str, Any]:
     """The suite's tasks by id, loaded once per worker process."""
     key = (suite, inputs)
     if key not in _TASKS:
         from cfab.tasks.suite import load_suite
 
-        _TASKS[key] = {t.instance_id: t for t in load_suite(suite, inputs)}
+        _TASKS[key] = {t.instance_id: t for t in load_suite(suite, inputs, golden=golden)}
     return _TASKS[key]
 
 
@@ -41,7 +41,7 @@ def run_one(spec: AttemptSpec) -> AttemptRecord:
     cfg = spec.config
     inputs = BuildInputs.from_env(seed=cfg["seed"], clock=cfg["clock"], scale=cfg["scale"])
     try:
-        task = _suite_tasks(cfg["suite"], inputs)[spec.task]
+        task = _suite_tasks(cfg["suite"], inputs, Path(cfg["golden"]) if cfg.get("golden") else None)[spec.task]
     except KeyError:
         return AttemptRecord.infra_error(spec, f"task {spec.task} is not in suite {cfg['suite']}")
     except Exception as exc:  # an unloadable suite is recorded, the run goes on
@@ -52,7 +52,8 @@ def run_one(spec: AttemptSpec) -> AttemptRecord:
     try:
         policy = make_policy(spec.policy, **spec.policy_options)
         wrapper = _transport_wrapper(cfg.get("transport", "inprocess"))
-        out = run_attempt(task, policy, golden=ensure_golden(inputs), inputs=inputs,
+        golden = Path(cfg["golden"]) if cfg.get("golden") else ensure_golden(inputs)
+        out = run_attempt(task, policy, golden=golden, inputs=inputs,
                           keep_state=state_file, env_wrapper=wrapper)
     except Exception as exc:
         return AttemptRecord.infra_error(spec, f"{type(exc).__name__}: {exc}")
@@ -137,7 +138,7 @@ def _run(parser: argparse.ArgumentParser):
             print(f"runner: {out} already holds {len(results)} attempts; pass --resume to finish that run "
                   f"or --out for a new one", file=sys.stderr)
             return 2
-        ensure_golden(inputs)
+        golden = ensure_golden(inputs)  # resolved once: workers never re-hash the code or rebuild mid-run
         tasks = select_tasks(load_suite(args.suite, inputs), args.tasks)
         if not tasks:
             print(f"runner: no task matches {args.tasks!r}", file=sys.stderr)
@@ -148,7 +149,7 @@ def _run(parser: argparse.ArgumentParser):
 
             make_policy("llm", **options)
         config = {"suite": args.suite, "seed": inputs.seed, "clock": inputs.clock.isoformat(), "scale": inputs.scale,
-                  "out": str(out), "keep_state": args.keep_state, "transport": args.transport}
+                  "out": str(out), "keep_state": args.keep_state, "transport": args.transport, "golden": str(golden)}
         meta = {"suite": args.suite, "policy": args.policy, "model": args.model, "k": args.k,
                 "seed": inputs.seed, "clock": inputs.clock.isoformat(), "scale": inputs.scale,
                 "tasks": len(tasks), "transport": args.transport}

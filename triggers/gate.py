@@ -19,6 +19,7 @@ The gate never opens or commits transactions: the caller wraps one tool call in 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping, Sequence
 
@@ -189,7 +190,7 @@ class WriteGate:
         new_map = {c: _qualify(e, "old") for c, e in assignments.items()}
         select = exp.select(exp.column(exp.Star(), table=ident("old")))
         for i, rule in enumerate(rules):
-            pred = _rewrite(parse_expr(rule.when), info, new=new_map, old_alias="old")
+            pred = _rewrite(_rule_tree(rule.when), info, new=new_map, old_alias="old")
             select = select.select(exp.alias_(exp.func("coalesce", pred, exp.false()), f"__rule{i}"))
         select = select.from_(info.table_expr().as_("old")).where(_qualify(where, "old"))
         cur = self.con.execute(to_sql(select))
@@ -210,7 +211,7 @@ class WriteGate:
         rules = self.rules.for_table(info.qualified, "insert")
         if not rules:
             return
-        trees = [parse_expr(r.when) for r in rules]
+        trees = [_rule_tree(r.when) for r in rules]
         used = {info.column(c.name) for t in trees for c in t.find_all(exp.Column)
                 if c.table.lower() == "new" and c.name.lower() in {k.lower() for k in info.columns}}
         cols = [c for c in dict.fromkeys(k for r in rows for k in r) if c in used] or ["__one"]
@@ -291,7 +292,7 @@ class WriteGate:
             in_pred = exp.In(this=exp.Tuple(expressions=[col(c) for c in group_cols]),
                              expressions=[exp.Tuple(expressions=[literal(v, t) for v, t in zip(g, types)]) for g in groups])
         query = (exp.select(*[col(c) for c in group_cols]).from_(info.table_expr()).where(in_pred)
-                 .group_by(*[col(c) for c in group_cols]).having(exp.not_(exp.paren(parse_expr(assertion.check)))))
+                 .group_by(*[col(c) for c in group_cols]).having(exp.not_(exp.paren(_rule_tree(assertion.check).copy()))))
         bad = self.con.execute(to_sql(query)).fetchone()
         if bad is not None:
             raise WriteRejected(_format(assertion.message, dict(zip(group_cols, bad))), assertion.id)
@@ -313,13 +314,19 @@ def _key_lookup(info: TableInfo, key: Mapping[str, Any]) -> list[str]:
     return [lowered[c.lower()] for c in info.pk]
 
 
+@lru_cache(maxsize=4096)
+def _rule_tree(text: str) -> exp.Expression:
+    """A rule's or assertion's SQL, parsed once per process (never mutated: callers copy)."""
+    return parse_expr(text)
+
+
 def _qualify(node: exp.Expression, alias: str) -> exp.Expression:
     """Qualify bare column references with ``alias`` (the row being written)."""
     def fix(n: exp.Expression) -> exp.Expression:
         if isinstance(n, exp.Column) and not n.table:
             return exp.column(n.this.copy(), table=ident(alias))
         return n
-    return node.copy().transform(fix)
+    return node.transform(fix)  # transform copies the tree
 
 
 def _rewrite(pred: exp.Expression, info: TableInfo, *, new: Mapping[str, exp.Expression],
@@ -334,7 +341,7 @@ def _rewrite(pred: exp.Expression, info: TableInfo, *, new: Mapping[str, exp.Exp
                 return new[name].copy()
             return col(name, old_alias) if old_alias else exp.Null()
         return col(name, old_alias) if old_alias else exp.Null()
-    return pred.copy().transform(fix)
+    return pred.transform(fix)  # transform copies the tree; the cached original stays intact
 
 
 class _Row(dict):
