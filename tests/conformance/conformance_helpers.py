@@ -7,6 +7,7 @@ the money-guarded endpoints), never derived from the code under test.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable
@@ -118,6 +119,15 @@ def check_result(result: Any, where: str) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------- digests
+def file_sha256(path: Any) -> str:
+    """sha256 of a file's bytes (the golden file must never change)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
 def schema_fingerprint(con: duckdb.DuckDBPyConnection, catalog: Catalog, schemas: Iterable[str]) -> tuple:
     """One query: (table, count, sum of row hashes) of every table of ``schemas``."""
     wanted = {s.lower() for s in schemas}

@@ -1,10 +1,9 @@
-"""Fixtures for the conformance suite: the real golden file (all 35 apps, the user cache shared
-with tests/views), smaller goldens for the tests that need only a few apps, and environments
-shared per session so the folder stays fast."""
+"""Fixtures for the conformance suite: the real golden file (all 35 apps, in the golden cache
+shared with tests/views; environments composing a few apps copy its cached per-apps template)
+and environments shared per session so the folder stays fast."""
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,15 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from cfab.runner.environment import Environment
 from cfab.runner.golden import ensure_golden
 from cfab.seeds.determinism import BuildInputs
-from conformance_helpers import APP_GROUPS, group_apps
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+from conformance_helpers import file_sha256, group_apps
 
 
 @pytest.fixture(scope="session")
@@ -58,8 +49,3 @@ def group_env(full_golden: Path) -> Iterator[Callable[[str], Environment]]:
     yield get
     for env in opened.values():
         env.close()
-
-
-@pytest.fixture(scope="session")
-def group_names() -> list[str]:
-    return list(APP_GROUPS)

@@ -16,13 +16,11 @@ from cfab.apps.sqltool import READ_TIMEOUT_S
 from cfab.runner.environment import Environment
 from cfab.runner.golden import cfab_home
 from conformance_attacks import ATTACKS, COMPOSED, HIDDEN, NOT_COMPOSED
-from conformance_helpers import check_result
-from conftest import file_sha256
+from conformance_helpers import check_result, file_sha256
 
 # Files the golden cache itself writes (goldens, composed templates, their markers and locks):
 # another test session sharing the cache may add these at any time; an attack could not.
-CACHE_FILE = re.compile(r"^\.?book-s\d+-c[\d-]+-x\d+-[0-9a-f]{12}(\.apps-[0-9a-f]{10})?\.duckdb"
-                        r"(\.digest|\.lock|\.ok|\.wal|\.tmp-\d+(\.wal)?)?$")
+CACHE_FILE = re.compile(r"^\.?book-s\d+-c[\d-]+-x\d+-[0-9a-f]{12}[\w.-]*\.duckdb[\w.-]*$")
 
 
 def _listing(folder: Path) -> set[str]:

@@ -23,7 +23,7 @@ import duckdb
 import pytest
 from cfab.runner.environment import Environment
 from cfab.runner.golden import ensure_composed
-from conftest import file_sha256
+from conformance_helpers import file_sha256
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -49,23 +49,18 @@ class TableSpec:
     template: dict[str, Any] | None = None  # values for inserts when the table starts empty
 
 
-TABLES: tuple[TableSpec, ...] = (
-    TableSpec("procore.commitments", ("id",), "title", ((9_000_001,), (9_000_002,))),
-    TableSpec("hh2.vendor_map", ("master_vendor_id", "system"), "system_vendor_name",
-              (("V9001", "vista_erp"), ("V9001", "procore"))),
-    TableSpec("vista_erp.GLFP", ("GLCo", "Mth"), "Status", ((1, date(2031, 1, 1)), (1, date(2031, 2, 1)))),
-    TableSpec("vista_erp.APVH", ("VendorGroup", "Vendor", "HoldCode"), "Notes",
-              ((1, 13571, "COI"), (1, 13571, "LIEN"), (1, 10680, "W9")),
-              template={"VendorGroup": 1, "Vendor": 0, "HoldCode": "", "Notes": "hold",
-                        "DateAdded": date(2026, 1, 31)}),
-)
-BY_NAME = {t.name: t for t in TABLES}
-GUARDED_CALLS = (
-    ("vista_erp.vista_post", {"kind": "projection", "job_id": "1042-"}),
-    ("vista_erp.payments.create", {"vendor_id": "13571", "invoice_numbers": ["NOPE-1"]}),
-    ("vista_erp.vista_post", {"kind": "journal_entry", "batch_id": "not-a-batch"}),
-    ("vista_erp.vista_post", {"kind": "wrong kind"}),
-)
+def make_tables(v1: int, v2: int) -> tuple[TableSpec, ...]:
+    """The tables the machine writes; v1/v2 are two real Vista vendor numbers."""
+    return (
+        TableSpec("procore.commitments", ("id",), "title", ((9_000_001,), (9_000_002,))),
+        TableSpec("hh2.vendor_map", ("master_vendor_id", "system"), "system_vendor_name",
+                  (("V9001", "vista_erp"), ("V9001", "procore"))),
+        TableSpec("vista_erp.GLFP", ("GLCo", "Mth"), "Status", ((1, date(2031, 1, 1)), (1, date(2031, 2, 1)))),
+        TableSpec("vista_erp.APVH", ("VendorGroup", "Vendor", "HoldCode"), "Notes",
+                  ((1, v1, "COI"), (1, v1, "LIEN"), (1, v2, "W9")),
+                  template={"VendorGroup": 1, "Vendor": 0, "HoldCode": "", "Notes": "hold",
+                            "DateAdded": date(2026, 1, 31)}),
+    )
 
 
 def _q(name: str) -> str:
@@ -83,13 +78,30 @@ def state_golden(full_golden: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def golden_rows(state_golden: Path) -> dict[str, dict[tuple, dict[str, Any]]]:
+def vendors(state_golden: Path) -> tuple[int, int]:
+    con = duckdb.connect(str(state_golden), read_only=True)
+    try:
+        rows = con.execute('SELECT "Vendor" FROM vista_erp."APVM" ORDER BY 1 LIMIT 2').fetchall()
+    finally:
+        con.close()
+    if len(rows) < 2:
+        pytest.skip("the book has fewer than two Vista vendors")
+    return rows[0][0], rows[1][0]
+
+
+@pytest.fixture(scope="module")
+def tables(vendors: tuple[int, int]) -> tuple[TableSpec, ...]:
+    return make_tables(*vendors)
+
+
+@pytest.fixture(scope="module")
+def golden_rows(state_golden: Path, tables) -> dict[str, dict[tuple, dict[str, Any]]]:
     """The golden rows the machine may touch: a few existing keys per table (plus none for the
     table that starts empty)."""
     con = duckdb.connect(str(state_golden), read_only=True)
     try:
         out: dict[str, dict[tuple, dict[str, Any]]] = {}
-        for spec in TABLES:
+        for spec in tables:
             order = ", ".join(f'"{c}"' for c in spec.pk)
             cur = con.execute(f"SELECT * FROM {_q(spec.name)} ORDER BY {order} LIMIT 3")
             cols = [d[0] for d in cur.description]
@@ -103,7 +115,15 @@ def _norm_key(key: tuple) -> tuple[str, ...]:
     return tuple(str(v) for v in key)
 
 
-def test_state_machine(state_golden: Path, full_golden: Path, golden_rows) -> None:
+def test_state_machine(state_golden: Path, full_golden: Path, golden_rows, tables, vendors) -> None:
+    by_name = {t.name: t for t in tables}
+    vendor_ids = [str(v) for v in vendors]
+    guarded_calls = (
+        ("vista_erp.vista_post", {"kind": "projection", "job_id": "1042-"}),
+        ("vista_erp.payments.create", {"vendor_id": vendor_ids[0], "invoice_numbers": ["NOPE-1"]}),
+        ("vista_erp.vista_post", {"kind": "journal_entry", "batch_id": "not-a-batch"}),
+        ("vista_erp.vista_post", {"kind": "wrong kind"}),
+    )
     golden_sha = (file_sha256(state_golden), file_sha256(full_golden))
     existing = {name: list(rows) for name, rows in golden_rows.items()}
     if not existing["procore.commitments"] or not existing["vista_erp.GLFP"]:
@@ -117,7 +137,7 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows) -> No
             self.env = Environment.open(apps=APPS, golden=state_golden)
             self.workdir = self.env.workdir
             self.model: dict[str, dict[tuple, dict[str, Any]]] = copy.deepcopy(golden_rows)
-            self.touched: dict[str, set[tuple]] = {t.name: set() for t in TABLES}
+            self.touched: dict[str, set[tuple]] = {t.name: set() for t in tables}
             self.digest = self.env.digest()
             self.start_digest = self.digest
             self.guards = 0
@@ -140,7 +160,7 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows) -> No
             return [*existing[spec.name], *spec.new_keys]
 
         @rule(data=st.data(), op=st.sampled_from(["update", "update", "insert", "delete"]),
-              table=st.sampled_from(TABLES))
+              table=st.sampled_from(tables))
         def write(self, data, op: str, table: TableSpec) -> None:
             """One raw write through env.con (no gate): the model follows it exactly."""
             if op == "update":
@@ -195,10 +215,10 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows) -> No
         def tool(self, data, kind: str) -> None:
             """A tool call: a gated write, a guarded call (recorded, never executed) or a read."""
             if kind == "write":
-                self.tool_payment_hold(data.draw(st.sampled_from(["13571", "10680"]), label="vendor"),
+                self.tool_payment_hold(data.draw(st.sampled_from(vendor_ids), label="vendor"),
                                        data.draw(st.booleans(), label="on_hold"))
             elif kind == "guarded":
-                self.guarded_call(data.draw(st.sampled_from(GUARDED_CALLS), label="call"))
+                self.guarded_call(data.draw(st.sampled_from(guarded_calls), label="call"))
             else:
                 self.read_tool()
 
@@ -265,7 +285,7 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows) -> No
             self.since_diff = 0
             diff = self.env.state_diff(full=True)
             expected: dict[str, dict[str, set]] = {}
-            for spec in TABLES:
+            for spec in tables:
                 ops: dict[str, set] = {"added": set(), "removed": set(), "changed": set()}
                 for key in self.touched[spec.name]:
                     before = golden_rows[spec.name].get(key)
@@ -285,7 +305,7 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows) -> No
                                         "removed": {_norm_key(r.pk) for r in td.removed},
                                         "changed": {_norm_key(r.pk) for r in td.changed}}
                 for r in td.changed:
-                    spec = BY_NAME[f"{td.app}.{td.table}"]
+                    spec = by_name[f"{td.app}.{td.table}"]
                     assert set(r.columns) == {spec.text}, r.columns
             assert actual == expected
             assert self.env.digest() == self.digest  # a diff (closing and reopening) changes nothing
