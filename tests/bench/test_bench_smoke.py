@@ -1,8 +1,9 @@
 """Smoke test of ``runner bench``: every section runs and reports sane figures.
 
 No timing assertions: the machine is shared and noisy; the bench itself reports the load. It
-runs ``runner bench --attempts 3 --scale 1 --skip-suite --json PATH`` in-process (about a
-minute of golden build plus a minute of attempts; the golden file is reused from $CFAB_HOME).
+runs ``runner bench --attempts 3 --scale 1`` in-process on the cached golden file, skipping the
+sections that rebuild or re-run whole things (build, JSON snapshots, memory workers, the suite:
+those are what the bench is for, not what CI should wait on).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ SECTIONS = ("meta", "load", "build", "overhead", "diff", "snapshot", "memory", "
 @pytest.fixture(scope="module")
 def bench_json(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("bench") / "bench.json"
-    assert main(["bench", "--attempts", "3", "--scale", "1", "--skip-suite", "--json", str(out)]) == 0
+    assert main(["bench", "--attempts", "3", "--scale", "1", "--skip-suite", "--skip-build", "--skip-snapshot",
+                 "--skip-memory", "--json", str(out)]) == 0
     return json.loads(out.read_text())
 
 
@@ -33,19 +35,16 @@ def _stat_ok(s: dict, n: int | None = None) -> None:
 def test_every_section_is_present(bench_json):
     for name in SECTIONS:
         assert name in bench_json, name
-    assert bench_json["suite"] == {"skipped": True}
-    for name in ("build", "overhead", "diff", "snapshot", "memory", "checks"):
+    for name in ("suite", "build", "snapshot", "memory"):
+        assert bench_json[name] == {"skipped": True}, name
+    for name in ("overhead", "diff", "checks"):
         assert "error" not in bench_json[name], bench_json[name].get("traceback")
     assert bench_json["meta"]["cores"] >= 1
     assert set(bench_json["load"]) == {"start", "end"}
     assert any("only 3 attempts" in w for w in bench_json["warnings"])
 
 
-def test_build_and_overhead_figures(bench_json):
-    b = bench_json["build"]["1"]
-    assert b["seconds"] > 0 and b["size_bytes"] > 1_000_000 and b["tables"] > 100 and b["rows"] > 10_000
-    assert b["phases_s"]["apps_seed_total"] > 0
-
+def test_overhead_figures(bench_json):
     o = bench_json["overhead"]
     assert o["attempts"] == 3 and o["all_passed"] and o["fast_equals_full"] is True
     parts = o["parts"]
@@ -72,16 +71,7 @@ def test_small_change_diff_is_ten_rows_and_fast_equals_full(bench_json):
     assert next(iter(d["tables"].values()))["reset_check"]["reset_restores_digest"] is True
 
 
-def test_snapshot_memory_checks_targets(bench_json):
-    s = bench_json["snapshot"]["1"]
-    assert s["run"] and s["same_changes_as_ours"] is True
-    assert s["rows"] > 10_000 and s["json_bytes"] > 1_000_000 and s["snapshot_after_s"] > 0
-    _stat_ok(s["ours"]["fast"]["env_state_diff"])
-
-    m = bench_json["memory"]["1"]
-    assert m["passed"] == m["attempts"] >= 1
-    assert 20 < m["peak"]["vmhwm_mb"] < 8192
-
+def test_checks_and_targets(bench_json):
     c = bench_json["checks"]
     assert c["concurrent_attempts"]["ok"] is True
     assert all(c["fast_equals_full"].values())
