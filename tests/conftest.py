@@ -1,8 +1,9 @@
-"""Shared fixtures: golden files built for just the apps a test needs.
+"""Shared fixtures: golden files holding just the apps a test needs.
 
-They are cached in ``$CFAB_HOME`` like the full golden file (keyed by the inputs, the code
-that shapes the book and the app set, built under a file lock), so parallel test workers and
-later sessions share one build per app set.
+They are derived from the one full golden file (built once per code version and cached in
+``$CFAB_HOME`` under a file lock) the way attempts derive their templates: the same rows of
+the same apps, the book carried along, so a test session pays for one build however many app
+sets its tests use.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Callable
 
 import pytest
 
-from cfab.runner.golden import ensure_golden
+from cfab.runner.golden import ensure_composed, ensure_golden
 from cfab.seeds.determinism import BuildInputs
 
 
@@ -21,6 +22,7 @@ def golden_for() -> Callable[..., Path]:
     """``golden_for(["procore", "vista_erp"])`` → a golden file with only those apps (scale 1)."""
 
     def make(apps: list[str] | None = None, inputs: BuildInputs | None = None) -> Path:
-        return ensure_golden(inputs or BuildInputs(), apps=sorted(set(apps)) if apps is not None else None)
+        golden = ensure_golden(inputs or BuildInputs())
+        return golden if apps is None else ensure_composed(golden, sorted(set(apps)))
 
     return make
