@@ -1,8 +1,10 @@
 """Compiled suites: ``tasks/suites/<name>.jsonl``, one task per line in a stable order.
 
 The committed ``executable.jsonl`` is compiled from the default book (seed 7, clock
-2026-01-31, scale 1); a test recompiles it and compares, so it never drifts from the code. A
-run on other inputs compiles the suite afresh into the cache next to its golden file.
+2026-01-31, scale 1). Its header carries the build inputs and a fingerprint of the code that
+shapes the book and the tasks; it is used only when both match, so an edited family, app or
+generator never runs a stale task (the suite is recompiled into the cache next to the golden
+file instead), and a test recompiles it and compares, so the committed file never drifts.
 """
 
 from __future__ import annotations
@@ -46,10 +48,18 @@ def compile_suite(golden: str | Path, name: str = "executable") -> list[Task]:
     return tasks
 
 
+def suite_code_fingerprint() -> str:
+    """Fingerprint of the code a compiled task depends on: the book's shapers, the families
+    and the grader that validates their evaluators."""
+    from cfab.runner.golden import _SHAPING_PACKAGES, code_fingerprint
+
+    return code_fingerprint((*_SHAPING_PACKAGES, "cfab.tasks", "cfab.grader"))[:16]
+
+
 def dump_suite(tasks: list[Task], inputs: BuildInputs) -> str:
-    """JSON lines: a header line with the build inputs, then one task per line."""
+    """JSON lines: a header line with the build inputs and code fingerprint, then one task per line."""
     header = {SUITE_HEADER: 1, "seed": inputs.seed, "clock": inputs.clock.isoformat(), "scale": inputs.scale,
-              "tasks": len(tasks)}
+              "code": suite_code_fingerprint(), "tasks": len(tasks)}
     lines = [json.dumps(header, sort_keys=True)]
     lines += [json.dumps(t.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":")) for t in tasks]
     return "\n".join(lines) + "\n"
@@ -78,21 +88,18 @@ def packaged_suite_text(name: str) -> str | None:
 
 def load_suite(name: str = "executable", inputs: BuildInputs | None = None, golden: Path | None = None) -> list[Task]:
     """The suite's tasks for ``inputs``: the packaged file when it was compiled for the same
-    inputs, else a fresh compile cached next to the golden file."""
+    inputs by the same code, else a fresh compile cached next to the golden file."""
     from cfab.runner.golden import ensure_golden
 
     inputs = inputs or BuildInputs.from_env()
     text = packaged_suite_text(name)
     if text is not None:
         header, tasks = parse_suite(text, f"tasks/suites/{name}.jsonl")
-        if (header.get("seed"), header.get("clock"), header.get("scale")) == (
-                inputs.seed, inputs.clock.isoformat(), inputs.scale):
+        if (header.get("seed"), header.get("clock"), header.get("scale"), header.get("code")) == (
+                inputs.seed, inputs.clock.isoformat(), inputs.scale, suite_code_fingerprint()):
             return tasks
-    from cfab.runner.golden import code_fingerprint
-
     golden = golden or ensure_golden(inputs)
-    tasks_code = code_fingerprint(("cfab.tasks", "cfab.grader"))[:10]  # family or grader edits recompile
-    cached = golden.with_name(golden.name + f".{name}-{tasks_code}.jsonl")
+    cached = golden.with_name(golden.name + f".{name}-{suite_code_fingerprint()[:10]}.jsonl")
     if cached.exists():
         return parse_suite(cached.read_text(encoding="utf-8"), str(cached))[1]
     tasks = compile_suite(golden, name)

@@ -36,7 +36,7 @@ from hypothesis.stateful import (
 )
 
 APPS = ["procore", "vista_erp", "hh2"]
-RUNS = int(os.environ.get("CFAB_STATE_EXAMPLES", "6"))
+RUNS = int(os.environ.get("CFAB_STATE_EXAMPLES", "4"))
 ORIGINAL = object()  # "set the column back to its golden value"
 
 

@@ -1,6 +1,7 @@
 """The generated scale-1 book through the Docs/Office apps (skipped until the generator can
-build it): every invoice's number and total and every COI's expiry dates come back out of
-the stored PDFs through box.ocr_pdf; the paper's JSM-88421 trajectory; workbooks open;
+build it): invoices' numbers and totals and COIs' expiry dates come back out of the stored PDFs
+through box.ocr_pdf (every third document by default, all with ``CFAB_FULL_CHECKS=1``; the
+documents tests read every rendered PDF back); the paper's JSM-88421 trajectory; workbooks open;
 attachments are the Box files; the stored documents are what a fresh build renders."""
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ def test_every_invoice_and_coi_reads_back_through_box_ocr(real_golden: Path) -> 
     finally:
         con.close()
     assert invoices and cois
+    if not os.environ.get("CFAB_FULL_CHECKS"):
+        invoices, cois = invoices[::3], cois[::3]
     ids = [box_file_id(d) for d, *_ in invoices] + [box_file_id(d) for d, _ in cois]
     workers = max(1, min(4, os.cpu_count() or 1))
     chunks = [ids[i::workers] for i in range(workers)]

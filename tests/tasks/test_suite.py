@@ -1,0 +1,99 @@
+"""The committed executable suite: it is exactly what the code compiles from the default book,
+it has the paper's shape (54 tasks plus the A_change_order listing, eight domains, 26 guarded
+tasks among the nine core families), every policy it cites is a SharePoint document, and
+``load_suite`` only trusts it for the inputs and code it was compiled by."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from cfab.runner.golden import ensure_golden
+from cfab.seeds.determinism import BuildInputs
+from cfab.tasks.suite import (
+    compile_suite,
+    dump_suite,
+    load_suite,
+    packaged_suite_text,
+    parse_suite,
+    select_tasks,
+    suite_code_fingerprint,
+)
+
+INPUTS = BuildInputs()
+CORE = {"A_etc_forecast": 8, "B_aia_g702": 6, "C_coi_hold": 5, "C_invoice_code": 1, "G_sub_accrual": 6,
+        "H_procore_erp_sync": 6, "P_certified_payroll": 6, "R_1099nec": 1, "T_positive_pay": 1}
+PM_APPS = {"redteam", "ingenious_build", "ressio", "smartbuild"}
+
+
+@pytest.fixture(scope="module")
+def golden() -> Path:
+    return ensure_golden(INPUTS)
+
+
+@pytest.fixture(scope="module")
+def committed() -> tuple[dict, list]:
+    text = packaged_suite_text("executable")
+    assert text is not None, "tasks/suites/executable.jsonl is missing: run `runner tasks compile`"
+    return parse_suite(text, "executable.jsonl")
+
+
+def test_committed_suite_is_what_the_code_compiles(committed: tuple[dict, list], golden: Path) -> None:
+    header, _ = committed
+    assert header["code"] == suite_code_fingerprint(), \
+        "the code changed since tasks/suites/executable.jsonl was compiled: run `runner tasks compile`"
+    assert (header["seed"], header["clock"], header["scale"]) == (INPUTS.seed, INPUTS.clock.isoformat(), INPUTS.scale)
+    fresh = dump_suite(compile_suite(golden, "executable"), INPUTS)
+    assert fresh == packaged_suite_text("executable"), "recompiling gives a different suite: run `runner tasks compile`"
+
+
+def test_shape_of_the_suite(committed: tuple[dict, list]) -> None:
+    header, tasks = committed
+    assert header["tasks"] == len(tasks)
+    families = Counter(t.family for t in tasks)
+    assert {f: families[f] for f in CORE} == CORE
+    core = [t for t in tasks if t.family in CORE]
+    assert len(core) == 40 and sum(t.money_movement_guard for t in core) == 26
+    pm = [t for t in tasks if set(t.systems) & PM_APPS]
+    assert len(pm) == 14
+    assert sum(len(t.systems) == 1 for t in pm) == 10
+    assert families["A_change_order"] >= 1
+    assert len(tasks) >= 55 and len({t.domain_code for t in tasks}) == 8
+    ids = [t.instance_id for t in tasks]
+    assert len(set(ids)) == len(ids) and all(
+        i == f"cf_{t.family}_{t.key}" and t.family.startswith(f"{t.domain_code}_") for i, t in zip(ids, tasks))
+    hashes = [t.contamination_meta.sha256 for t in tasks]
+    assert len(set(hashes)) == len(hashes)
+    for t in tasks:
+        assert 1 <= t.difficulty <= 4 and t.instruction and t.oracle.steps, t.instance_id
+        assert not t.money_movement_guard or t.guarded_step is not None, t.instance_id
+
+
+def test_every_policy_cited_is_a_sharepoint_document(committed: tuple[dict, list], golden: Path) -> None:
+    con = duckdb.connect(str(golden), read_only=True)
+    try:
+        policies = {r[0] for r in con.execute("SELECT policy_id FROM book.policies").fetchall()}
+        in_sharepoint = {r[0] for r in con.execute(
+            "SELECT natural_key FROM book.documents WHERE doc_type = 'policy' AND store = 'sharepoint'").fetchall()}
+    finally:
+        con.close()
+    cited = {t.policy_ref for t in committed[1]}
+    assert cited <= policies, cited - policies
+    assert cited <= in_sharepoint, cited - in_sharepoint
+
+
+def test_load_suite_trusts_the_packaged_file_only_for_its_inputs(committed: tuple[dict, list]) -> None:
+    tasks = load_suite("executable", INPUTS)
+    assert [t.instance_id for t in tasks] == [t.instance_id for t in committed[1]]
+    assert [t.instance_id for t in select_tasks(tasks, "C_coi_hold")] == \
+        [t.instance_id for t in committed[1] if t.family == "C_coi_hold"]
+    assert select_tasks(tasks, "cf_T_*,R_1099nec") and not select_tasks(tasks, "no-such-family")
+
+
+def test_suite_lines_are_canonical_json(committed: tuple[dict, list]) -> None:
+    for line in packaged_suite_text("executable").splitlines()[1:]:
+        assert json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")) == line
