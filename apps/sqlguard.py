@@ -11,7 +11,9 @@ Layers, in order (any one refuses with `SqlRefused(reason)`, reason agent-readab
    TABLES` is rewritten to a filtered information_schema query;
 4. a walk of the whole tree: no DML/DDL/command/pragma/SET/ATTACH/USE/transaction/COPY/
    EXPORT/INSTALL node anywhere (CTEs and subqueries included); no banned function
-   (files, network, sequences, settings, SQL-in-SQL, engine internals); every table
+   (files, network, sequences, settings, SQL-in-SQL, engine internals); value builders
+   (repeat, lpad/rpad, printf/format widths, range as a value, resize) bounded by literal
+   sizes (`cfab.apps.sqlsize`); every table
    schema-qualified with an allowed schema (an in-scope CTE name excepted); no catalog
    qualification; table functions from a small allow-list only;
 5. catalog discovery rewrite: information_schema.{tables, columns, schemata,
@@ -35,6 +37,7 @@ import sqlglot
 from sqlglot import exp
 
 from cfab.apps.sqlcrosscheck import crosscheck_read
+from cfab.apps.sqlsize import check_value_size
 from cfab.apps.sqlpolicy import (
     ALLOWED_TABLE_FUNCTIONS,
     CATALOG_FUNCTIONS,
@@ -219,6 +222,7 @@ def _check_function(node: exp.Func) -> None:
         why = banned_function_reason(name)
         if why:
             raise SqlRefused(f"function {name.lower()} is not allowed: {why}")
+    check_value_size(node)
 
 
 def _cte_visible(table: exp.Table, name: str) -> bool:

@@ -29,6 +29,7 @@ from sqlglot import exp
 
 from cfab.apps.sqlcrosscheck import crosscheck_row_expression, crosscheck_write_kind
 from cfab.apps.sqlpolicy import SqlRefused, banned_function_reason, normalize_allowed, schema_refusal
+from cfab.apps.sqlsize import check_value_size
 from cfab.schema.models import FrozenModel
 
 __all__ = ["WriteIntent", "parse_write"]
@@ -146,6 +147,7 @@ def _row_expression(node: exp.Expression, table: str, alias: str, what: str) -> 
                 why = banned_function_reason(low)
                 if why:
                     raise SqlRefused(f"{what}: function {low} is not allowed: {why}")
+            check_value_size(sub)
         if isinstance(sub, exp.Column):
             if sub.args.get("catalog") is not None or sub.args.get("db") is not None:
                 raise SqlRefused(f"{what}: column references must be plain column names")

@@ -28,6 +28,7 @@ from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
+from cfab.runner.limits import cap_memory, restore_memory
 from cfab.runner.records import AttemptRecord, AttemptSpec
 from cfab.runner.results import ResultsDir
 
@@ -85,9 +86,10 @@ def _pending(jobs: Iterable[AttemptSpec], results: ResultsDir, skip_done: bool,
 # ---------------------------------------------------------------- worker side
 
 
-def _worker_main(conn: Connection, run_one: RunOne) -> None:
+def _worker_main(conn: Connection, run_one: RunOne, memory_cap: str | None = None) -> None:
     """Worker loop: receive a job (JSON), run it, send ("ok", record JSON) or ("err", text)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    cap_memory(memory_cap)  # a runaway agent query fails with Out of Memory, not the host
     while True:
         try:
             msg = conn.recv()
@@ -116,9 +118,9 @@ def _worker_main(conn: Connection, run_one: RunOne) -> None:
 class _Slot:
     """One worker process and the job it holds."""
 
-    def __init__(self, ctx: Any, run_one: RunOne) -> None:
+    def __init__(self, ctx: Any, run_one: RunOne, memory_cap: str | None = None) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
-        self.proc = ctx.Process(target=_worker_main, args=(child, run_one),
+        self.proc = ctx.Process(target=_worker_main, args=(child, run_one, memory_cap),
                                 name="cfab-worker", daemon=False)
         self.proc.start()
         child.close()
@@ -152,9 +154,10 @@ def _death(proc: Any) -> str:
 
 
 def _run_pool(queue: deque[AttemptSpec], run_one: RunOne, workers: int,
-              emit: Callable[[AttemptRecord], None], error_record: ErrorRecord) -> None:
+              emit: Callable[[AttemptRecord], None], error_record: ErrorRecord,
+              memory_cap: str | None = None) -> None:
     ctx = mp.get_context("spawn")
-    slots = [_Slot(ctx, run_one) for _ in range(min(workers, len(queue)))]
+    slots = [_Slot(ctx, run_one, memory_cap) for _ in range(min(workers, len(queue)))]
     try:
         while queue or any(s.job is not None for s in slots):
             for i, s in enumerate(slots):
@@ -165,7 +168,7 @@ def _run_pool(queue: deque[AttemptSpec], run_one: RunOne, workers: int,
                     except (BrokenPipeError, OSError):  # died while idle: replace, retry
                         queue.appendleft(job)
                         s.stop(0.1)
-                        s = slots[i] = _Slot(ctx, run_one)
+                        s = slots[i] = _Slot(ctx, run_one, memory_cap)
             busy = [s for s in slots if s.job is not None]
             ready = set(wait([s.conn for s in busy] + [s.proc.sentinel for s in busy]))
             for i, s in enumerate(slots):
@@ -194,7 +197,7 @@ def _run_pool(queue: deque[AttemptSpec], run_one: RunOne, workers: int,
                 emit(error_record(job, _death(s.proc), wall_s=wall))
                 s.job = None
                 s.conn.close()
-                slots[i] = _Slot(ctx, run_one) if queue else s
+                slots[i] = _Slot(ctx, run_one, memory_cap) if queue else s
     finally:
         for s in slots:
             if s.proc.is_alive() and s.job is not None:
@@ -208,7 +211,8 @@ def _run_pool(queue: deque[AttemptSpec], run_one: RunOne, workers: int,
 def run_attempts(jobs: list[AttemptSpec], run_one: RunOne, *, workers: int,
                  results: ResultsDir, progress: bool = True, skip_done: bool = True,
                  retry_errors: bool = False,
-                 error_record: ErrorRecord = AttemptRecord.infra_error) -> None:
+                 error_record: ErrorRecord = AttemptRecord.infra_error,
+                 memory_cap: str | None = None) -> None:
     """Run every job not yet recorded in ``results``; append each record as it finishes.
 
     With ``retry_errors`` the recorded attempts that were not scored (worker crash, API
@@ -216,6 +220,9 @@ def run_attempts(jobs: list[AttemptSpec], run_one: RunOne, *, workers: int,
 
     ``error_record(spec, message, wall_s=...)`` builds the record of a job whose worker
     died or whose ``run_one`` raised (default :meth:`AttemptRecord.infra_error`).
+
+    ``memory_cap`` (e.g. ``"4GB"``, `cfab.runner.limits`) bounds how far each attempt process's
+    data segment may grow; in-process runs (``workers <= 1``) restore the limit afterwards.
     """
     queue = deque(_pending(jobs, results, skip_done, retry_errors))
     bar = _Bar(len(queue), progress and sys.stderr.isatty())
@@ -224,6 +231,7 @@ def run_attempts(jobs: list[AttemptSpec], run_one: RunOne, *, workers: int,
         results.append(record)
         bar.advance(record)
 
+    previous = cap_memory(memory_cap) if workers <= 1 else None
     try:
         if workers <= 1:
             while queue:
@@ -236,6 +244,7 @@ def run_attempts(jobs: list[AttemptSpec], run_one: RunOne, *, workers: int,
                                           wall_s=time.monotonic() - t0)
                 emit(record)
         else:
-            _run_pool(queue, run_one, workers, emit, error_record)
+            _run_pool(queue, run_one, workers, emit, error_record, memory_cap)
     finally:
+        restore_memory(previous)
         bar.close()

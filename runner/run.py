@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cfab.runner.cli import add_inputs, inputs_from, subcommand
+from cfab.runner.limits import add_memory_cap
 from cfab.runner.records import AttemptRecord, AttemptSpec, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
 from cfab.seeds.determinism import BuildInputs
 
@@ -109,6 +110,7 @@ def _run(parser: argparse.ArgumentParser):
                         help="keep after-state files so attempts can be inspected (load_attempt)")
     parser.add_argument("--transport", choices=["inprocess", "http", "mcp"], default="inprocess")
     parser.add_argument("--no-progress", action="store_true")
+    add_memory_cap(parser)
     parser.add_argument("--alternative", type=int, default=0, help="with --policy alternative: which one")
     llm = parser.add_argument_group("LLM policy")
     llm.add_argument("--model", default=None)
@@ -161,7 +163,7 @@ def _run(parser: argparse.ArgumentParser):
         results.write_meta(meta)
         jobs = [AttemptSpec(task=t.instance_id, attempt=i, policy=args.policy, policy_options=options,
                             config=config, task_meta=task_meta(t)) for t in tasks for i in range(args.k)]
-        run_attempts(jobs, run_one, workers=args.workers, results=results,
+        run_attempts(jobs, run_one, workers=args.workers, results=results, memory_cap=args.memory_cap,
                      progress=not args.no_progress and sys.stderr.isatty(), retry_errors=args.retry_errors)
         summary = write_outputs(results, meta=meta, k=args.k)
         _print_summary(summary, out)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from cfab.runner.cli import add_inputs, inputs_from, subcommand
+from cfab.runner.limits import add_memory_cap, cap_memory, restore_memory
 
 DEFAULT_PORTS = {"http": 8000, "mcp": 8001}
 
@@ -125,6 +126,7 @@ def _serve(parser: argparse.ArgumentParser):
     parser.add_argument("--out", default=None, help="results folder (default runs/<transport>/<task id>)")
     parser.add_argument("--sql-write", action="store_true", help="with --apps: offer writes through sql.execute")
     parser.add_argument("--log-level", default="warning", help="uvicorn log level")
+    add_memory_cap(parser)
     add_inputs(parser)
 
     def run(args: argparse.Namespace) -> int:
@@ -146,6 +148,7 @@ def _serve(parser: argparse.ArgumentParser):
             raise SystemExit("runner serve: say what to serve: --task ID, --task-file PATH or --apps A,B")
         apps = list(task.systems) if task is not None else [a.strip() for a in args.apps.split(",") if a.strip()]
         golden = _golden(args, inputs, apps)
+        cap = cap_memory(args.memory_cap)  # after any build: only the served attempt runs under the cap
         from cfab.runner.environment import Environment
         from cfab.runner.transports.session import ServedEnv
 
@@ -163,6 +166,7 @@ def _serve(parser: argparse.ArgumentParser):
             return _serve_http(served, args, host, label)
         finally:
             served.close()
+            restore_memory(cap)
 
     return run
 
