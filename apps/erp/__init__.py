@@ -5,8 +5,17 @@ each vendor's schema/views/entity projections/rules, ``base`` holds every tool o
 """
 
 from cfab.apps.erp.base import ErpApp
-from cfab.apps.erp.vendors import (ERP_APPS, AcumaticaConstruction, Cmic, ComputerEase, FoundationErp, Qbo,
-                                   Sage300Cre, SageIntacct, VistaErp)
+from cfab.apps.erp.vendors import (
+                                   ERP_APPS,
+                                   AcumaticaConstruction,
+                                   Cmic,
+                                   ComputerEase,
+                                   FoundationErp,
+                                   Qbo,
+                                   Sage300Cre,
+                                   SageIntacct,
+                                   VistaErp,
+)
 
 __all__ = ["ErpApp", "ERP_APPS", "VistaErp", "SageIntacct", "FoundationErp", "Cmic", "AcumaticaConstruction",
            "Sage300Cre", "Qbo", "ComputerEase"]

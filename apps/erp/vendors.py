@@ -5,8 +5,17 @@ from __future__ import annotations
 from typing import ClassVar
 
 from cfab.apps.erp.base import ErpApp
-from cfab.apps.erp.dialects import (ACUMATICA, CMIC, COMPUTEREASE, FOUNDATION, INTACCT, QBO, SAGE300, VISTA,
-                                    Dialect)
+from cfab.apps.erp.dialects import (
+    ACUMATICA,
+    CMIC,
+    COMPUTEREASE,
+    FOUNDATION,
+    INTACCT,
+    QBO,
+    SAGE300,
+    VISTA,
+    Dialect,
+)
 from cfab.apps.registry import register
 
 
