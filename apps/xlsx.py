@@ -193,7 +193,16 @@ def read_range(content: bytes, sheet: str, a1_range: str, *, formulas: bool = Fa
 
 def cells(content: bytes, *, evaluate: bool = False) -> list[Cell]:
     """Every non-empty cell, sheet by sheet in row-major order (the diffable relation)."""
+    return _cells(_load(content), evaluate)
+
+
+def sheets_and_cells(content: bytes) -> tuple[list[tuple[str, str]], list[Cell]]:
+    """(sheet title, sheet state) in workbook order and :func:`cells`, from one parse."""
     wb = _load(content)
+    return [(ws.title, ws.sheet_state) for ws in wb.worksheets], _cells(wb, False)
+
+
+def _cells(wb: WorkbookType, evaluate: bool) -> list[Cell]:
     ev = _Evaluator(wb) if evaluate else None
     out: list[Cell] = []
     for ws in wb.worksheets:

@@ -90,10 +90,26 @@ def to_cell_value(ref: str, value: Any) -> Any:
 def cell_rows(workbook_id: str, workbook_name: str, content: bytes,
               sheets: set[str] | None = None) -> list[dict[str, Any]]:
     """The excel.cells rows of a workbook's bytes (optionally only some sheets)."""
-    from cfab.apps.xlsx import cells
+    return workbook_rows(workbook_id, workbook_name, content, sheets)[1]
 
+
+def sheet_rows(workbook_id: str, content: bytes) -> list[dict[str, Any]]:
+    """The excel.worksheets rows of a workbook's bytes."""
+    return workbook_rows(workbook_id, "", content, set())[0]
+
+
+def workbook_rows(workbook_id: str, workbook_name: str, content: bytes,
+                  sheets: set[str] | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The excel.worksheets rows and the excel.cells rows (optionally only some sheets) of a
+    workbook's bytes, from one parse."""
+    from cfab.apps.xlsx import sheets_and_cells
+
+    states, all_cells = sheets_and_cells(content)
+    names = {"visible": "Visible", "hidden": "Hidden", "veryHidden": "VeryHidden"}
+    sheet_out = [{"workbook_id": workbook_id, "name": title, "position": i, "visibility": names.get(state, "Visible")}
+                 for i, (title, state) in enumerate(states)]
     out = []
-    for c in cells(content):
+    for c in all_cells:
         if sheets is not None and c.sheet not in sheets:
             continue
         letters, row = coordinate_from_string(c.cell)
@@ -101,17 +117,7 @@ def cell_rows(workbook_id: str, workbook_name: str, content: bytes,
                     "row_index": int(row), "column_index": int(column_index_from_string(letters)),
                     "value": None if c.formula else cell_text(c.value), "formula": c.formula,
                     "data_type": c.data_type})
-    return out
-
-
-def sheet_rows(workbook_id: str, content: bytes) -> list[dict[str, Any]]:
-    from openpyxl import load_workbook
-    import io
-
-    wb = load_workbook(io.BytesIO(content))
-    names = {"visible": "Visible", "hidden": "Hidden", "veryHidden": "VeryHidden"}
-    return [{"workbook_id": workbook_id, "name": ws.title, "position": i,
-             "visibility": names.get(ws.sheet_state, "Visible")} for i, ws in enumerate(wb.worksheets)]
+    return sheet_out, out
 
 
 # ------------------------------------------------------------------------------------------
@@ -235,8 +241,9 @@ class Excel(App):
         for wid in sorted(contents):
             content = contents[wid]
             books.append((wid, content, len(content), sha256_hex(content)))
-            sheets.extend(sheet_rows(wid, content))
-            cells.extend(cell_rows(wid, names[wid], content))
+            sheet_part, cell_part = workbook_rows(wid, names[wid], content)
+            sheets.extend(sheet_part)
+            cells.extend(cell_part)
         con.register("_cfab_books", pa.table({"id": pa.array([b[0] for b in books], pa.string()),
                                               "content": pa.array([b[1] for b in books], pa.binary()),
                                               "size": pa.array([b[2] for b in books], pa.int64()),
