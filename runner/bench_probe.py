@@ -222,6 +222,7 @@ def build_probe() -> Iterator[Probe]:
         probe.wrap(seeds_scale, "replicate", "book_replicate")
         probe.wrap(seeds_scale, "derive_bank_balances", "book_bank_balances")
         probe.wrap(golden, "content_digest", "digest")
+        probe.wrap(golden, "seed_apps", "apps_seed")  # wall of all seeds (they run concurrently)
         probe.replace(registry, "load_all", lambda: _TimedSeeds(real_load_all(), probe))
         yield probe
     finally:

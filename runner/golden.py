@@ -21,6 +21,7 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
+from cfab.runner.seeding import seed_apps
 from cfab.schema.catalog import content_digest, run_script, schema_ddl
 from cfab.seeds.determinism import BuildInputs
 
@@ -108,8 +109,7 @@ def build_golden(inputs: BuildInputs, out: Path, apps: list[str] | None = None) 
                 "apps": ",".join(chosen)}
         con.executemany("INSERT INTO cfab_internal.meta VALUES (?, ?)", sorted(meta.items()))
         build_book(con, inputs)
-        for name in chosen:
-            registry[name].seed(con, inputs)
+        seed_apps(con, [registry[name] for name in chosen], inputs)
         con.execute("CHECKPOINT golden")
         con.execute("USE memory")
         con.execute("DETACH golden")
