@@ -14,10 +14,14 @@ scale.
 
 from __future__ import annotations
 
+import re
+from functools import partial
+
 import duckdb
 import pyarrow as pa
 from cfab.seeds.context import Ctx
 from cfab.seeds.load import insert_arrow
+from cfab.seeds.parallel import Step, run_steps
 from cfab.seeds.payroll import employee_profile
 from cfab.seeds.replicas import build_maps
 
@@ -189,9 +193,10 @@ def _fill(sql: str) -> str:
     return sql.format(**subs)
 
 
-def _register_maps(con: duckdb.DuckDBPyConnection, ctx: Ctx, scale: int) -> None:
+def _map_tables(ctx: Ctx, scale: int) -> dict[str, pa.Table]:
     maps = build_maps(ctx, scale)
-    tables = {
+    ctx.notes["replica_identities"] = (maps.vendor_identities, maps.employee_identities)
+    return {
         "_rj": pa.table({"job_number": [m[0] for m in maps.jobs], "r": [m[1] for m in maps.jobs],
                          "nj": [m[2] for m in maps.jobs], "name": [m[3] for m in maps.jobs],
                          "address": [m[4] for m in maps.jobs]}),
@@ -206,32 +211,66 @@ def _register_maps(con: duckdb.DuckDBPyConnection, ctx: Ctx, scale: int) -> None
         "_chk_emp": pa.table({"check_id": list(ctx.notes["payroll_live_checks"].values()),
                               "employee_id": [e for (_b, e) in ctx.notes["payroll_live_checks"]]}),
     }
+
+
+def _create_maps(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]) -> None:
+    """The replica maps as temporary tables of ``con`` (each connection has its own)."""
     for name, data in tables.items():
         con.register(f"{name}_arrow", data)
         con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM {name}_arrow")
         con.unregister(f"{name}_arrow")
-    ctx.notes["replica_identities"] = (maps.vendor_identities, maps.employee_identities)
 
 
-def replicate(con: duckdb.DuckDBPyConnection, ctx: Ctx, scale: int) -> None:
-    """Add ``scale - 1`` replicas of the loaded scale-1 universe (see the module docstring)."""
-    _register_maps(con, ctx, scale)
-    try:
-        for table in ORDER:
-            con.execute(f"INSERT INTO book.{table} {_fill(_TABLES[table])}")
-            if table == "vendors":
-                vi, _ei = ctx.notes["replica_identities"]
-                insert_arrow(con, "vendor_identities", pa.table(
-                    {k: [row[i] for row in vi] for i, k in
-                     enumerate(("vendor_key", "system", "system_vendor_id", "spelled_name"))}))
-            if table == "employees":
-                _vi, ei = ctx.notes["replica_identities"]
-                insert_arrow(con, "employee_identities", pa.table(
-                    {k: [row[i] for row in ei] for i, k in enumerate(("employee_id", "system", "system_employee_id"))}))
-                _replica_profiles(con, ctx)
-    finally:
-        for name in ("_rj", "_ro", "_rv", "_re", "_reps", "_chk_emp"):
-            con.execute(f"DROP TABLE IF EXISTS temp.main.{name}")
+def _steps(con: duckdb.DuckDBPyConnection, ctx: Ctx, scale: int) -> list[Step]:
+    """One step per table of ``ORDER`` (vendors and employees bring their identities along).
+
+    A step waits for every earlier step that writes a table it reads or references (it must see
+    those replicas) and for every earlier step that reads a table it writes (that one must not
+    see them), so any schedule gives the rows of the one-by-one order."""
+    parents: dict[str, set[str]] = {}
+    for table, text in con.execute(
+            "SELECT table_name, constraint_text FROM duckdb_constraints() WHERE database_name = current_database() "
+            "AND schema_name = 'book' AND constraint_type = 'FOREIGN KEY'").fetchall():
+        match = re.search(r"REFERENCES\s+(?:book\.)?\"?(\w+)", text)
+        if match:
+            parents.setdefault(table, set()).add(match.group(1))
+    extra = {"vendors": ("vendor_identities",), "employees": ("employee_identities", "employee_tax_profiles")}
+    base_rows = {t: len(rows) for t, rows in ctx.tables.items()}
+    steps: list[Step] = []
+    seen: list[tuple[str, set[str], set[str]]] = []
+    for table in ORDER:
+        sql = f"INSERT INTO book.{table} {_fill(_TABLES[table])}"
+        writes = {table, *extra.get(table, ())}
+        reads = set(re.findall(r"book\.(\w+)", _fill(_TABLES[table]))) - writes
+        needs = reads | {p for w in writes for p in parents.get(w, ())}
+        after = frozenset(name for name, w, r in seen if w & needs or r & writes)
+        steps.append(Step(table, partial(_replicate_table, table=table, sql=sql, ctx=ctx), after,
+                          weight=float(base_rows.get(table, 0) + 1)))
+        seen.append((table, writes, reads))
+    return steps
+
+
+def _replicate_table(con: duckdb.DuckDBPyConnection, *, table: str, sql: str, ctx: Ctx) -> None:
+    con.execute(sql)
+    if table == "vendors":
+        vi, _ei = ctx.notes["replica_identities"]
+        insert_arrow(con, "vendor_identities", pa.table(
+            {k: [row[i] for row in vi] for i, k in
+             enumerate(("vendor_key", "system", "system_vendor_id", "spelled_name"))}))
+    if table == "employees":
+        _vi, ei = ctx.notes["replica_identities"]
+        insert_arrow(con, "employee_identities", pa.table(
+            {k: [row[i] for row in ei] for i, k in enumerate(("employee_id", "system", "system_employee_id"))}))
+        _replica_profiles(con, ctx)
+
+
+def replicate(con: duckdb.DuckDBPyConnection, ctx: Ctx, scale: int, workers: int | None = None) -> None:
+    """Add ``scale - 1`` replicas of the loaded scale-1 universe (see the module docstring), the
+    tables' inserts spread over ``workers`` connections (default: one per core)."""
+    maps = _map_tables(ctx, scale)
+    run_steps(con, _steps(con, ctx, scale), workers, setup=lambda cur: _create_maps(cur, maps))
+    for name in maps:
+        con.execute(f"DROP TABLE IF EXISTS temp.main.{name}")
 
 
 def _replica_profiles(con: duckdb.DuckDBPyConnection, ctx: Ctx) -> None:
