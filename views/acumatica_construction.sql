@@ -205,14 +205,13 @@ WITH docs AS (
 ),
 lines AS (
     SELECT d.doc_seq, d.period, d.journal, d.je_number, d.entry_date, d.auto_reverse, d.description AS je_description,
-           jl.*, m.erp_phase, m.erp_cost_type, vi.system_vendor_id AS vendor_id,
-           row_number() OVER (ORDER BY d.period, d.doc_seq, jl.line_no) AS trans
+           jl.*, m.erp_phase, m.erp_cost_type, vi.system_vendor_id AS vendor_id
     FROM docs d
     JOIN book.journal_lines jl ON jl.je_id = d.je_id
     LEFT JOIN book.erp_phase_map m ON m.cost_code = jl.cost_code
     LEFT JOIN book.vendor_identities vi ON vi.vendor_key = jl.vendor_key AND vi.system = 'acumatica_construction'
 )
-SELECT 1 AS co, l.period AS mth, row_number() OVER (ORDER BY l.trans) AS trans, l.job_number AS job_id,
+SELECT 1 AS co, l.period AS mth, row_number() OVER (ORDER BY l.period, l.doc_seq, l.line_no) AS trans, l.job_number AS job_id,
        l.erp_phase AS phase, l.erp_cost_type AS cost_type, l.entry_date AS act_date, l.journal AS source,
        coalesce(l.memo, l.je_description) AS description, l.vendor_id, l.je_number AS ref,
        l.debit - l.credit AS amount

@@ -106,16 +106,21 @@ WITH docs AS (
     FROM book.journal_entries je
 )"""
 
-JE_LINES = JE_DOCS + """,
+_JE_LINES = JE_DOCS + """,
 lines AS (
     SELECT d.doc_seq, d.period, d.journal, d.je_number, d.entry_date, d.auto_reverse, d.description AS je_description,
-           jl.*, m.erp_phase, m.erp_cost_type, vi.system_vendor_id AS vendor_id,
-           row_number() OVER (ORDER BY d.period, d.doc_seq, jl.line_no) AS trans
+           jl.*, m.erp_phase, m.erp_cost_type, vi.system_vendor_id AS vendor_id{trans}
     FROM docs d
     JOIN book.journal_lines jl ON jl.je_id = d.je_id
     LEFT JOIN book.erp_phase_map m ON m.cost_code = jl.cost_code
     LEFT JOIN book.vendor_identities vi ON vi.vendor_key = jl.vendor_key AND vi.system = '{sys}'
 )"""
+# ``trans`` numbers every posted line in (period, doc_seq, line_no) order. A projection of a
+# subset of the lines numbers its own rows in that same order (JE_LINES_UNNUMBERED), which
+# gives the same numbers as ordering by ``trans`` and spares a window over every journal line.
+JE_LINES = _JE_LINES.replace("{trans}", """,
+           row_number() OVER (ORDER BY d.period, d.doc_seq, jl.line_no) AS trans""")
+JE_LINES_UNNUMBERED = _JE_LINES.replace("{trans}", "")
 
 COMMITMENTS = """
 SELECT c.commitment_id AS sub_id, c.number AS pm_number, c.job_number AS job_id, vi.system_vendor_id AS vendor_id,
@@ -286,8 +291,8 @@ _add(LTable("cost_detail", "posted job cost detail (actual cost transactions by 
     C("co", "int"), C("mth", "period"), C("trans", "int"), C("job_id", "job"), C("phase", "text"),
     C("cost_type", "int"), C("act_date", "date"), C("source", "text"), C("description", "text"),
     C("vendor_id", "vendor"), C("ref", "text"), C("amount", "money"),
-), JE_LINES + """
-SELECT 1 AS co, l.period AS mth, row_number() OVER (ORDER BY l.trans) AS trans, l.job_number AS job_id,
+), JE_LINES_UNNUMBERED + """
+SELECT 1 AS co, l.period AS mth, row_number() OVER (ORDER BY l.period, l.doc_seq, l.line_no) AS trans, l.job_number AS job_id,
        l.erp_phase AS phase, l.erp_cost_type AS cost_type, l.entry_date AS act_date, l.journal AS source,
        coalesce(l.memo, l.je_description) AS description, l.vendor_id, l.je_number AS ref,
        l.debit - l.credit AS amount
