@@ -17,7 +17,8 @@ import sqlglot
 from sqlglot import exp
 
 from cfab.apps.tooling import ToolError, ToolSpec, collect_tools
-from cfab.schema.catalog import Catalog, TableInfo, has_sql_resource, run_script, schema_ddl, sql_resource
+from cfab.schema.catalog import (Catalog, TableInfo, defer_primary_keys, has_sql_resource, run_script, schema_ddl,
+                                 sql_resource)
 from cfab.schema.models import FrozenModel
 from cfab.schema.sqlbuild import col, equals_all, to_sql
 from cfab.seeds.determinism import BuildInputs, stable_id
@@ -134,10 +135,17 @@ class App:
     # ------------------------------------------------------------------ seed
     @classmethod
     def seed(cls, con: duckdb.DuckDBPyConnection, inputs: BuildInputs) -> None:
-        """Create the app schema and project the book into it (``views/<app>.sql``)."""
-        run_script(con, schema_ddl(cls.name))
+        """Create the app schema and project the book into it (``views/<app>.sql``).
+
+        A table-level PRIMARY KEY is added once the table is filled (one bulk index build
+        instead of an index insert per row; the same constraint, the same catalog entry, and a
+        duplicate key fails the build just the same)."""
+        ddl, keys = defer_primary_keys(schema_ddl(cls.name))
+        run_script(con, ddl)
         if has_sql_resource("cfab.views", f"{cls.name}.sql"):
             run_script(con, sql_resource("cfab.views", f"{cls.name}.sql"))
+        for statement in keys:
+            con.execute(statement)
 
     # ------------------------------------------------------------------ contract (delegated)
     def snapshot(self) -> Any:

@@ -49,6 +49,25 @@ def run_script(con: duckdb.DuckDBPyConnection, script: str) -> None:
             raise RuntimeError(f"{exc}\n  while executing: {head}") from exc
 
 
+def defer_primary_keys(script: str) -> tuple[str, list[str]]:
+    """``script`` with each table-level ``PRIMARY KEY (...)`` clause taken out, and the
+    ``ALTER TABLE ... ADD PRIMARY KEY (...)`` statements that put them back (for loading a
+    table before its key index exists; DuckDB's catalog entry comes out the same). Column-level
+    keys (``id BIGINT PRIMARY KEY``) stay where they are."""
+    statements, keys = [], []
+    for statement in sqlglot.parse(script, read="duckdb"):
+        if statement is None:
+            continue
+        schema = statement.this if isinstance(statement, exp.Create) and statement.kind == "TABLE" else None
+        if isinstance(schema, exp.Schema):
+            for pk in [e for e in schema.expressions if isinstance(e, exp.PrimaryKey)]:
+                cols = ", ".join(c.sql(dialect="duckdb") for c in pk.expressions)
+                pk.pop()
+                keys.append(f"ALTER TABLE {schema.this.sql(dialect='duckdb')} ADD PRIMARY KEY ({cols})")
+        statements.append(statement.sql(dialect="duckdb") + ";")
+    return "\n".join(statements), keys
+
+
 @dataclass(frozen=True)
 class TableInfo:
     """One table: qualified name, ordered columns with DuckDB types, primary key columns."""
