@@ -24,6 +24,7 @@ from sqlglot import exp
 from cfab.runner.seeding import seed_apps
 from cfab.schema.catalog import content_digest, run_script, schema_ddl
 from cfab.seeds.determinism import BuildInputs
+from cfab.seeds.parallel import build_workers
 
 BLOCK_SIZE = 16384
 _SHAPING_PACKAGES = ("cfab.schema", "cfab.seeds", "cfab.views", "cfab.apps")
@@ -120,7 +121,7 @@ def build_golden(inputs: BuildInputs, out: Path, apps: list[str] | None = None) 
     con.close()
     ro = duckdb.connect(str(tmp), read_only=True)
     try:
-        digest = content_digest(ro)
+        digest = content_digest(ro, workers=build_workers())
         tables, rows = ro.execute(
             "SELECT count(*), coalesce(sum(estimated_size), 0) FROM duckdb_tables() WHERE database_name = current_database()"
         ).fetchone()

@@ -7,6 +7,7 @@ DDL files are read with ``importlib.resources`` (never ``__file__`` paths): ``bo
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Iterable
@@ -154,20 +155,39 @@ def table_fingerprint(con: duckdb.DuckDBPyConnection, info: TableInfo, database:
 
 
 def content_digest(con: duckdb.DuckDBPyConnection, schemas: Iterable[str] | None = None,
-                   exclude: Iterable[str] = ("cfab_internal",)) -> str:
+                   exclude: Iterable[str] = ("cfab_internal",), workers: int = 1) -> str:
     """Canonical content digest of a database: independent of file bytes and insertion order.
 
     Covers every table of ``schemas`` (default: all but ``exclude``): its qualified name, its
-    column names and types, its row count and the sum of its row hashes.
+    column names and types, its row count and the sum of its row hashes. ``workers`` > 1
+    fingerprints tables on that many cursors at once (same digest).
     """
     cat = Catalog.load(con, schemas)
     skip = {s.lower() for s in exclude}
+    infos = [cat.tables[key] for key in sorted(cat.tables) if cat.tables[key].schema.lower() not in skip]
+    if workers > 1 and len(infos) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        local = threading.local()
+        cursors: list[duckdb.DuckDBPyConnection] = []
+
+        def fingerprint(info: TableInfo) -> tuple[int, int]:
+            cur = getattr(local, "cur", None)
+            if cur is None:
+                cur = local.cur = con.cursor()
+                cursors.append(cur)
+            return table_fingerprint(cur, info)
+
+        try:
+            with ThreadPoolExecutor(workers) as pool:
+                prints = list(pool.map(fingerprint, infos))
+        finally:
+            for cur in cursors:
+                cur.close()
+    else:
+        prints = [table_fingerprint(con, info) for info in infos]
     h = hashlib.sha256()
-    for key in sorted(cat.tables):
-        info = cat.tables[key]
-        if info.schema.lower() in skip:
-            continue
-        count, total = table_fingerprint(con, info)
+    for info, (count, total) in zip(infos, prints):
         cols = ",".join(f"{c}:{t}" for c, t in info.columns.items())
         h.update(f"{info.qualified}|{cols}|{count}|{total}\n".encode())
     return h.hexdigest()
