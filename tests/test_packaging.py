@@ -42,3 +42,14 @@ def test_data_files_are_packaged() -> None:
                                  ("tasks/sql", "cfab.tasks", "sql/*.sql")):
         if (ROOT / folder).exists():
             assert pattern in patterns.get(pkg, set()), f"{folder} files are not in package-data"
+
+
+def test_every_top_level_package_exports_its_public_names() -> None:
+    import importlib
+
+    for top in TOP:
+        module = importlib.import_module(f"cfab.{top}")
+        names = getattr(module, "__all__", None)
+        assert names, f"cfab.{top}/__init__.py has no __all__"
+        missing = [n for n in names if getattr(module, n, None) is None]
+        assert not missing, f"cfab.{top}.__all__ names that do not resolve: {missing}"
