@@ -142,6 +142,11 @@ def _run(parser: argparse.ArgumentParser):
             return 2
         golden = ensure_golden(inputs)  # resolved once: workers never re-hash the code or rebuild mid-run
         tasks = select_tasks(load_suite(args.suite, inputs), args.tasks)
+        if inputs.scale > 1:
+            from cfab.tasks.suite import scale_one_families
+
+            print(f"runner: scale {inputs.scale}: families defined on the scale-1 book only are left out: "
+                  f"{', '.join(scale_one_families())}", file=sys.stderr)
         if not tasks:
             print(f"runner: no task matches {args.tasks!r}", file=sys.stderr)
             return 2

@@ -43,13 +43,17 @@ def _tasks(parser: argparse.ArgumentParser):
 
 def _compile(args: argparse.Namespace) -> int:
     from cfab.runner.golden import ensure_golden
-    from cfab.tasks.suite import compile_suite, dump_suite
+    from cfab.tasks.suite import compile_suite, dump_suite, keys_golden
 
     inputs = inputs_from(args)
-    tasks = compile_suite(ensure_golden(inputs), args.suite)
+    tasks = compile_suite(ensure_golden(inputs), args.suite, keys_from=keys_golden(inputs))
     out = Path(args.out) if args.out else _source_suites_dir() / f"{args.suite}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(dump_suite(tasks, inputs), encoding="utf-8")
+    if inputs.scale > 1:
+        from cfab.tasks.suite import scale_one_families
+
+        print(f"scale {inputs.scale}: left out (defined on the scale-1 book only): {', '.join(scale_one_families())}")
     domains = sorted({t.domain for t in tasks})
     print(f"compiled {len(tasks)} tasks in {len(domains)} domains "
           f"({sum(t.money_movement_guard for t in tasks)} money-guarded) → {out}")

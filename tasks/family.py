@@ -124,6 +124,10 @@ class Family:
     source_type: ClassVar[str] = "plan_doc"
     source_ref: ClassVar[str] = ""
     collected_at: ClassVar[str] = "2026-11"
+    #: False for families whose planted items are picked from the whole book and are therefore
+    #: ambiguous once scale-N replicas copy them: such a family is left out of scale-N suites
+    #: (and the runner says so) instead of failing the compile.
+    scales: ClassVar[bool] = True
 
     def keys(self, book: BookReader) -> list[str]:
         raise NotImplementedError

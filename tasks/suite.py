@@ -29,23 +29,48 @@ def families() -> list[Family]:
     return [cls() for cls in FAMILIES]
 
 
-def compile_suite(golden: str | Path, name: str = "executable") -> list[Task]:
-    """Build every task of the suite from the golden file (deterministic order)."""
+def compile_suite(golden: str | Path, name: str = "executable", keys_from: str | Path | None = None) -> list[Task]:
+    """Build every task of the suite from the golden file (deterministic order).
+
+    ``keys_from``: the golden file whose book picks each family's keys (default ``golden``).
+    A scale-N book keeps the scale-1 universe exactly and adds replicas that carry its rows but
+    not its documents, mail or positive-pay file, so a scale-N suite is the scale-1 suite's
+    tasks (same keys) with every expected value computed from the scale-N book, less the
+    families that are defined on the scale-1 book only (`scale_one_families`)."""
     if name not in SUITES:
         raise KeyError(f"unknown suite {name!r}; suites: {', '.join(SUITES)}")
     book = BookReader(golden)
+    chooser = BookReader(keys_from) if keys_from is not None and Path(keys_from) != Path(golden) else book
     try:
         tasks: list[Task] = []
         for fam in families():
-            for key in fam.keys(book):
+            if chooser is not book and not fam.scales:
+                continue  # see scale_one_families()
+            for key in fam.keys(chooser):
                 tasks.append(fam.task(key, book))
     finally:
         book.close()
+        if chooser is not book:
+            chooser.close()
     ids = [t.instance_id for t in tasks]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
         raise ValueError(f"duplicate instance ids: {dupes}")
     return tasks
+
+
+def scale_one_families() -> list[str]:
+    """Families defined on the scale-1 book only (left out of scale-N suites)."""
+    return [fam.family for fam in families() if not fam.scales]
+
+
+def keys_golden(inputs: BuildInputs) -> Path | None:
+    """The scale-1 golden file that picks a scale-N suite's keys (None at scale 1)."""
+    if inputs.scale == 1:
+        return None
+    from cfab.runner.golden import ensure_golden
+
+    return ensure_golden(BuildInputs(seed=inputs.seed, clock=inputs.clock, scale=1))
 
 
 def suite_code_fingerprint() -> str:
@@ -102,7 +127,7 @@ def load_suite(name: str = "executable", inputs: BuildInputs | None = None, gold
     cached = golden.with_name(golden.name + f".{name}-{suite_code_fingerprint()[:10]}.jsonl")
     if cached.exists():
         return parse_suite(cached.read_text(encoding="utf-8"), str(cached))[1]
-    tasks = compile_suite(golden, name)
+    tasks = compile_suite(golden, name, keys_from=keys_golden(inputs))
     tmp = cached.with_name(cached.name + ".tmp")
     tmp.write_text(dump_suite(tasks, inputs), encoding="utf-8")
     tmp.replace(cached)

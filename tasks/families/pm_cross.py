@@ -103,6 +103,7 @@ def _rt_case(book: BookReader) -> dict[str, Any]:
 
 class HRedteamSageBill(Family):
     family = RT_SAGE
+    scales = False  # picks its planted item from the whole book (replicas copy it at scale > 1)
     domain_code = "H"
     taxonomy_path = "H.PMtoERP.eapp_commitment_check_then_draft_bill"
     difficulty = 3
@@ -380,6 +381,7 @@ def _rs_case(book: BookReader) -> dict[str, Any]:
 
 class HRessioVistaAp(Family):
     family = RS_VISTA
+    scales = False  # picks its planted item from the whole book (replicas copy it at scale > 1)
     domain_code = "H"
     taxonomy_path = "H.PMtoERP.bill_po_match_then_ap_invoice"
     difficulty = 3
@@ -506,6 +508,7 @@ class HRessioVistaAp(Family):
 # ================================================================================ SmarteBuild → Vista
 class HSmartbuildVistaReestimate(Family):
     family = SB_VISTA
+    scales = False  # picks its planted item from the whole book (replicas copy it at scale > 1)
     domain_code = "H"
     taxonomy_path = "H.PMtoERP.reestimate_to_phase_estimate"
     difficulty = 3

@@ -75,6 +75,7 @@ def _cases(book: BookReader) -> dict[str, dict[str, Any]]:
 
 class AIngeniousFunding(Family):
     family = FAMILY
+    scales = False  # picks its planted item from the whole book (replicas copy it at scale > 1)
     domain_code = "A"
     taxonomy_path = "A.Funding.draw_order_allocation_and_approval_routing"
     difficulty = 2

@@ -108,6 +108,7 @@ def _pick(book: BookReader) -> dict[str, dict[str, Any]]:
 
 class CRedteamEappReview(Family):
     family = FAMILY
+    scales = False  # picks its planted item from the whole book (replicas copy it at scale > 1)
     domain_code = "C"
     taxonomy_path = "C.Subcontract.eapp_commitment_cap_review"
     difficulty = 2

@@ -121,6 +121,7 @@ def _cases(book: BookReader) -> dict[str, dict[str, Any]]:
 
 class CRessioBillMatch(Family):
     family = FAMILY
+    scales = False  # picks its planted item from the whole book (replicas copy it at scale > 1)
     domain_code = "C"
     taxonomy_path = "C.Procurement.bill_to_po_match"
     difficulty = 2

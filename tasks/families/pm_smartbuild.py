@@ -245,6 +245,7 @@ def reestimate_sentence(case: dict[str, Any]) -> str:
 
 class ASmartbuildReestimate(Family):
     family = REEST
+    scales = False  # picks its planted item from the whole book (replicas copy it at scale > 1)
     domain_code = "A"
     taxonomy_path = "A.Estimate.boq_reestimate"
     difficulty = 2

@@ -97,3 +97,23 @@ def test_load_suite_trusts_the_packaged_file_only_for_its_inputs(committed: tupl
 def test_suite_lines_are_canonical_json(committed: tuple[dict, list]) -> None:
     for line in packaged_suite_text("executable").splitlines()[1:]:
         assert json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")) == line
+
+
+def test_a_scale_two_suite_is_the_scale_one_suite_on_the_bigger_book(committed: tuple[dict, list]) -> None:
+    """At scale N the keys come from the scale-1 universe (kept exactly inside the scale-N book),
+    every expected value from the scale-N book; families defined on the scale-1 book only are
+    left out, by name. Oracles still pass on the bigger book."""
+    from cfab.runner.attempt import run_attempt
+    from cfab.runner.policies.oracle import OraclePolicy
+    from cfab.tasks.suite import keys_golden, scale_one_families
+
+    inputs = BuildInputs(scale=2)
+    golden2 = ensure_golden(inputs)
+    tasks = compile_suite(golden2, "executable", keys_from=keys_golden(inputs))
+    left_out = set(scale_one_families())
+    assert left_out and all(t.family not in left_out for t in tasks)
+    assert [t.instance_id for t in tasks] == [t.instance_id for t in committed[1] if t.family not in left_out]
+    for wanted in ("cf_C_invoice_code_", "cf_T_positive_pay_", "cf_G_sub_accrual_1042"):
+        task = next(t for t in tasks if t.instance_id.startswith(wanted))
+        out = run_attempt(task, OraclePolicy(), golden=golden2, inputs=inputs)
+        assert out.grade.passed, (task.instance_id, str(out.grade))
