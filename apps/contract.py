@@ -228,6 +228,10 @@ class App:
     def insert(self, table: str, row: Mapping[str, Any]) -> dict[str, Any]:
         return self.gate.insert(self.tbl(table).qualified, row)
 
+    def insert_many(self, table: str, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Insert several rows of one table in one pass through the gate (one rule query)."""
+        return self.gate.insert_many(self.tbl(table).qualified, rows)
+
     def update(self, table: str, key: Mapping[str, Any] | Sequence[Any], values: Mapping[str, Any]) -> int:
         return self.gate.update(self.tbl(table).qualified, key, values)
 

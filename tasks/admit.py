@@ -180,6 +180,7 @@ def _asserted_numeric(entry: Any, rows: list[Any]) -> list[str]:
 def _perturb(env: Environment, entry: Any, rows: list[Any], colname: str, how: str) -> str:
     info = _info(env, entry.qualified)
     done = 0
+    params: list[tuple] = []
     for r in rows:
         value = r.after.get(colname)
         if value is None:
@@ -190,11 +191,15 @@ def _perturb(env: Environment, entry: Any, rows: list[Any], colname: str, how: s
             new = v + Decimal("1")
         if info.columns[colname].upper().startswith(("INTEGER", "BIGINT")):
             new = Decimal(int(v) + 1)
-        env.con.execute(to_sql(exp.update(info.table_expr(), {exp.to_identifier(colname, quoted=True): literal(new, info.columns[colname])},
-                                          where=key_predicate(info, [tuple(r.pk)]))))
+        params.append((str(new), *r.pk))
         done += 1
     if not done:
         raise _Skip(f"{colname} is NULL on every matched row")
+    # one prepared UPDATE for every row (a pay application perturbs dozens of G703 lines)
+    where = exp.and_(*[exp.EQ(this=col(c), expression=exp.Placeholder()) for c in info.pk])
+    value = exp.cast(exp.Placeholder(), info.columns[colname])
+    env.con.executemany(to_sql(exp.update(info.table_expr(), {exp.to_identifier(colname, quoted=True): value},
+                                          where=where)), params)
     _record(env, info, [tuple(r.pk) for r in rows])
     return f"{colname} {how} on {done} row(s)"
 

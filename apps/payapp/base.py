@@ -361,8 +361,7 @@ class PayAppArchetype(App):
                   **self._totals(contract, lines, previous), "submitted_date": None, "certified_date": None,
                   "created_at": created_at, "updated_at": self.now}
         self.insert(self.T_APPS, header)
-        for ln in lines:
-            self.insert(self.T_LINES, {"pay_app_id": pay_app_id, **ln})
+        self.insert_many(self.T_LINES, [{"pay_app_id": pay_app_id, **ln} for ln in lines])
         out = self._detail(self.require(self.T_APPS, "pay application", pay_app_id=pay_app_id))
         out["replaced_draft"] = replaced
         return out

@@ -277,8 +277,7 @@ class SmarteBuild(PMApp):
                  "amount_due": cents(to_date - retention - less_previous), "certified_amount": None,
                  "created_at": self.now}
         self.insert("progress_claims", claim)
-        for ln in lines:
-            self.insert("progress_claim_lines", ln)
+        self.insert_many("progress_claim_lines", lines)
         return {"claim": {**claim, "retention_pct": ret_pct}, "lines": lines}
 
     @tool("estimates.reestimate", writes=True)
