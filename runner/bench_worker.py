@@ -82,9 +82,8 @@ def _attempts(args: argparse.Namespace) -> dict[str, Any]:
     from cfab.tasks.suite import load_suite
 
     imported = time.perf_counter() - t0
-    task_inputs = BuildInputs.from_env(seed=args.seed, clock=args.clock, scale=1)
     inputs = BuildInputs.from_env(seed=args.seed, clock=args.clock, scale=args.scale)
-    tasks = {t.instance_id: t for t in load_suite("executable", task_inputs)}
+    tasks = {t.instance_id: t for t in load_suite("executable", inputs, golden=Path(args.golden))}
     chosen = [tasks[i] for i in args.tasks.split(",") if i in tasks]
     if not chosen:
         raise SystemExit("bench worker: none of the tasks is in the suite")
