@@ -27,6 +27,7 @@ MODULES: tuple[str, ...] = (
     "pm_ressio",
     "pm_smartbuild",
     "pm_cross",
+    "pm_cross_vista",
 )
 
 

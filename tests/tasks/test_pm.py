@@ -23,6 +23,7 @@ from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.admit import admit_task
 from cfab.tasks.families import (
     pm_cross,
+    pm_cross_vista,
     pm_ingenious_build,
     pm_redteam,
     pm_ressio,
@@ -32,7 +33,7 @@ from cfab.tasks.families.pm_redteam import amount_regex
 from cfab.tasks.family import BookReader
 from cfab.tasks.model import Task
 
-MODULES = (pm_redteam, pm_ingenious_build, pm_ressio, pm_smartbuild, pm_cross)
+MODULES = (pm_redteam, pm_ingenious_build, pm_ressio, pm_smartbuild, pm_cross, pm_cross_vista)
 COUNTS = {"C_redteam_eapp_review": 3, "A_ingenious_funding": 3, "C_ressio_bill_match": 2, "B_smartbuild_claim": 1,
           "A_smartbuild_reestimate": 1, "H_redteam_sage_bill": 1, "H_ingenious_vista_etc": 1, "H_ressio_vista_ap": 1,
           "H_smartbuild_vista_reestimate": 1}
