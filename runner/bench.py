@@ -177,7 +177,7 @@ class Bench:
     def golden(self, scale: int) -> tuple[Path, bool]:
         """The golden file per scale, resolved once per run (sources may change meanwhile):
         current code at scale 1; at larger scales one built by an older code version is reused."""
-        from cfab.runner.bench_measure import golden_for
+        from cfab.runner.bench_build import golden_for
         from cfab.runner.golden import ensure_golden
 
         if scale not in self._goldens:
@@ -190,7 +190,7 @@ class Bench:
 
     # ------------------------------------------------------------------ sections
     def _build(self) -> dict[str, Any]:
-        from cfab.runner.bench_measure import bench_build
+        from cfab.runner.bench_build import bench_build
 
         out: dict[str, Any] = {}
         for scale in self.scales:
