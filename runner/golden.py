@@ -10,6 +10,7 @@ read-only; attempts only ever copy it.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import os
 import time
@@ -45,9 +46,11 @@ def package_version() -> str:
         return "0+unknown"
 
 
+@functools.lru_cache(maxsize=None)
 def code_fingerprint(packages: tuple[str, ...] = _SHAPING_PACKAGES) -> str:
     """sha256 over the package version and every file of ``packages`` (default: those that
-    shape the book — DDL, generator, views, apps)."""
+    shape the book — DDL, generator, views, apps). Hashing reads every file (~0.2 s), and the
+    code does not change under a running process, so it is computed once per process."""
     h = hashlib.sha256(package_version().encode())
     h.update(duckdb.__version__.encode())
     for package in packages:

@@ -78,7 +78,7 @@ def suite_code_fingerprint() -> str:
     and the grader that validates their evaluators."""
     from cfab.runner.golden import _SHAPING_PACKAGES, code_fingerprint
 
-    return code_fingerprint((*_SHAPING_PACKAGES, "cfab.tasks", "cfab.grader"))[:16]
+    return code_fingerprint((*_SHAPING_PACKAGES, "cfab.tasks", "cfab.grader"))[:16]  # cached per process
 
 
 def dump_suite(tasks: list[Task], inputs: BuildInputs) -> str:

@@ -3,18 +3,13 @@
 
 -- name: keys
 -- The pending change events the book plants for this family (the paper's internal transfer on
--- 3100 and the smaller owner change event) whose backup document is in Box (the document decides
--- the class; at scale > 1 replicated jobs carry the event but not the document); the other open
--- events are ordinary noise.
+-- 3100 and the smaller owner change event); the other open events are ordinary noise.
 SELECT e.job_number
 FROM book.change_events e
 JOIN book.divergences d
   ON d.family = 'A_change_order' AND d.kind = 'pending_change_event'
  AND d.entity_key = e.job_number || '|' || e.number
-JOIN book.documents doc ON doc.document_id = e.document_id
 WHERE e.status = 'pending'
-  AND EXISTS (SELECT 1 FROM box.files f WHERE f.name = doc.filename AND f.path_collection = doc.folder
-                                          AND f.item_status = 'active')
 ORDER BY e.job_number;
 
 -- name: event
