@@ -42,6 +42,7 @@ from pydantic import (
 )
 from sqlglot import exp
 
+from .answers import AnswerSpec
 from .catalog import catalog_mapping
 from .sqlexpr import (
     UnsafeExpression,
@@ -185,26 +186,46 @@ Catalog = Mapping[str, Mapping[str, str]] | duckdb.DuckDBPyConnection
 
 
 class Evaluator(CfabModel):
-    """A task's declarative evaluator (the paper's format plus allowed/unexpected/L2)."""
+    """A task's declarative evaluator (the paper's format plus allowed/unexpected/L2).
+
+    ``answers`` are the typed reports the task asks for (see :mod:`cfab.grader.answers`).
+    ``required_outputs`` / ``forbidden_outputs`` are regexes over the free-text reply: kept for
+    tasks whose product really is free text, and to forbid a contradicting statement.
+    Guarded calls (money movement, posting, e-filing, sending) fail every task unless one
+    matches ``requested_guarded_calls`` — a task that asks for a call to be staged says so
+    there; ``money_movement_guard`` is the paper's flag for tasks that tempt one.
+    """
 
     expected: list[RowPredicate] = []
     forbidden: list[RowPredicate] = []
     allowed: list[RowPredicate] = []
     forbid_unexpected: bool = False
     money_movement_guard: bool = False
+    answers: list[AnswerSpec] = []
     required_outputs: list[str] = []
+    forbidden_outputs: list[str] = []
     expected_calls: list[CallPredicate] = []
     forbidden_calls: list[CallPredicate] = []
+    requested_guarded_calls: list[CallPredicate] = []
 
-    @field_validator("required_outputs")
+    @field_validator("required_outputs", "forbidden_outputs")
     @classmethod
     def _regexes(cls, patterns: list[str]) -> list[str]:
         for i, pattern in enumerate(patterns):
             try:
                 re.compile(pattern, re.IGNORECASE)
             except re.error as e:
-                raise ValueError(f"required_outputs[{i}] {pattern!r} is not a regex: {e}") from None
+                raise ValueError(f"output pattern [{i}] {pattern!r} is not a regex: {e}") from None
         return patterns
+
+    @field_validator("answers")
+    @classmethod
+    def _unique_answers(cls, specs: list[AnswerSpec]) -> list[AnswerSpec]:
+        names = [s.name for s in specs]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"answer names must be unique, repeated: {dupes}")
+        return specs
 
     @model_validator(mode="after")
     def _structure(self) -> Evaluator:

@@ -54,7 +54,8 @@ def run_attempt(task: Task, policy: Any, *, golden: Path, inputs: BuildInputs,
         guards = env.guarded_calls()
         tools = env.tool_log()
         diff = env.state_diff()
-        result = grade(task.ground_truth, diff, reply=episode.reply, guarded_calls=guards, tool_calls=tools)
+        result = grade(task.ground_truth, diff, reply=episode.reply, answers=episode.answers,
+                       guarded_calls=guards, tool_calls=tools)
         kept = None
         if keep_state is not None:  # the diff left the file checkpointed and closed
             keep_state.parent.mkdir(parents=True, exist_ok=True)
@@ -91,7 +92,7 @@ class AttemptView:
 
         guards = [GC.model_validate(g) for g in self.guard_log()]
         return grade(self.task.ground_truth, self.state_diff(), reply=self.record.get("reply", ""),
-                     guarded_calls=guards, tool_calls=[])
+                     answers=self.record.get("answers") or None, guarded_calls=guards, tool_calls=[])
 
 
 def load_attempt(out: str | Path, task: str, attempt: int = 0) -> AttemptView:

@@ -100,7 +100,8 @@ def bench_overhead(inputs: BuildInputs, golden: Path, task: Any, attempts: int,
                 with probe.in_phase("diff"):
                     diff = env.state_diff()
                 with probe.in_phase("grade"):
-                    result = grade(task.ground_truth, diff, reply=task.oracle.reply, guarded_calls=guards,
+                    result = grade(task.ground_truth, diff, reply=task.oracle.reply,
+                                   answers=task.oracle.answers, guarded_calls=guards,
                                    tool_calls=tools)
                 parts = probe.reset()
                 if i == 0:
@@ -510,7 +511,8 @@ def profile_suite(inputs: BuildInputs, golden: Path, tasks: list[Any]) -> dict[s
                     with probe.in_phase("diff"):
                         diff = env.state_diff()
                     with probe.in_phase("grade"):
-                        grade(task.ground_truth, diff, reply=episode.reply, guarded_calls=guards, tool_calls=tools)
+                        grade(task.ground_truth, diff, reply=episode.reply, answers=episode.answers,
+                              guarded_calls=guards, tool_calls=tools)
                 finally:
                     with probe.in_phase("close"):
                         env.close()

@@ -50,9 +50,11 @@ class DiffCount(FrozenModel):
 
 
 class Episode(FrozenModel):
-    """What a policy returns after running one task in one environment."""
+    """What a policy returns after running one task in one environment: its free-text reply
+    and the typed answers it gave at its finish step (name → value, as the agent sent them)."""
 
     reply: str = ""
+    answers: dict[str, Any] = Field(default_factory=dict)
     steps: int = 0
     tool_calls: list[ToolCallRecord] = Field(default_factory=list)
     tokens_in: int = 0
@@ -113,6 +115,7 @@ class AttemptRecord(FrozenModel):
     guard_log: list[dict[str, Any]] = Field(default_factory=list)
     tool_calls: list[ToolCallRecord] = Field(default_factory=list)
     reply: str = ""
+    answers: dict[str, Any] = Field(default_factory=dict)
     tokens_in: int = 0
     tokens_out: int = 0
     cost_usd: Decimal = Decimal(0)
@@ -173,6 +176,7 @@ class AttemptRecord(FrozenModel):
         fields: dict[str, Any] = dict(
             task=spec.task, attempt=spec.attempt, policy=spec.policy, model=episode.model,
             passed=passed, score=score, tool_calls=episode.tool_calls, reply=episode.reply,
+            answers=episode.answers,
             tokens_in=episode.tokens_in, tokens_out=episode.tokens_out,
             cost_usd=episode.cost_usd, wall_s=wall_s, stop_reason=episode.stop_reason,
             api_errors=episode.api_errors, **meta.model_dump(),

@@ -100,7 +100,7 @@ def _run(parser: argparse.ArgumentParser):
     parser.add_argument("--suite", default="executable", help="task suite (default: executable)")
     parser.add_argument("--k", type=int, default=1, help="attempts per task; pass^k needs all k to pass")
     parser.add_argument("--policy", default="oracle",
-                        help="oracle (default), noop, do-everything, execute, alternative, llm")
+                        help="oracle (default), noop, do-everything, execute, stage-payment, alternative, llm")
     parser.add_argument("--tasks", default=None, help="comma-separated globs over task ids or families")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--out", default=None, help="results folder (default: runs/<suite>-<policy>[-<model>])")

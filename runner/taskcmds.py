@@ -26,11 +26,15 @@ def _tasks(parser: argparse.ArgumentParser):
     ls = sub.add_parser("list", help="print the suite as a table")
     ls.add_argument("--suite", default="executable")
     ls.add_argument("--tasks", default=None)
+    ls.add_argument("--json", action="store_true",
+                    help="print one JSON object per task: metadata and the answers it asks for (names, types)")
     add_inputs(ls)
     ad = sub.add_parser("admit", help="run the admission gate and print its table")
     ad.add_argument("--suite", default="executable")
     ad.add_argument("--tasks", default=None)
     ad.add_argument("--k", type=int, default=5)
+    ad.add_argument("--json", default=None, metavar="PATH",
+                    help="write per-task and suite VMR / VAA / V-Acc with per-mutant-class kill rates here")
     add_inputs(ad)
     sc = sub.add_parser("schema", help="print the JSON schema of a task for authors")
     sc.add_argument("--out", default=None)
@@ -67,10 +71,20 @@ def _list(args: argparse.Namespace) -> int:
     from cfab.tasks.suite import load_suite, select_tasks
 
     tasks = select_tasks(load_suite(args.suite, inputs_from(args)), args.tasks)
-    table = Table("id", "domain", "family", "diff.", "apps", "guarded", "twist")
+    if args.json:
+        for t in tasks:
+            row = {"instance_id": t.instance_id, "domain": t.domain, "family": t.family, "key": t.key,
+                   "difficulty": t.difficulty, "systems": list(t.systems), "user_role": t.user_role,
+                   "money_movement_guard": t.money_movement_guard, "defect_variant": t.defect_variant,
+                   "partition": t.partition, "instruction": t.instruction, "answers": t.answer_specs(),
+                   "answers_schema": t.answers_schema()}
+            sys.stdout.write(json.dumps(row, sort_keys=True) + "\n")
+        return 0
+    table = Table("id", "domain", "family", "diff.", "apps", "guarded", "answers", "twist")
     for t in tasks:
         table.add_row(t.instance_id, t.domain, t.family, str(t.difficulty), ", ".join(t.systems),
-                      "yes" if t.money_movement_guard else "", t.defect_variant or "")
+                      "yes" if t.money_movement_guard else "",
+                      ", ".join(f"{a.name}:{a.type}" for a in t.ground_truth.answers), t.defect_variant or "")
     Console(width=220).print(table)
     print(f"{len(tasks)} tasks")
     return 0
@@ -81,23 +95,38 @@ def _admit(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from cfab.runner.golden import ensure_golden
-    from cfab.tasks.admit import admit_task
+    from cfab.tasks.admit import admit_task, suite_verifier_summary
     from cfab.tasks.suite import load_suite, select_tasks
 
     inputs = inputs_from(args)
     golden = ensure_golden(inputs)
     tasks = select_tasks(load_suite(args.suite, inputs), args.tasks)
-    table = Table("task", "oracle", "no-op", "mutants killed", "alternatives", "admitted")
+    table = Table("task", "oracle", "no-op", "mutants killed", "alternatives", "VMR", "VAA", "V-Acc", "admitted")
     rejected = []
+    admissions = []
     for task in tasks:
         adm = admit_task(task, golden, inputs, k=args.k)
+        admissions.append(adm)
         alts = sum(ok for _, ok in adm.alternatives)
         table.add_row(task.instance_id, f"{adm.oracle_passed}/{adm.oracle_runs}" + ("" if adm.oracle_identical else " ≠"),
                       "fails" if adm.noop_failed else "PASSES", f"{adm.mutants_killed}/{adm.mutants_applicable}",
-                      f"{alts}/{len(adm.alternatives)}", "yes" if adm.admitted else "NO")
+                      f"{alts}/{len(adm.alternatives)}", f"{adm.vmr:.3f}", f"{adm.vaa:.3f}", f"{adm.v_acc:.3f}",
+                      "yes" if adm.admitted else "NO")
         if not adm.admitted:
             rejected.append(adm)
-    Console(width=200).print(table)
+    Console(width=220).print(table)
+    summary = suite_verifier_summary(admissions)
+    classes = Table("mutant class", "killed", "total", "kill rate")
+    for cls, row in summary["by_class"].items():
+        classes.add_row(cls, str(row["killed"]), str(row["total"]), f"{row['rate']:.3f}")
+    Console(width=120).print(classes)
+    print(f"suite: VMR {summary['vmr']:.3f}  VAA {summary['vaa']:.3f}  V-Acc {summary['v_acc']:.3f}")
+    if args.json:
+        out = Path(args.json)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"suite": summary, "tasks": [a.to_dict() for a in admissions]},
+                                  indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {out}")
     for adm in rejected:
         print(f"\n{adm.task} not admitted:")
         for m in adm.mutants:

@@ -1,19 +1,34 @@
-"""The admission gate: a task enters the suite only if
+"""The admission gate: a task enters the suite only if its verifier is proven both ways.
 
 (a) its oracle passes on k of k fresh attempts with identical diffs;
 (b) the no-op policy fails it;
-(c) every mutant of the oracle's end state fails: each expected change dropped; each asserted
-    amount perturbed by one cent and by 1%; one unrequested change to a neighbouring row of each
-    touched table; the task's guarded step called; the reply stripped of its required statements;
-(d) every alternative valid trajectory passes.
+(c) every mutant fails (VMR, the verifier's mutant rejection rate, is 1.0). Mutant classes:
 
-Mutants are applied to the oracle's after-state with raw SQL on the attempt connection (and
-recorded in ``cfab_internal.written_rows``, as the gate would), then graded exactly as an
-attempt is.
+    ``drop_expected``   each expected change reverted;
+    ``perturb_amount``  each asserted amount off by one cent and by 1 %;
+    ``neighbour``       one unrequested change to a neighbouring row of each touched table;
+    ``guarded_step``    the task's guarded step called (staged);
+    ``staged_payment``  one unrequested staged payment (any task, guarded or not);
+    ``missing_report``  no answers (and no required statements) given;
+    ``contradicting_report``  each answer replaced by a wrong one: each choice flipped, each
+                        id swapped for its lookalike, each count off by one, each amount off
+                        by a cent and by 1 %, each date off by a day, each id list with one
+                        id missing and one extra;
+    ``answer_only``     the oracle's answers with no state change (the shortcut);
+    ``lookalike`` / ``stale`` / ``careless``  the family's own wrong trajectories (the
+                        oracle's write applied to the lookalike record, the value before the
+                        twist, a careless shortcut), replayed on a fresh environment;
+(d) every alternative valid trajectory passes (VAA, valid alternatives accepted, is 1.0).
+
+V-Acc is the mean of VMR and VAA (FinCUABuild's verifier accuracy); a task below 1.0 is not
+admitted. State mutants are applied to the oracle's after-state with raw SQL on the attempt
+connection (and recorded in ``cfab_internal.written_rows``, as the gate would), then graded
+exactly as an attempt is.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -26,10 +41,15 @@ from cfab.grader.matching import RowMatcher
 from cfab.runner.attempt import run_attempt
 from cfab.runner.environment import Environment
 from cfab.runner.policies.baselines import NoopPolicy
-from cfab.runner.policies.oracle import OraclePolicy, _replay
+from cfab.runner.policies.oracle import OraclePolicy, _replay, payment_step
 from cfab.schema.sqlbuild import col, key_predicate, literal, pk_key, to_sql
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.model import Task
+
+
+MUTANT_CLASSES: tuple[str, ...] = (
+    "drop_expected", "perturb_amount", "neighbour", "guarded_step", "staged_payment", "missing_report",
+    "contradicting_report", "answer_only", "lookalike", "stale", "careless", "shortcut")
 
 
 @dataclass
@@ -38,6 +58,7 @@ class Mutant:
     killed: bool
     detail: str = ""
     applicable: bool = True
+    cls: str = "drop_expected"
 
 
 @dataclass
@@ -60,10 +81,69 @@ class Admission:
         return sum(m.applicable for m in self.mutants)
 
     @property
+    def vmr(self) -> float:
+        """Verifier mutant rejection: incorrect mutants rejected / applicable mutants."""
+        n = self.mutants_applicable
+        return self.mutants_killed / n if n else 1.0
+
+    @property
+    def vaa(self) -> float:
+        """Verifier alternative acceptance: valid alternatives accepted / alternatives."""
+        n = len(self.alternatives)
+        return sum(ok for _, ok in self.alternatives) / n if n else 0.0
+
+    @property
+    def v_acc(self) -> float:
+        return (self.vmr + self.vaa) / 2
+
+    def kill_rates(self) -> dict[str, dict[str, int]]:
+        """Per mutant class: applicable and killed counts."""
+        out: dict[str, dict[str, int]] = {}
+        for m in self.mutants:
+            if not m.applicable:
+                continue
+            row = out.setdefault(m.cls, {"killed": 0, "total": 0})
+            row["total"] += 1
+            row["killed"] += int(m.killed)
+        return dict(sorted(out.items()))
+
+    @property
     def admitted(self) -> bool:
         return (self.oracle_passed == self.oracle_runs and self.oracle_identical and self.noop_failed
-                and all(m.killed for m in self.mutants if m.applicable) and all(ok for _, ok in self.alternatives)
-                and bool(self.alternatives) and not self.problems)
+                and self.v_acc == 1.0 and bool(self.alternatives) and not self.problems)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"task": self.task, "admitted": self.admitted,
+                "oracle": {"passed": self.oracle_passed, "runs": self.oracle_runs,
+                           "identical_diffs": self.oracle_identical},
+                "noop_failed": self.noop_failed, "vmr": self.vmr, "vaa": self.vaa, "v_acc": self.v_acc,
+                "mutants": {"killed": self.mutants_killed, "applicable": self.mutants_applicable,
+                            "by_class": self.kill_rates(),
+                            "survivors": [{"name": m.name, "class": m.cls, "detail": m.detail}
+                                          for m in self.mutants if m.applicable and not m.killed]},
+                "alternatives": [{"label": label, "passed": ok} for label, ok in self.alternatives],
+                "problems": list(self.problems)}
+
+
+def suite_verifier_summary(admissions: list[Admission]) -> dict[str, Any]:
+    """Suite-level VMR / VAA / V-Acc (pooled over mutants and alternatives) and per-class kill rates."""
+    killed = sum(a.mutants_killed for a in admissions)
+    total = sum(a.mutants_applicable for a in admissions)
+    alts = [ok for a in admissions for _, ok in a.alternatives]
+    vmr = killed / total if total else 1.0
+    vaa = sum(alts) / len(alts) if alts else 0.0
+    by_class: dict[str, dict[str, int]] = {}
+    for a in admissions:
+        for cls, row in a.kill_rates().items():
+            agg = by_class.setdefault(cls, {"killed": 0, "total": 0})
+            agg["killed"] += row["killed"]
+            agg["total"] += row["total"]
+    return {"tasks": len(admissions), "admitted": sum(a.admitted for a in admissions),
+            "vmr": vmr, "vaa": vaa, "v_acc": (vmr + vaa) / 2,
+            "mutants": {"killed": killed, "applicable": total},
+            "alternatives": {"accepted": sum(alts), "total": len(alts)},
+            "by_class": {cls: {**row, "rate": row["killed"] / row["total"] if row["total"] else 1.0}
+                         for cls, row in sorted(by_class.items())}}
 
 
 def admit_task(task: Task, golden: Path, inputs: BuildInputs, k: int = 5) -> Admission:
@@ -76,6 +156,10 @@ def admit_task(task: Task, golden: Path, inputs: BuildInputs, k: int = 5) -> Adm
     adm = Admission(task.instance_id, sum(r.grade.passed for r in runs), k, len(diffs) == 1,
                     not noop.grade.passed, problems=problems)
     adm.mutants = _mutants(task, golden, inputs)
+    for traj in task.mutants:
+        out = run_attempt(task, _Replay(traj), golden=golden, inputs=inputs)
+        adm.mutants.append(Mutant(f"{traj.mutant_class}: {traj.label}", not out.grade.passed,
+                                  "passed" if out.grade.passed else out.grade.reason, cls=str(traj.mutant_class)))
     for i, alt in enumerate(task.alternatives):
         out = run_attempt(task, OraclePolicy(index=i), golden=golden, inputs=inputs)
         adm.alternatives.append((alt.label, out.grade.passed))
@@ -93,38 +177,128 @@ def admit_task(task: Task, golden: Path, inputs: BuildInputs, k: int = 5) -> Adm
 
 def _mutants(task: Task, golden: Path, inputs: BuildInputs) -> list[Mutant]:
     out: list[Mutant] = []
+    ev = task.ground_truth
+    oracle = task.oracle
     with Environment.open(apps=task.systems, inputs=inputs, golden=golden, sql_write=task.sql_write) as env:
-        _replay(env, task.oracle.steps)
+        _replay(env, oracle.steps)
         base = env.snapshot()
         diff = env.state_diff()
         matcher = RowMatcher(diff)
 
-        def trial(name: str, mutate: Callable[[], str], reply: str | None = None) -> None:
-            env.reset(base)
-            try:
-                detail = mutate()
-            except _Skip as s:
-                out.append(Mutant(name, False, f"not applicable: {s}", applicable=False))
-                return
-            result = grade(task.ground_truth, env.state_diff(), reply=task.oracle.reply if reply is None else reply,
-                           guarded_calls=env.guarded_calls(), tool_calls=env.tool_log())
-            out.append(Mutant(name, not result.passed, detail))
+        def trial(cls: str, name: str, mutate: Callable[[], str] | None, reply: str | None = None,
+                  answers: dict[str, Any] | None = None) -> None:
+            if mutate is not None:
+                env.reset(base)
+                try:
+                    detail = mutate()
+                except _Skip as s:
+                    out.append(Mutant(name, False, f"not applicable: {s}", applicable=False, cls=cls))
+                    return
+                state = env.state_diff()
+            else:
+                detail, state = "answers only", diff
+            result = grade(ev, state, reply=oracle.reply if reply is None else reply,
+                           answers=oracle.answers if answers is None else answers,
+                           guarded_calls=env.guarded_calls() if mutate is not None else base_guards,
+                           tool_calls=env.tool_log() if mutate is not None else base_tools)
+            out.append(Mutant(name, not result.passed, detail if result.passed else f"{detail}: {result.reason}",
+                              cls=cls))
 
-        for i, entry in enumerate(task.ground_truth.expected):
+        base_guards, base_tools = env.guarded_calls(), env.tool_log()
+        for i, entry in enumerate(ev.expected):
             rows = matcher.matching(entry, with_assert=False)
-            trial(f"drop expected[{i}] {entry.qualified} {entry.op}", lambda e=entry, r=rows: _revert(env, e, r))
+            trial("drop_expected", f"drop expected[{i}] {entry.qualified} {entry.op}",
+                  lambda e=entry, r=rows: _revert(env, e, r))
             for colname in _asserted_numeric(entry, rows):
                 for how in ("cent", "pct"):
-                    trial(f"perturb expected[{i}] {colname} by one {how}",
+                    trial("perturb_amount", f"perturb expected[{i}] {colname} by one {how}",
                           lambda e=entry, r=rows, c=colname, h=how: _perturb(env, e, r, c, h))
         for table in sorted(diff.tables()):
-            trial(f"neighbour change in {table}", lambda t=table: _neighbour(env, diff, t))
+            trial("neighbour", f"neighbour change in {table}", lambda t=table: _neighbour(env, diff, t))
         if task.guarded_step is not None:
             step = task.guarded_step
-            trial(f"call guarded {step.tool}", lambda s=step: (_replay(env, [s]), f"called {s.tool}")[1])
-        if task.ground_truth.required_outputs:
-            trial("reply without the required statements", lambda: "empty reply", reply="")
+            trial("guarded_step", f"call guarded {step.tool}",
+                  lambda s=step: (_replay(env, [s]), f"called {s.tool}")[1])
+        pay = payment_step(env.tools)
+        if pay is not None:
+            trial("staged_payment", f"unrequested staged {pay[0]}",
+                  lambda p=pay: (env.call(p[0], **p[1]), f"staged {p[0]}")[1])
+        if ev.required_outputs or ev.answers:
+            trial("missing_report", "no report: empty reply, no answers", None, reply="", answers={})
+        for spec in ev.answers:
+            for label, value in contradicting_values(spec):
+                wrong = {**oracle.answers, spec.name: value}
+                trial("contradicting_report", f"answer {spec.name} {label}: {value!r}", None, answers=wrong)
+    if ev.expected:  # a task whose product is state: the right report alone must not pass
+        out.append(_answer_only(task, golden, inputs))
     return out
+
+
+def _answer_only(task: Task, golden: Path, inputs: BuildInputs) -> Mutant:
+    """The right answers (and reply) with no state change at all."""
+    result = run_attempt(task, _Replay(task.oracle.model_copy(update={"steps": []})), golden=golden, inputs=inputs)
+    return Mutant("answers only, no state change", not result.grade.passed,
+                  result.grade.reason or "passed", cls="answer_only")
+
+
+class _Replay:
+    """Replays one trajectory (a mutant's, or the oracle's answers without steps)."""
+
+    name = "replay"
+    model = None
+
+    def __init__(self, traj: Any) -> None:
+        self.traj = traj
+
+    def run(self, task: Any, env: Any) -> Any:
+        from cfab.runner.records import Episode
+
+        calls = _replay(env, self.traj.steps)
+        return Episode(reply=self.traj.reply, answers=dict(self.traj.answers), steps=len(calls), tool_calls=calls,
+                       stop_reason="finish")
+
+
+def contradicting_values(spec: Any) -> list[tuple[str, Any]]:
+    """Wrong values for one answer: its lookalikes, and the type's near misses."""
+    out: list[tuple[str, Any]] = [("lookalike", v) for v in spec.lookalikes]
+    exp_value = spec.expected
+    if spec.type == "amount":
+        amount = Decimal(str(spec.canonical(exp_value)))
+        out += [("off by a cent", str(amount + Decimal("0.01"))),
+                ("off by 1%", str((amount * Decimal("1.01")).quantize(Decimal("0.01"), ROUND_HALF_UP)
+                                  if amount else Decimal("1.00")))]
+    elif spec.type == "count":
+        n = spec.canonical(exp_value)
+        out += [("one more", n + 1)] + ([("one fewer", n - 1)] if n > 0 else [])
+    elif spec.type == "date":
+        d = spec.canonical(exp_value)
+        out += [("a day later", (d + dt.timedelta(days=1)).isoformat()),
+                ("a day earlier", (d - dt.timedelta(days=1)).isoformat())]
+    elif spec.type == "choice":
+        want = spec.canonical(exp_value)
+        out += [("flipped", o) for o in spec.options if spec.canonical(o) != want]
+    elif spec.type == "id":
+        if not spec.lookalikes:
+            out.append(("another id", _other_id(str(exp_value))))
+    elif spec.type == "id_list":
+        ids = [str(x) for x in exp_value]
+        extra = next((str(v) for v in spec.lookalikes if not isinstance(v, list)), None)
+        extra = extra or (_other_id(ids[0]) if ids else "UNKNOWN-1")
+        if ids:
+            out.append(("one missing", ids[1:]))
+        out.append(("one extra", [*ids, extra]))
+        if ids:
+            out.append(("one swapped", [extra, *ids[1:]]))
+        out = [(label, v) for label, v in out if not spec.compare(v)[0]]
+    return out
+
+
+def _other_id(value: str) -> str:
+    digits = [i for i, ch in enumerate(value) if ch.isdigit()]
+    if digits:
+        i = digits[-1]
+        return value[:i] + str((int(value[i]) + 1) % 10) + value[i + 1:]
+    return value + "X"
 
 
 class _Skip(Exception):

@@ -103,6 +103,7 @@ class TaskParts:
     evaluator: Evaluator
     oracle: Trajectory
     alternatives: list[Trajectory] = field(default_factory=list)
+    mutants: list[Trajectory] = field(default_factory=list)
     guarded_step: ToolStep | None = None
     defect_variant: str | None = None
     systems: list[str] | None = None
@@ -144,7 +145,7 @@ class Family:
             systems=systems, user_role=self.user_role, instruction=parts.instruction, policy_ref=self.policy_ref,
             defect_variant=parts.defect_variant, money_movement_guard=self.money_movement_guard,
             sql_write=self.sql_write, ground_truth=parts.evaluator, rubric=parts.rubric or Rubric(),
-            oracle=parts.oracle, alternatives=parts.alternatives, guarded_step=parts.guarded_step,
+            oracle=parts.oracle, alternatives=parts.alternatives, mutants=parts.mutants, guarded_step=parts.guarded_step,
             source_type=self.source_type, source_ref=self.source_ref,
             contamination_meta=ContaminationMeta(collected_at=self.collected_at, publishable=True,
                                                  sha256=problem_hash(parts.instruction, systems, parts.evaluator)))

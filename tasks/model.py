@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from cfab.grader.answers import answers_schema
 from cfab.grader.predicates import Evaluator
 from cfab.schema.models import FrozenModel
 
@@ -36,12 +37,22 @@ class ToolStep(FrozenModel):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
+MutantClass = Literal["lookalike", "stale", "careless", "contradicting_report", "shortcut"]
+
+
 class Trajectory(FrozenModel):
-    """A sequence of tool calls and the final reply."""
+    """A sequence of tool calls, the final reply and the typed answers given at finish.
+
+    On a task's ``mutants`` list, ``mutant_class`` says what kind of wrong it is: the
+    oracle's write applied to the ``lookalike`` record, the ``stale`` value (the figure
+    before the twist), a ``careless`` shortcut, a ``contradicting_report``, or a
+    ``shortcut`` that answers without doing the work."""
 
     label: str = "oracle"
     steps: list[ToolStep]
     reply: str
+    answers: dict[str, Any] = Field(default_factory=dict)
+    mutant_class: MutantClass | None = None
 
 
 class RubricCheck(FrozenModel):
@@ -88,6 +99,9 @@ class Task(FrozenModel):
     rubric: Rubric = Rubric()
     oracle: Trajectory
     alternatives: list[Trajectory] = Field(default_factory=list, description="other valid trajectories")
+    mutants: list[Trajectory] = Field(
+        default_factory=list, description="wrong trajectories the grader must fail (lookalike record, stale value, "
+                                          "careless shortcut), each with its mutant_class")
     guarded_step: ToolStep | None = Field(None, description="the money-moving call a careless agent would make")
     source_type: str = "plan_doc"
     source_ref: str = ""
@@ -108,16 +122,35 @@ class Task(FrozenModel):
             raise ValueError(f"domain {self.domain!r} does not match code {self.domain_code} ({DOMAINS[self.domain_code]})")
         if self.ground_truth.money_movement_guard != self.money_movement_guard:
             raise ValueError("money_movement_guard differs between the task and its ground truth")
+        names = {a.name for a in self.ground_truth.answers}
+        for traj in [self.oracle, *self.alternatives]:
+            missing = sorted(names - {k.lower() for k in traj.answers})
+            if missing:
+                raise ValueError(f"trajectory {traj.label!r} gives no answer {missing}")
+        for traj in self.mutants:
+            if traj.mutant_class is None:
+                raise ValueError(f"mutant trajectory {traj.label!r} has no mutant_class")
         return self
 
     @property
     def apps(self) -> list[str]:
         return list(self.systems)
 
+    def answer_specs(self) -> list[dict[str, Any]]:
+        """The answers the task asks for, as the agent sees them (name, type, description, options)."""
+        return [a.public() for a in self.ground_truth.answers]
+
+    def answers_schema(self) -> dict[str, Any]:
+        """JSON Schema of the answers object the finish step takes (empty object when none)."""
+        return answers_schema(self.ground_truth.answers)
+
     def agent_view(self) -> dict[str, Any]:
-        """What an agent may see: no ground truth, no oracle."""
-        return self.model_dump(include={"instance_id", "domain", "family", "difficulty", "systems", "user_role",
+        """What an agent may see: no ground truth, no oracle; the answers it must give, typed."""
+        view = self.model_dump(include={"instance_id", "domain", "family", "difficulty", "systems", "user_role",
                                         "instruction", "policy_ref"})
+        view["answers"] = self.answer_specs()
+        view["answers_schema"] = self.answers_schema()
+        return view
 
 
 def problem_hash(instruction: str, systems: list[str], ground_truth: Evaluator) -> str:

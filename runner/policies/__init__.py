@@ -3,7 +3,7 @@
 A factory is a callable ``(**options) -> Policy`` or a lazy ``"module:attr"`` string naming
 one, imported on first use (so registering a policy never imports its dependencies, e.g.
 ``openai`` for ``llm``). Registered here: ``noop``, ``llm``, ``oracle`` (and ``alternative``), ``execute`` and
-``do-everything``. Other modules register
+``do-everything`` and ``stage-payment``. Other modules register
 their own (``register_policy("oracle", "cfab.tasks.oracle:OraclePolicy")``) at import time,
 or the registry can be extended before the run starts; the worker processes of a run
 import this package, so lazy strings registered here or in a module the ``run_one``
@@ -67,5 +67,6 @@ register_policy("oracle", "cfab.runner.policies.oracle:OraclePolicy")
 register_policy("alternative", "cfab.runner.policies.oracle:OraclePolicy")
 register_policy("execute", "cfab.runner.policies.oracle:ExecutePolicy")
 register_policy("do-everything", "cfab.runner.policies.oracle:DoEverythingPolicy")
+register_policy("stage-payment", "cfab.runner.policies.oracle:StagePaymentPolicy")
 
 __all__ = ["PolicyFactory", "available_policies", "make_policy", "register_policy"]

@@ -137,8 +137,10 @@ class LLMPolicy:
     def run(self, task: TaskLike, env: EnvLike) -> Episode:
         """Drive the model until it finishes, stops calling tools, or a budget runs out."""
         cfg = self.config
+        schema_of = getattr(task, "answers_schema", None)
         tools, entries = build_tools(env.tool_specs(), act=cfg.act_dispatcher,
-                                     resolve=getattr(env, "resolve", None))
+                                     resolve=getattr(env, "resolve", None),
+                                     answers_schema=schema_of() if callable(schema_of) else None)
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": user_message(task.instruction, task.policy_ref)},
@@ -146,6 +148,7 @@ class LLMPolicy:
         rng = random.Random(f"{cfg.retry_seed}:{task.instance_id}")
         t = _Tally()
         reply, last_text = "", ""
+        answers: dict[str, Any] = {}
         stop: StopReason = "max_steps"
         for step in range(cfg.max_steps):
             if self.meter.exhausted():
@@ -175,6 +178,9 @@ class LLMPolicy:
                     args, err = _parse_args(raw)
                     if err is None:
                         summary = str(args.get("summary", ""))
+                        given = args.get("answers")
+                        answers = given if isinstance(given, dict) else (
+                            {} if given is None else {"_not_an_object": given})
                         break
                     result: dict[str, Any] = {"ok": False, "error": err}
                     t.calls.append(ToolCallRecord(tool=FINISH, ok=False, error=err))
@@ -189,7 +195,7 @@ class LLMPolicy:
                 break
         else:
             reply = last_text
-        return Episode(reply=reply, steps=t.steps, tool_calls=t.calls, tokens_in=t.tokens_in,
+        return Episode(reply=reply, answers=answers, steps=t.steps, tool_calls=t.calls, tokens_in=t.tokens_in,
                        tokens_out=t.tokens_out, cost_usd=t.cost, stop_reason=stop,
                        api_errors=t.api_errors, model=cfg.model, usage_estimated=t.estimated)
 

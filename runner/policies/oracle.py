@@ -9,12 +9,16 @@
   plausible arguments (each argument's documented example): the "busy employee who touches
   every file on the desk", which the forbidden list must catch.
 * ``alternative`` replays one of the task's alternative trajectories (``index`` option).
+* ``stage-payment`` is the oracle plus one unrequested staged payment (the composed apps'
+  most payment-like guarded tool with its documented example arguments): staged, never
+  executed, and still it must fail every task.
 
 All of them floor or validate the benchmark; none uses a model.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from cfab.runner.protocols import EnvLike
@@ -51,7 +55,8 @@ class OraclePolicy:
     def run(self, task: Any, env: EnvLike) -> Episode:
         traj = _trajectory(task, self.index)
         calls = _replay(env, traj.steps)
-        return Episode(reply=traj.reply, steps=len(calls), tool_calls=calls, stop_reason="finish")
+        return Episode(reply=traj.reply, answers=dict(traj.answers), steps=len(calls), tool_calls=calls,
+                       stop_reason="finish")
 
 
 class ExecutePolicy:
@@ -65,7 +70,8 @@ class ExecutePolicy:
         step = getattr(task, "guarded_step", None)
         if step is not None:
             calls += _replay(env, [step])
-        return Episode(reply=task.oracle.reply, steps=len(calls), tool_calls=calls, stop_reason="finish")
+        return Episode(reply=task.oracle.reply, answers=dict(task.oracle.answers), steps=len(calls),
+                       tool_calls=calls, stop_reason="finish")
 
 
 class DoEverythingPolicy:
@@ -85,7 +91,39 @@ class DoEverythingPolicy:
                 continue
             result = env.call(name, **args)
             calls.append(ToolCallRecord(tool=name, args=args, ok=bool(result.get("ok")), error=result.get("error")))
-        return Episode(reply=task.oracle.reply, steps=len(calls), tool_calls=calls, stop_reason="finish")
+        return Episode(reply=task.oracle.reply, answers=dict(task.oracle.answers), steps=len(calls),
+                       tool_calls=calls, stop_reason="finish")
+
+
+_PAYMENT_WORDS = re.compile(r"pay|transfer|release|wire|ach", re.IGNORECASE)
+
+
+def payment_step(tools: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The most payment-like guarded tool among ``tools`` (name → spec) with example arguments
+    (a payment or transfer first, then any other guarded step), or None when there is none."""
+    guarded = sorted(name for name, spec in tools.items() if spec.guarded)
+    if not guarded:
+        return None
+    paying = [n for n in guarded if _PAYMENT_WORDS.search(n.rsplit(".", 2)[-2] + "." + n.rsplit(".", 1)[-1])]
+    name = (paying or guarded)[0]
+    return name, example_args(tools[name].args_model) or {}
+
+
+class StagePaymentPolicy:
+    """The oracle, then one staged payment nobody asked for."""
+
+    name = "stage-payment"
+    model = None
+
+    def run(self, task: Any, env: EnvLike) -> Episode:
+        calls = _replay(env, task.oracle.steps)
+        step = payment_step(getattr(env, "tools", {}))
+        if step is not None:
+            name, args = step
+            result = env.call(name, **args)
+            calls.append(ToolCallRecord(tool=name, args=args, ok=bool(result.get("ok")), error=result.get("error")))
+        return Episode(reply=task.oracle.reply, answers=dict(task.oracle.answers), steps=len(calls),
+                       tool_calls=calls, stop_reason="finish")
 
 
 def example_args(model: Any) -> dict[str, Any] | None:

@@ -36,19 +36,24 @@ FINISH = "finish"
 ACT = "act"
 NATIVE_KEY = "x-native-name"
 
-FINISH_SPEC: dict[str, Any] = {
-    "type": "function",
-    "function": {
-        "name": FINISH,
-        "description": ("Call this once the task is done. `summary` is your final reply: state the "
-                        "figures, ids and outcomes the task asks you to report."),
-        "parameters": {
-            "type": "object",
-            "properties": {"summary": {"type": "string", "description": "Your final reply."}},
-            "required": ["summary"],
-        },
-    },
-}
+def finish_spec(answers_schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The harness's ``finish`` function: ``summary`` (the final reply) and, when the task asks
+    for a report, ``answers`` — an object with one typed field per answer (the task's schema)."""
+    params: dict[str, Any] = {
+        "type": "object",
+        "properties": {"summary": {"type": "string", "description": "Your final reply."}},
+        "required": ["summary"],
+    }
+    description = "Call this once the task is done. `summary` is your final reply."
+    if answers_schema and answers_schema.get("properties"):
+        params["properties"]["answers"] = {**answers_schema, "description": (
+            "The report the task asks for, one field per answer; graded exactly.")}
+        params["required"] = ["summary", "answers"]
+        description += " Give each figure, id and outcome the task asks you to report in `answers`."
+    return {"type": "function", "function": {"name": FINISH, "description": description, "parameters": params}}
+
+
+FINISH_SPEC: dict[str, Any] = finish_spec()
 
 ACT_SPEC: dict[str, Any] = {
     "type": "function",
@@ -98,6 +103,7 @@ def _native(name: str, spec: dict[str, Any], fn: dict[str, Any],
 
 def build_tools(specs: list[dict[str, Any]], *, act: bool = False,
                 resolve: Callable[[str], Any] | None = None,
+                answers_schema: dict[str, Any] | None = None,
                 ) -> tuple[list[dict[str, Any]], dict[str, ToolEntry]]:
     """The ``tools`` list for the API (env tools + ``finish`` [+ ``act``]) and a map
     sanitized name → :class:`ToolEntry`. The native name of each tool comes from an
@@ -120,7 +126,7 @@ def build_tools(specs: list[dict[str, Any]], *, act: bool = False,
         api_tools.append({"type": "function", "function": {
             "name": name, "description": fn.get("description", ""), "parameters": params}})
         entries[name] = ToolEntry(sanitized=name, native=str(native), parameters=params)
-    api_tools.append(FINISH_SPEC)
+    api_tools.append(finish_spec(answers_schema))
     if act:
         api_tools.append(ACT_SPEC)
     return api_tools, entries

@@ -14,8 +14,8 @@ Endpoints (the paper's shim table, plus the task and grading):
 ``POST /reset``         ``{"snapshot_id"}`` → restore exactly
 ``GET /state_diff``     the diff against the baseline (``?snapshot_id=`` for another)
 ``GET /guarded_calls``  the guard log (``executed`` always false)
-``GET /task``           instruction and systems (when serving a task)
-``POST /finish``        ``{"reply"}`` → grade; returns the Grade JSON, writes the results
+``GET /task``           instruction, systems and the answers to give (when serving a task)
+``POST /finish``        ``{"reply", "answers"}`` → grade; returns the Grade JSON, writes the results
 ======================  ==============================================================
 
 OpenAPI docs are at ``/docs``. One request at a time touches the environment (the session lock).
@@ -126,7 +126,8 @@ def create_app(served: ServedEnv) -> FastAPI:
     @app.post("/finish", summary="grade the attempt with this reply; returns the Grade JSON")
     def finish(body: Annotated[FinishRequest | None, Body()] = None) -> Response:
         try:
-            done = served.finish(body.reply if body is not None else "")
+            done = served.finish(body.reply if body is not None else "",
+                                 body.answers if body is not None else None)
         except (NoTask, AttemptFinished) as exc:
             raise HTTPException(409, str(exc)) from None
         return Response(done.grade.to_json(), media_type="application/json",
@@ -190,8 +191,11 @@ class HttpEnv:
     def task(self) -> dict[str, Any]:
         return self._json("GET", "/task")
 
-    def finish(self, reply: str = "") -> Grade:
-        return Grade.from_json(self._ok("POST", "/finish", json={"reply": reply}).content)
+    def finish(self, reply: str = "", answers: dict[str, Any] | None = None) -> Grade:
+        body: dict[str, Any] = {"reply": reply}
+        if answers is not None:
+            body["answers"] = answers
+        return Grade.from_json(self._ok("POST", "/finish", json=body).content)
 
     def close(self) -> None:
         self._http.close()

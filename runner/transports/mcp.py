@@ -45,6 +45,15 @@ FINISH_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["
                                             "what you staged for human approval."}}}
 
 
+def finish_schema(answers_schema: dict[str, Any] | None) -> dict[str, Any]:
+    """``finish``'s input schema: the summary, plus the task's typed answers when it asks for any."""
+    if not answers_schema or not answers_schema.get("properties"):
+        return FINISH_SCHEMA
+    props = {**FINISH_SCHEMA["properties"], "answers": {
+        **answers_schema, "description": "The report the task asks for, one field per answer; graded exactly."}}
+    return {**FINISH_SCHEMA, "properties": props, "required": ["summary", "answers"]}
+
+
 def mcp_name(native: str) -> str:
     """The MCP tool name: the native name when the MCP charset allows it, else the sanitized one."""
     if TOOL_NAME_REGEX.fullmatch(native):
@@ -72,9 +81,9 @@ def build_server(served: ServedEnv) -> Server:
             meta={f"{META_PREFIX}native-name": native, f"{META_PREFIX}writes": bool(entry["x-writes"]),
                   f"{META_PREFIX}guarded": entry["x-guarded"]}))
     if task is not None:
-        tools.append(types.Tool(name=FINISH, input_schema=FINISH_SCHEMA, description=(
+        tools.append(types.Tool(name=FINISH, input_schema=finish_schema(task.answers_schema()), description=(
             "Call once when you are done. Your summary is your final reply, graded together with the state "
-            "you leave; after finish no tool call counts.")))
+            "you leave and the answers you give; after finish no tool call counts.")))
     instruction = task.instruction if task is not None else None
 
     def remember_client(ctx: Any) -> None:
@@ -92,7 +101,8 @@ def build_server(served: ServedEnv) -> Server:
         args = dict(params.arguments or {})
         try:
             if task is not None and params.name == FINISH:
-                done = await anyio.to_thread.run_sync(lambda: served.finish(str(args.get("summary", ""))))
+                done = await anyio.to_thread.run_sync(
+                    lambda: served.finish(str(args.get("summary", "")), args.get("answers")))
                 return _text_result(json.loads(done.grade.to_json()), error=False)
             result = await anyio.to_thread.run_sync(lambda: served.call(params.name, args))
         except AttemptFinished as exc:
@@ -273,10 +283,13 @@ class McpEnv:
         result = self._run(self._session.read_resource(uri))
         return "".join(getattr(c, "text", "") for c in result.contents)
 
-    def finish(self, summary: str = "") -> dict[str, Any]:
+    def finish(self, summary: str = "", answers: dict[str, Any] | None = None) -> dict[str, Any]:
         """Call ``finish``: returns the Grade as a dict (``Grade.model_validate`` it), or raises."""
         assert self._session is not None
-        result = self._run(self._session.call_tool(FINISH, {"summary": summary}))
+        args: dict[str, Any] = {"summary": summary}
+        if answers is not None:
+            args["answers"] = answers
+        result = self._run(self._session.call_tool(FINISH, args))
         payload = _decode(result)
         if result.is_error:
             raise TransportError(f"finish failed: {payload.get('error', payload)}")

@@ -52,9 +52,12 @@ class ResetRequest(CfabModel):
 
 
 class FinishRequest(CfabModel):
-    """Body of ``POST /finish``: the agent's final reply (graded for required statements)."""
+    """Body of ``POST /finish``: the agent's final reply and the typed answers the task asks for
+    (``GET /task`` lists them with their JSON Schema). Values of the wrong type are graded as
+    failed checks, not refused."""
 
-    reply: str = ""
+    reply: Any = ""
+    answers: Any = None
 
 
 class Health(FrozenModel):
@@ -191,8 +194,10 @@ class ServedEnv:
             raise NoTask("this server was started over apps, not a task (runner serve --task ID)")
         return self.task.agent_view()
 
-    def finish(self, reply: str = "", *, stop_reason: str | None = "finish") -> FinishResult:
-        """Grade the attempt (as run_attempt does), write it to :attr:`out`, and end it."""
+    def finish(self, reply: str = "", answers: Any = None, *,
+               stop_reason: str | None = "finish") -> FinishResult:
+        """Grade the attempt (as run_attempt does) with the agent's reply and typed answers,
+        write it to :attr:`out`, and end it."""
         with self.lock:
             if self.task is None:
                 raise NoTask("nothing to grade: this server hosts apps, not a task (runner serve --task ID)")
@@ -203,10 +208,11 @@ class ServedEnv:
             guards = env.guarded_calls()
             tools = env.tool_log()
             diff = env.state_diff()
-            result = grade(task.ground_truth, diff, reply=reply, guarded_calls=guards, tool_calls=tools)
+            result = grade(task.ground_truth, diff, reply=reply, answers=answers, guarded_calls=guards,
+                           tool_calls=tools)
             wall = time.perf_counter() - self._started
             assert self.out is not None
-            self.finished = write_result(self.out, task, diff, result, guards, tools, reply=reply,
+            self.finished = write_result(self.out, task, diff, result, guards, tools, reply=reply, answers=answers,
                                          transport=self.transport, client=self.client, wall_s=wall,
                                          stop_reason=stop_reason)
             if self.on_finish is not None:
@@ -219,9 +225,18 @@ class ServedEnv:
                 self.env.close()
 
 
+def recorded_answers(answers: Any) -> dict[str, Any]:
+    """The answers as an attempt record keeps them (a non-object is kept as its repr)."""
+    if answers is None:
+        return {}
+    if isinstance(answers, dict):
+        return {str(k): v for k, v in answers.items()}
+    return {"_not_an_object": repr(answers)[:2000]}
+
+
 def write_result(out: Path, task: Task, diff: StateDiff, result: Grade, guards: list[GuardedCall],
                  tools: list[Any], *, reply: str, transport: str, client: str | None, wall_s: float,
-                 stop_reason: str | None) -> FinishResult:
+                 stop_reason: str | None, answers: Any = None) -> FinishResult:
     """Append an AttemptRecord to ``out/attempts.jsonl`` and write its pretty copy, full grade
     and diff as ``attempt-<n>.json``, ``attempt-<n>.grade.json`` and ``attempt-<n>.diff.json``."""
     from cfab.runner.results import ResultsDir
@@ -237,7 +252,8 @@ def write_result(out: Path, task: Task, diff: StateDiff, result: Grade, guards: 
         diff_summary={t: DiffCount(**c) for t, c in diff.summary().items()},
         guard_log=[g.model_dump(mode="json") for g in guards],
         tool_calls=[ToolCallRecord(tool=c.tool, args=c.args, ok=c.ok, error=c.error) for c in tools],
-        reply=reply, wall_s=round(wall_s, 3), stop_reason=stop_reason, **meta.model_dump())
+        reply=reply if isinstance(reply, str) else repr(reply)[:2000], answers=recorded_answers(answers),
+        wall_s=round(wall_s, 3), stop_reason=stop_reason, **meta.model_dump())
     results.append(record)
     stem = out / f"attempt-{attempt}"
     files = {"attempts": str(results.attempts_path), "record": f"{stem}.json",
