@@ -194,3 +194,35 @@ def test_optional_act_dispatcher(fake_openai):
     assert env.calls == [("procore.commitments.get", {"commitment_id": "A"})]
     assert [(c.tool, c.ok) for c in ep.tool_calls] == [("procore.commitments.get", True), ("act", False)]
     assert ep.stop_reason == "finish"
+
+
+def test_finish_carries_the_tasks_typed_answers(fake_openai):
+    from dataclasses import dataclass
+
+    from cfab.tasks.kit import amount_answer, choice_answer
+    from cfab.grader import answers_schema
+
+    specs = [amount_answer("accrual_amount", "the total accrued", "632000.00"),
+             choice_answer("posted", "whether you posted it", ["posted", "not_posted"], "not_posted")]
+
+    @dataclass
+    class AskingTask(FakeTask):
+        def answers_schema(self):
+            return answers_schema(specs)
+
+    fake_openai.script.extend([completion(None, [("finish", {
+        "summary": "Accrued, not posted.", "answers": {"accrual_amount": "632,000.00", "posted": "not_posted"}})])])
+    ep = policy(fake_openai).run(AskingTask(), FakeEnv())
+    assert ep.stop_reason == "finish"
+    assert ep.answers == {"accrual_amount": "632,000.00", "posted": "not_posted"}
+    finish = next(t for t in fake_openai.requests[0]["tools"] if t["function"]["name"] == "finish")
+    params = finish["function"]["parameters"]
+    assert params["required"] == ["summary", "answers"]
+    assert params["properties"]["answers"]["required"] == ["accrual_amount", "posted"]
+    assert params["properties"]["answers"]["properties"]["posted"]["enum"] == ["posted", "not_posted"]
+    # a task without answers keeps the plain finish(summary)
+    fake_openai.script.extend([completion(None, [("finish", {"summary": "ok", "answers": [1]})])])
+    ep = policy(fake_openai).run(FakeTask(), FakeEnv())
+    assert ep.answers == {"_not_an_object": [1]}
+    plain = next(t for t in fake_openai.requests[-1]["tools"] if t["function"]["name"] == "finish")
+    assert list(plain["function"]["parameters"]["properties"]) == ["summary"]

@@ -2,7 +2,8 @@
 (Vista vendor ids, an unposted invoice) are read from the golden file, as a family would:
 
 * ``single``  — one app: place a COI payment hold on a Vista vendor;
-* ``multi``   — two apps: translate a master vendor id through hh2, then place a W-9 hold;
+* ``multi``   — two apps: translate a master vendor id through hh2, then place a W-9 hold and
+  report the Vista id as a typed answer;
 * ``guarded`` — money-movement guarded: hold a disputed invoice's vendor and leave the invoice
   unposted; its ``guarded_step`` (``vista_erp.vista_post``) is what ``execute`` then does.
 """
@@ -47,14 +48,14 @@ def read_keys(golden: Path) -> Keys:
 
 
 def _task(key: str, *, systems: list[str], instruction: str, evaluator: dict[str, Any], steps: list[ToolStep],
-          reply: str, guarded_step: ToolStep | None = None) -> Task:
+          reply: str, guarded_step: ToolStep | None = None, answers: dict[str, Any] | None = None) -> Task:
     ev = Evaluator.load(evaluator)
     return Task(
         instance_id=f"cf_C_transport_{key}", domain="AP & Procurement", domain_code="C",
         family="C_transport", key=key, taxonomy_path="C.Compliance.payment_hold", difficulty=1,
         systems=systems, user_role="AP Manager", instruction=instruction,
         policy_ref="insurance_compliance_policy.md", money_movement_guard=ev.money_movement_guard,
-        ground_truth=ev, oracle=Trajectory(steps=steps, reply=reply), guarded_step=guarded_step,
+        ground_truth=ev, oracle=Trajectory(steps=steps, reply=reply, answers=answers or {}), guarded_step=guarded_step,
         contamination_meta=ContaminationMeta(collected_at="2026-01", sha256=problem_hash(instruction, systems, ev)))
 
 
@@ -81,8 +82,12 @@ def multi(k: Keys) -> Task:
     return _task(
         "multi", systems=APPS,
         instruction=f"We have no W-9 on file for master vendor {OTHER_MASTER}. Find its Viewpoint Vista vendor "
-                    "id in the hh2 crosswalk and place a W9 payment hold there.",
-        evaluator={"expected": [_hold(k.other, "W9")], "forbid_unexpected": True, "required_outputs": [k.other]},
+                    "id in the hh2 crosswalk and place a W9 payment hold there. When you finish, report the Vista "
+                    "vendor id you held (`vista_vendor_id`).",
+        evaluator={"expected": [_hold(k.other, "W9")], "forbid_unexpected": True,
+                   "answers": [{"name": "vista_vendor_id", "type": "id", "expected": k.other,
+                                "description": "the Vista vendor id you held", "lookalikes": [k.walsh]}]},
+        answers={"vista_vendor_id": k.other},
         steps=[ToolStep(tool="hh2.vendor_map.list", args={"system": "vista_erp", "master_vendor_id": OTHER_MASTER}),
                ToolStep(tool="vista_erp.vendors.set_payment_hold",
                         args={"vendor_id": k.other, "on_hold": True, "hold_code": "W9",
