@@ -141,10 +141,20 @@ def render_report(summary: RunSummary) -> str:
     out = ["# CFAgentBench run report", ""]
     policy, model = meta.get("policy", "?"), meta.get("model") or "—"
     out += [f"- policy: `{policy}`", f"- model: `{model}`", f"- k: {k}"]
-    for key in sorted(set(meta) - {"policy", "model", "k"}):
+    for key in sorted(set(meta) - {"policy", "model", "k", "provenance"}):
         out.append(f"- {key}: `{_cell(meta[key])}`")
     out += [f"- attempts recorded: {summary.n_records} (scored: {summary.n_scored}, "
             f"not scored: {len(summary.unscored)})", ""]
+    prov = meta.get("provenance")
+    if isinstance(prov, Mapping):
+        out += ["## Provenance", "", "| field | value |", "|---|---|"]
+        for key in sorted(prov):
+            value = prov[key]
+            if isinstance(value, Mapping):
+                out += [f"| {key}.{sub} | `{_cell(v)}` |" for sub, v in sorted(value.items())]
+            else:
+                out.append(f"| {key} | `{_cell(value)}` |")
+        out.append("")
     out += ["## Overall", ""]
     if m is None:
         out += ["No scored attempts.", ""]

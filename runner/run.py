@@ -157,9 +157,13 @@ def _run(parser: argparse.ArgumentParser):
             make_policy("llm", **options)
         config = {"suite": args.suite, "seed": inputs.seed, "clock": inputs.clock.isoformat(), "scale": inputs.scale,
                   "out": str(out), "keep_state": args.keep_state, "transport": args.transport, "golden": str(golden)}
+        from cfab.runner.provenance import provenance
+
         meta = {"suite": args.suite, "policy": args.policy, "model": args.model, "k": args.k,
                 "seed": inputs.seed, "clock": inputs.clock.isoformat(), "scale": inputs.scale,
-                "tasks": len(tasks), "transport": args.transport}
+                "tasks": len(tasks), "transport": args.transport,
+                "provenance": provenance(suite=args.suite, inputs=inputs, golden=golden, transport=args.transport,
+                                         policy=args.policy, policy_options=options)}
         previous = results.read_meta()
         if previous and args.resume and {k: previous.get(k) for k in ("suite", "policy", "model", "seed", "clock", "scale")} != \
                 {k: meta[k] for k in ("suite", "policy", "model", "seed", "clock", "scale")}:

@@ -86,7 +86,9 @@ def _list(args: argparse.Namespace) -> int:
                       "yes" if t.money_movement_guard else "",
                       ", ".join(f"{a.name}:{a.type}" for a in t.ground_truth.answers), t.defect_variant or "")
     Console(width=220).print(table)
-    print(f"{len(tasks)} tasks")
+    from cfab.runner.provenance import suite_fingerprint
+
+    print(f"{len(tasks)} tasks  suite fingerprint {suite_fingerprint(args.suite, inputs_from(args))}")
     return 0
 
 
