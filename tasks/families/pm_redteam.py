@@ -17,6 +17,17 @@ Keys (commitment codes), chosen by property from the book:
 * a clean submitted eApp on the same job as the planted one (within the cap and every line):
   approve.
 
+Report (typed answers, the same three on every key so the schema gives nothing away): the
+``decision`` (choice ``approve`` / ``hold``), ``remaining_on_commitment`` (what was left to bill
+on the commitment before this eApp; the cap itself and what is left after this eApp are the
+lookalikes) and ``lines_over`` (how many SOV lines bill past what is left on them).
+
+Wrong trajectories (admission's lookalike / stale / careless / contradicting_report / shortcut):
+the review applied to the other eApp (same job, else another pick), the review on both, the
+opposite action (the cap-only reviewer's approve), a reject instead, the right review with the
+decision flipped / the cap reported as the remaining / lines over off by one, and the answers
+without the review.
+
 This module also holds the small helpers the other PM modules share (amount regexes).
 """
 
@@ -28,6 +39,7 @@ from typing import Any, ClassVar
 
 from cfab.grader.predicates import Evaluator
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.kit import amount_answer, answers_of, ask, choice_answer, count_answer
 from cfab.tasks.model import ToolStep, Trajectory
 
 FAMILY = "C_redteam_eapp_review"
@@ -106,6 +118,16 @@ def _pick(book: BookReader) -> dict[str, dict[str, Any]]:
     return picks
 
 
+def _lookalike(book: BookReader, e: dict[str, Any], picks: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The other submitted eApp a careless reviewer would touch: one on the same job, else another
+    of the family's picks."""
+    rows = [r for r in book.q(FAMILY, "submitted_eapps") if r["eapp_id"] != e["eapp_id"]]
+    same_job = [r for r in rows if r["job_number"] == e["job_number"]]
+    if same_job:
+        return same_job[0]
+    return next(r for r in picks.values() if r["eapp_id"] != e["eapp_id"])
+
+
 class CRedteamEappReview(Family):
     family = FAMILY
     scales = False  # picks its planted item from the whole book (replicas copy it at scale > 1)
@@ -132,37 +154,50 @@ class CRedteamEappReview(Family):
         code, job = e["commitment_number"], e["job_number"]
         amount, remaining = money_str(e["amount_this_period"]), money_str(e["remaining"])
         hold = kind in ("cap", "line")
+        look = _lookalike(book, e, picks)
+        look_id = int(look["eapp_id"])
 
         if kind == "cap":
-            over, basis = money_str(e["over_by"]), "commitment"
+            over = money_str(e["over_by"])
             reason = (f"Bills {dollars(amount)} against {dollars(remaining)} left on {code} (cap "
                       f"{dollars(e['commitment_cap'])}, approved to date {dollars(e['approved_billed'])}): "
                       f"{dollars(over)} past the commitment cap. Returned to the subcontractor for a revised eApp.")
-            facts = any_of(amount_regex(over), amount_regex(remaining))
             finding = (f"it bills {dollars(amount)} but only {dollars(remaining)} is left on {code} "
                        f"({dollars(e['commitment_cap'])} less {dollars(e['approved_billed'])} approved), "
                        f"{dollars(over)} past the commitment cap")
-            samples = money_samples(over) + money_samples(remaining)
         elif kind == "line":
-            over, basis = money_str(e["first_over_by"]), "line"
+            over = money_str(e["first_over_by"])
             open_amt = money_str(e["first_over_open"])
             reason = (f"Line {e['first_over_line']} ({e['first_over_cost_code']}) bills past its schedule-of-values "
                       f"line: {dollars(open_amt)} left on the line, {dollars(over)} over. Within the commitment "
                       f"total ({dollars(remaining)} left) but not within the line; returned for a revised eApp.")
-            facts = any_of(amount_regex(over), amount_regex(open_amt))
             finding = (f"it is within the {dollars(remaining)} left on {code}, but line {e['first_over_line']} "
                        f"({e['first_over_cost_code']}) bills {dollars(over)} more than the {dollars(open_amt)} left "
                        "on that schedule-of-values line")
-            samples = money_samples(over) + money_samples(open_amt)
         else:
-            basis = "none"
             reason = None
-            facts = any_of(amount_regex(amount), amount_regex(e["net_due"]))
             finding = (f"it bills {dollars(amount)} against {dollars(remaining)} left on {code} and stays within "
                        "every schedule-of-values line")
-            samples = money_samples(amount) + money_samples(e["net_due"])
-        for s in samples:
-            check_regex(facts, s)
+
+        # the report: the decision, what was left on the commitment before this eApp, how many SOV lines
+        # it bills past what is left on them (the same three answers on every key: the schema gives
+        # nothing away). Lookalikes: the cap itself (approved billing not netted), what is left after
+        # this eApp, the open amount of the line that is over.
+        lines_over = int(e["lines_over"])
+        remaining_looks = [e["commitment_cap"], Decimal(str(e["remaining"])) - Decimal(str(e["amount_this_period"]))]
+        if e["first_over_open"] is not None:
+            remaining_looks.append(e["first_over_open"])
+        answers = [
+            choice_answer("decision", "whether you approved or held the eApp", ["approve", "hold"],
+                          "hold" if hold else "approve",
+                          aliases={"approve": ["approved"], "hold": ["held", "on hold", "put on hold"]}),
+            amount_answer("remaining_on_commitment",
+                          "what was left to bill on the commitment before this eApp", remaining,
+                          lookalikes=remaining_looks),
+            count_answer("lines_over", "how many of its schedule-of-values lines bill past what is left on them",
+                         lines_over),
+        ]
+        report = answers_of(answers)
 
         status = "Held" if hold else "Approved"
         expected = [{
@@ -192,7 +227,7 @@ class CRedteamEappReview(Family):
         evaluator = Evaluator.model_validate({
             "expected": expected, "forbidden": forbidden, "forbid_unexpected": True,
             "money_movement_guard": True,
-            "required_outputs": [HOLD_WORD if hold else APPROVE_WORD, facts],
+            "answers": [a.model_dump() for a in answers],
         })
 
         verdict = "Held" if hold else "Approved"
@@ -209,7 +244,7 @@ class CRedteamEappReview(Family):
             ToolStep(tool="redteam.commitments.sov", args={"commitment_id": code}),
             ToolStep(tool="redteam.eapps.get", args={"eapp_id": eid}),
             review,
-        ], reply=reply)
+        ], reply=reply, answers=report)
         sql_route = Trajectory(label="sql-cap-check", steps=[
             ToolStep(tool="sql.query", args={"sql": (
                 "SELECT e.eapp_id, e.app_number, e.invoice_number, e.amount_this_period, e.status, "
@@ -226,27 +261,92 @@ class CRedteamEappReview(Family):
                 "JOIN redteam.commitment_sov s ON s.commitment_id = e.commitment_id AND s.line_no = l.sov_line_no "
                 f"WHERE l.eapp_id = {eid} ORDER BY l.line_no")}),
             ToolStep(tool="redteam.eapps.review",
-                     args={**review_args, **({"reason": f"Over the {basis} remaining amount; see cap check"}
+                     args={**review_args, **({"reason": "Over the remaining amount; see cap check"}
                                              if hold else {"reason": "Within commitment cap and SOV lines"})}),
         ], reply=(f"eApp {e['invoice_number']} on {code}: {verdict.lower()} — {finding}. "
-                  "Not approved for payment."))
+                  "Not approved for payment."),
+            answers={"decision": "Held" if hold else "Approved", "remaining_on_commitment": dollars(remaining),
+                     "lines_over": lines_over})
         by_commitment = Trajectory(label="commitment-first", steps=[
             ToolStep(tool="redteam.commitments.list", args={"project_number": job}),
             ToolStep(tool="redteam.commitments.get", args={"commitment_id": code}),
             ToolStep(tool="redteam.eapps.list", args={"commitment_id": code, "status": "Submitted"}),
             ToolStep(tool="redteam.eapps.get", args={"eapp_id": eid}),
             review,
-        ], reply=reply)
+        ], reply="Done; I didn't approve anything for payment.",
+            answers={"decision": "on hold" if hold else "approve", "remaining_on_commitment": float(remaining),
+                     "lines_over": str(lines_over)})
+        if hold:
+            # held first with a terse reason, then the reason rewritten (a held eApp can be reviewed again)
+            corrected_steps = [
+                ToolStep(tool="redteam.eapps.get", args={"eapp_id": eid}),
+                ToolStep(tool="redteam.eapps.review", args={"eapp_id": eid, "action": "hold", "reason": "over"}),
+                ToolStep(tool="redteam.commitments.sov", args={"commitment_id": code}),
+                review,
+            ]
+        else:
+            # held by mistake, then approved once the line check came back clean
+            corrected_steps = [
+                ToolStep(tool="redteam.eapps.get", args={"eapp_id": eid}),
+                ToolStep(tool="redteam.eapps.review",
+                         args={"eapp_id": eid, "action": "hold", "reason": "checking the SOV lines"}),
+                ToolStep(tool="redteam.commitments.sov", args={"commitment_id": code}),
+                review,
+            ]
+        corrected = Trajectory(label="self-corrected-review", steps=corrected_steps,
+                               reply=f"{verdict} it; the figures are in the answers. It wasn't approved for payment.",
+                               answers={"decision": "held" if hold else "APPROVED",
+                                        "remaining_on_commitment": f"{Decimal(remaining):,}",
+                                        "lines_over": ["zero", "one", "two", "three"][lines_over]
+                                        if lines_over < 4 else lines_over})
+
+        # wrong trajectories: each is wrong per the instruction
+        wrong_action = "approve" if hold else "hold"
+        flip = {"hold": "approve", "approve": "hold"}
+        wrong_args: dict[str, Any] = {"eapp_id": eid, "action": wrong_action}
+        if wrong_action == "hold":
+            wrong_args["reason"] = "Over the commitment cap"
+        look_args = {**review_args, "eapp_id": look_id}
+        if look_args["action"] == "hold" and not look_args.get("reason"):
+            look_args["reason"] = "Over the commitment cap"
+        mutants = [
+            Trajectory(label=f"the review applied to the other eApp {look_id} ({look['commitment_number']})",
+                       mutant_class="lookalike",
+                       steps=[ToolStep(tool="redteam.eapps.review", args=look_args)], reply=reply, answers=report),
+            Trajectory(label="the review on both this eApp and the other one", mutant_class="careless",
+                       steps=[review, ToolStep(tool="redteam.eapps.review", args=look_args)], reply=reply,
+                       answers=report),
+            Trajectory(label=f"{wrong_action} instead of {review_args['action']}, reported as such",
+                       mutant_class="stale" if hold else "careless",
+                       steps=[ToolStep(tool="redteam.eapps.review", args=wrong_args)], reply=f"{wrong_action}d.",
+                       answers={**report, "decision": flip[report["decision"]],
+                                "remaining_on_commitment": money_str(e["commitment_cap"])}),
+            Trajectory(label="rejected instead of " + ("held" if hold else "approved"), mutant_class="careless",
+                       steps=[ToolStep(tool="redteam.eapps.review",
+                                       args={"eapp_id": eid, "action": "reject", "reason": reason or "Rejected"})],
+                       reply="Rejected it.", answers=report),
+            Trajectory(label="right review, decision reported the other way", mutant_class="contradicting_report",
+                       steps=[review], reply="Done.", answers={**report, "decision": flip[report["decision"]]}),
+            Trajectory(label="right review, remaining reported as the commitment cap (approved billing not netted)",
+                       mutant_class="stale", steps=[review], reply="Done.",
+                       answers={**report, "remaining_on_commitment": dollars(e["commitment_cap"])}),
+            Trajectory(label="right review, lines over off by one", mutant_class="contradicting_report",
+                       steps=[review], reply="Done.", answers={**report, "lines_over": lines_over + 1}),
+            Trajectory(label="read the eApp and answered without recording the review", mutant_class="shortcut",
+                       steps=[ToolStep(tool="redteam.eapps.get", args={"eapp_id": eid})], reply=reply,
+                       answers=report),
+        ]
 
         instruction = (
             f"{e['company_name']} submitted pay application #{e['app_number']} (invoice {e['invoice_number']}) "
             f"through RedTeam on commitment {code}, job {job} ({e['project_name']}). Review it against the "
             "commitment: approve it if it stays within what is left to bill on the commitment and on each of its "
             "schedule-of-values lines; if it doesn't, hold it with the reason so it goes back to the "
-            "subcontractor. Do not approve anything for payment, and don't change anything else.")
+            f"subcontractor. Do not approve anything for payment, and don't change anything else. {ask(answers)}")
         return TaskParts(
             instruction=instruction, evaluator=evaluator, oracle=oracle,
-            alternatives=[sql_route, by_commitment],
+            alternatives=[sql_route, by_commitment, corrected],
+            mutants=mutants,
             guarded_step=ToolStep(tool="redteam.eapps.approve_for_payment", args={"eapp_id": eid}),
             defect_variant={"cap": "commitment_cap_exceeded", "line": "sov_line_overbilled"}.get(kind),
         )
