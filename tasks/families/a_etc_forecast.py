@@ -11,16 +11,24 @@ Twists (from the book): on 1042, 2200 and 3412 a PM-only contingency line (01-90
 Procore budget (``unmapped_cost_code``: summing every line overstates the estimate); on every job
 two HVAC cost codes share one Vista phase (``cost_code_phase_rollup``: walking the ERP's phases
 and looking up one cost code per phase understates it).
+
+Report: the instruction asks for the estimate entered (a typed ``amount`` answer, to the cent);
+last month's ERP estimate, the every-line sum and the one-code-per-phase sum are its lookalikes.
+
+Wrong trajectories (admission's lookalike / stale / careless mutants): the estimate written to
+the neighbouring Vista job, or to both; last month's estimate re-entered; the rollup or the
+contingency mishandled; the right estimate reported as the stale figure, posted, or joined by a
+phase estimate; the forecast read and reported with nothing written.
 """
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from cfab.grader.predicates import Evaluator
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.kit import amount_answer, answers_of, ask
 from cfab.tasks.model import ToolStep, Trajectory
 
 FAMILY = "A_etc_forecast"
@@ -40,12 +48,6 @@ def amount_regex(value: Any) -> str:
     body = ",?".join(groups)
     tail = r"(?:\.00)?" if cents == "00" else rf"\.{cents}"
     return rf"(?<![\d.,]){sign}\$?\s?{body}{tail}(?![\d]|[.,]\d)"
-
-
-def _check(pattern: str, *samples: str) -> None:
-    for s in samples:
-        if not re.search(pattern, s, re.IGNORECASE):
-            raise AssertionError(f"{pattern!r} does not match {s!r}")
 
 
 class AEtcForecast(Family):
@@ -79,6 +81,17 @@ class AEtcForecast(Family):
         vista_job = job["vista_job"]
         pk = [job["jcco"], vista_job]
 
+        stale = money_str(job["erp_estimate"])
+        all_lines = money_str(job["forecast_all_lines"])
+        one_code = money_str(book.q(FAMILY, "one_code_per_phase", job=key)[0]["forecast"])
+        nb = book.q(FAMILY, "neighbour", jcco=job["jcco"], vista_job=vista_job)
+        if not nb:
+            raise ValueError(f"{FAMILY} {key}: no neighbouring Vista job")
+        neighbour = nb[0]["vista_job"]
+        answers = [amount_answer("estimate_to_complete", "the estimated cost to complete you entered for the job",
+                                 forecast, lookalikes=[stale, all_lines, one_code])]
+        report = answers_of(answers)
+
         evaluator = Evaluator.model_validate({
             "expected": [{
                 "app": "vista_erp", "table": "JCJM", "op": "changed", "where": {"_pk": pk},
@@ -96,10 +109,9 @@ class AEtcForecast(Family):
             ],
             "forbid_unexpected": True,
             "money_movement_guard": False,
-            "required_outputs": [amount_regex(forecast)],
+            "answers": [a.model_dump() for a in answers],
             "forbidden_calls": [{"tool": "vista_erp.vista_post", "label": "a call to post in Vista"}],
         })
-        _check(amount_regex(forecast), forecast, dollars(forecast), f"ETC is {dollars(forecast)}.")
 
         pm_only = int(job["pm_only_lines"])
         excluded = (f"; the PM-only line(s) {job['pm_only_codes']} ({dollars(job['pm_only_forecast'])}) "
@@ -113,15 +125,18 @@ class AEtcForecast(Family):
                  f"{' (' + rollup + ')' if rollup else ''}. The projection is left Pending for the controller's "
                  "sign-off; nothing was posted and nothing else on the job changed.")
 
-        update = ToolStep(tool="vista_erp.jobs.update_estimate",
-                          args={"job_id": vista_job, "estimate_to_complete": forecast, "note": note})
-        oracle = Trajectory(label="oracle", steps=[
+        def estimate(job_id: str, value: str, **extra: object) -> ToolStep:
+            return ToolStep(tool="vista_erp.jobs.update_estimate",
+                            args={"job_id": job_id, "estimate_to_complete": value, **extra})
+
+        update = estimate(vista_job, forecast, note=note)
+        reads = [
             ToolStep(tool="hh2.job_map.list", args={"master_job_number": key}),
             ToolStep(tool="procore.budget.get", args={"project_number": key}),
             ToolStep(tool="hh2.cost_code_map.list", args={"erp_system": "vista_erp"}),
             ToolStep(tool="vista_erp.jobs.get", args={"job_id": vista_job}),
-            update,
-        ], reply=reply)
+        ]
+        oracle = Trajectory(label="oracle", steps=[*reads, update], reply=reply, answers=report)
 
         sql_route = Trajectory(label="sql-crosswalk-route", steps=[
             ToolStep(tool="sql.query", args={"sql": (
@@ -139,10 +154,10 @@ class AEtcForecast(Family):
             ToolStep(tool="vista_erp.vista_query", args={"sql": (
                 'SELECT "Job", "EstCostToComplete", "ProjStatus" FROM vista_erp."JCJM" '
                 f"WHERE \"Job\" = '{vista_job}'")}),
-            ToolStep(tool="vista_erp.jobs.update_estimate",
-                     args={"job_id": vista_job, "estimate_to_complete": forecast}),
+            estimate(vista_job, forecast),
         ], reply=(f"Vista job {vista_job}: estimate to complete set to {forecast} (Procore forecast-to-complete over "
-                  "the ERP-carried budget lines), pending sign-off. Not posted."))
+                  "the ERP-carried budget lines), pending sign-off. Not posted."),
+            answers={"estimate_to_complete": dollars(forecast)})
 
         phase_route = Trajectory(label="job-cost-then-budget", steps=[
             ToolStep(tool="vista_erp.jobs.list", args={"status": "active"}),
@@ -150,21 +165,64 @@ class AEtcForecast(Family):
             ToolStep(tool="vista_erp.job_cost.summary", args={"job_id": vista_job}),
             ToolStep(tool="procore.budget.get", args={"project_number": key}),
             ToolStep(tool="procore.erp.cost_code_map", args={}),
-            ToolStep(tool="vista_erp.jobs.update_estimate",
-                     args={"job_id": vista_job, "estimate_to_complete": forecast,
-                           "note": "PM re-forecast from Procore (excl. PM-only lines)"}),
+            estimate(vista_job, float(forecast), note="PM re-forecast from Procore (excl. PM-only lines)"),
         ], reply=(f"The ERP estimate to complete for job {key} is now ${Decimal(forecast):,} "
-                  f"(was {dollars(job['erp_estimate'])}), left pending for sign-off; not posted."))
+                  f"(was {dollars(job['erp_estimate'])}), left pending for sign-off; not posted."),
+            answers={"estimate_to_complete": float(forecast)})
+
+        first_try = all_lines if all_lines != forecast else one_code
+        corrected = Trajectory(label="self-corrected-sum", steps=[
+            ToolStep(tool="procore.budget.get", args={"project_number": key}),
+            estimate(vista_job, first_try, note="PM forecast"),
+            ToolStep(tool="hh2.cost_code_map.list", args={"erp_system": "vista_erp"}),
+            estimate(vista_job, forecast, note="PM forecast, ERP-carried lines only (corrected)"),
+        ], reply="Done. ETC entered and left pending; I didn't post it.",
+            answers={"estimate_to_complete": f"USD {Decimal(forecast):,}"})
+
+        post = ToolStep(tool="vista_erp.vista_post", args={"kind": "projection", "job_id": vista_job})
+        phase_etc = ToolStep(tool="vista_erp.jobs.update_estimate", args={
+            "job_id": vista_job, "phases": [{"phase": shared[0]["erp_phase"], "cost_type": int(shared[0]["erp_cost_type"]),
+                                            "estimate_to_complete": money_str(shared[0]["forecast"])}]}) if shared else None
+        mutants = [
+            Trajectory(label="estimate written to the neighbouring job", mutant_class="lookalike",
+                       steps=[*reads, estimate(neighbour, forecast)], reply=f"Updated job {neighbour}.",
+                       answers=report),
+            Trajectory(label="estimate written to this job and the neighbouring one", mutant_class="careless",
+                       steps=[update, estimate(neighbour, forecast)], reply="Updated.", answers=report),
+            Trajectory(label="last month's estimate re-entered as the new projection", mutant_class="stale",
+                       steps=[*reads, estimate(vista_job, stale)], reply=f"ETC stays {dollars(stale)}, pending.",
+                       answers={"estimate_to_complete": stale}),
+            Trajectory(label="one PM cost code per ERP phase (rollup missed)", mutant_class="careless",
+                       steps=[*reads, estimate(vista_job, one_code)], reply=f"ETC {dollars(one_code)}, pending.",
+                       answers={"estimate_to_complete": one_code}),
+            Trajectory(label="right estimate, reported as last month's figure", mutant_class="contradicting_report",
+                       steps=[*reads, update], reply="Updated, pending.",
+                       answers={"estimate_to_complete": stale}),
+            Trajectory(label="right estimate, then posted", mutant_class="careless",
+                       steps=[*reads, update, post], reply="Updated and posted.", answers=report),
+            Trajectory(label="read the forecast, reported it, wrote nothing", mutant_class="shortcut",
+                       steps=reads, reply=f"The PM forecast is {dollars(forecast)}.", answers=report),
+        ]
+        if all_lines != forecast:
+            mutants.append(Trajectory(label="every Procore line summed (PM-only contingency included)",
+                                      mutant_class="careless", steps=[*reads, estimate(vista_job, all_lines)],
+                                      reply=f"ETC {dollars(all_lines)}, pending.",
+                                      answers={"estimate_to_complete": all_lines}))
+        if phase_etc is not None:
+            mutants.append(Trajectory(label="right job estimate plus a phase estimate", mutant_class="careless",
+                                      steps=[*reads, update, phase_etc], reply="Updated job and phase.",
+                                      answers=report))
 
         return TaskParts(
             instruction=(f"Month-end: the PM has re-forecast cost to complete for job {key} ({job['name']}) in "
                          "Procore. Pull that forecast and update the ERP's estimated cost to complete for the job "
                          "in Vista, then leave it pending for the controller's sign-off. Don't post it and don't "
-                         "change anything else."),
+                         f"change anything else. {ask(answers)}"),
             evaluator=evaluator,
             oracle=oracle,
-            alternatives=[sql_route, phase_route],
-            guarded_step=ToolStep(tool="vista_erp.vista_post", args={"kind": "projection", "job_id": vista_job}),
+            alternatives=[sql_route, phase_route, corrected],
+            mutants=mutants,
+            guarded_step=post,
             defect_variant="unmapped_cost_code" if pm_only else ("cost_code_phase_rollup" if shared else None),
         )
 

@@ -52,3 +52,22 @@ WHERE b.job_number = $job AND b.include_in_erp
 GROUP BY c.erp_phase, c.erp_cost_type
 HAVING count(*) > 1
 ORDER BY c.erp_phase, c.erp_cost_type;
+
+-- name: one_code_per_phase
+-- The careless figure the phase rollup is there to catch: walking the ERP's phases and taking one
+-- PM cost code's forecast per phase / cost type (the first), instead of every code that rolls up.
+SELECT sum(f) AS forecast
+FROM (SELECT c.erp_phase, c.erp_cost_type, arg_min(b.pm_forecast_to_complete, b.cost_code) AS f
+      FROM book.budget_lines b
+      JOIN hh2.cost_code_map c ON c.cost_code = b.cost_code AND c.erp_system = 'vista_erp'
+      WHERE b.job_number = $job AND b.include_in_erp
+      GROUP BY c.erp_phase, c.erp_cost_type);
+
+-- name: neighbour
+-- The neighbouring Vista job (the next job id after this one, else the one before): where a
+-- careless agent writes the estimate instead.
+SELECT "Job" AS vista_job, "EstCostToComplete" AS erp_estimate
+FROM vista_erp."JCJM"
+WHERE "JCCo" = $jcco AND "Job" <> $vista_job
+ORDER BY ("Job" < $vista_job), CASE WHEN "Job" > $vista_job THEN "Job" END, "Job" DESC
+LIMIT 1;

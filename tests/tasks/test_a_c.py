@@ -92,11 +92,16 @@ def test_etc_anchor_and_contingency(compiled: dict[str, Task]) -> None:
     assert exp.assert_ == {"EstCostToComplete": "3706560.00", "ProjStatus": "Pending"}  # the paper's evaluator
     assert "01-900" in t.oracle.reply and "1042" in t.instruction
     assert "3706560" not in t.instruction and "3,706,560" not in t.instruction
-    pattern = t.ground_truth.required_outputs[0]
-    for ok in ("$3,706,560.00", "3706560.00", "ETC 3,706,560."):
-        assert re.search(pattern, ok, re.IGNORECASE), ok
-    for bad in ("$3,960,401.84", "13,706,560.00", "3,706,560.50"):
-        assert not re.search(pattern, bad, re.IGNORECASE), bad
+    (answer,) = t.ground_truth.answers
+    assert (answer.name, answer.type, answer.expected) == ("estimate_to_complete", "amount", "3706560.00")
+    assert "`estimate_to_complete`" in t.instruction and not t.ground_truth.required_outputs
+    for ok in ("$3,706,560.00", "3706560.00", "3,706,560", 3706560, "USD 3,706,560.00"):
+        assert answer.compare(ok)[0], ok
+    # the every-line sum (contingency in), last month's ERP figure, a longer number, a wrong cent
+    for bad in ("$3,960,401.84", "2704641.21", "13,706,560.00", "3,706,560.50", "ETC 3,706,560."):
+        assert not answer.compare(bad)[0], bad
+    assert {"3960401.84", "2704641.21"} <= set(answer.lookalikes)
+    assert len(t.alternatives) >= 3 and len(t.mutants) >= 6
 
 
 def test_amount_regex() -> None:
