@@ -52,3 +52,9 @@ SELECT DISTINCT "CMAcct" AS cm_acct FROM vista_erp."CMDT" WHERE "CMRef" IN (SELE
 -- name: planted
 SELECT entity_key, kind, reason FROM book.divergences
 WHERE family = 'T_positive_pay' ORDER BY entity_key;
+
+-- name: register_vendors
+-- The Vista vendor each presented check was issued to (a careless agent's payment hold lands there).
+SELECT "CMRef" AS check_number, "Vendor" AS vista_vendor FROM vista_erp."CMDT"
+WHERE "CMRef" IN (SELECT check_number FROM book.positive_pay_exceptions WHERE presented_date = $presented_date)
+ORDER BY "CMRef";
