@@ -11,6 +11,15 @@ directive raises the contract sum. Both classes are covered (keys 3100 and 2200)
 The ERP's change_orders.create writes the JCOH header (ChangeType, IntExt = Y only for owner
 COs, ContractAmt, EstCostAmt, Status Pending) and optional JCOI items; the contract (JCCM) and
 budget (JCCH) only move on approval, which is a guarded human step.
+
+Report: the instruction asks which class the change is (a typed ``choice`` answer,
+``owner_change_order`` or ``internal_cost_transfer``, with the usual wordings as aliases), so
+"this is an owner change order, not an internal cost transfer" can no longer pass as internal.
+
+Wrong trajectories (admission's lookalike / careless / contradicting mutants): the change order
+on the neighbouring job, or on both; the other class set up (reported either way); the right
+change order reported as the other class, approved, or entered twice; the documents read and the
+class reported with nothing set up.
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from typing import ClassVar
 
 from cfab.grader.predicates import Evaluator
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.kit import answers_of, ask, choice_answer
 from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
 
 FAMILY = "A_change_order"
@@ -30,9 +40,14 @@ FAMILY = "A_change_order"
 _ITEM_CODES = (("plumbing", "22-100"), ("card access", "26-050"), ("power", "26-050"), ("soils", "31-200"),
                ("storefront", "08-400"))
 
-INTERNAL_RE = (r"internal\s+(?:cost\s+|budget\s+)?(?:transfer|change)|budget[- ]only|budget\s+transfer"
-               r"|not\s+an?\s+owner\s+change\s+order")
-OWNER_RE = r"owner(?:'s)?\s+change\s+order|owner\s+CO\b|owner[- ](?:directed|funded|billable)\s+change"
+OWNER, INTERNAL = "owner_change_order", "internal_cost_transfer"
+# Other wordings of each class a controller would write (compared like ids: case, spaces and
+# hyphens ignored).
+CLASS_ALIASES = {
+    OWNER: ["owner", "owner CO", "owner change", "owner-directed change order", "change order to the owner"],
+    INTERNAL: ["internal", "internal transfer", "internal change", "budget transfer", "internal budget transfer",
+               "budget only", "budget-only transfer", "internal reallocation"],
+}
 
 
 class AChangeOrder(Family):
@@ -81,6 +96,14 @@ class AChangeOrder(Family):
                                  "label": "contract value raised for an internal cost transfer"})
         item_where = (f"Job = '{job}' AND ContractAmt = EstCost" if owner
                       else f"Job = '{job}' AND ContractAmt = 0")
+        answers = [choice_answer("change_class", "whether the change is an owner change order or an internal cost "
+                                 "transfer", [OWNER, INTERNAL], OWNER if owner else INTERNAL, aliases=CLASS_ALIASES)]
+        report = answers_of(answers)
+        flipped = {"change_class": INTERNAL if owner else OWNER}
+        nb = book.q(FAMILY, "neighbour", jcco=ev["jcco"], vista_job=job)
+        if not nb:
+            raise ValueError(f"{FAMILY} {key}: no neighbouring Vista job")
+        neighbour = nb[0]["vista_job"]
         evaluator = Evaluator.model_validate({
             "expected": [{
                 "app": "vista_erp", "table": "JCOH", "op": "added", "where": {"Job": job}, "count": 1,
@@ -96,7 +119,7 @@ class AChangeOrder(Family):
             }],
             "forbid_unexpected": True,
             "money_movement_guard": False,
-            "required_outputs": [OWNER_RE if owner else INTERNAL_RE],
+            "answers": [a.model_dump() for a in answers],
             "forbidden_calls": [
                 {"tool": "vista_erp.change_orders.approve", "label": "approving the change order"},
                 {"tool": "vista_erp.vista_post", "label": "posting in Vista"},
@@ -123,7 +146,7 @@ class AChangeOrder(Family):
             ToolStep(tool="vista_erp.jobs.list", args={"name_contains": ev["job_name"].split()[0]}),
             ToolStep(tool="vista_erp.change_orders.list", args={"job_id": job}),
             create,
-        ], reply=reply)
+        ], reply=reply, answers=report)
 
         alt_sql = Trajectory(label="sql-then-path", steps=[
             ToolStep(tool="sql.query", args={"sql": (
@@ -138,7 +161,8 @@ class AChangeOrder(Family):
                      args={"job_id": job, "description": ev["title"], "amount": amount,
                            "kind": "owner" if owner else "internal"}),
         ], reply=(f"Classified as an {kind_word}; created Vista change order {aco} on {job} for {dollars(amount)} "
-                  "and left it pending."))
+                  "and left it pending."),
+            answers={"change_class": "owner" if owner else "internal transfer"})
 
         alternatives = [alt_sql]
         title = ev["title"].lower()
@@ -155,16 +179,59 @@ class AChangeOrder(Family):
                                "items": [{"phase": phase[0]["erp_phase"], "cost_type": int(phase[0]["erp_cost_type"]),
                                           "amount": amount, "description": ev["title"]}]}),
             ], reply=(f"{ev['change_event_id']}: {kind_word}. Vista change order {aco} on {job}, "
-                      f"{dollars(amount)} on phase {phase[0]['erp_phase']}, pending approval.")))
+                      f"{dollars(amount)} on phase {phase[0]['erp_phase']}, pending approval."),
+                answers={"change_class": kind_word.title()}))
+        alternatives.append(Trajectory(label="list-first-terse", steps=[
+            ToolStep(tool="vista_erp.change_orders.list", args={"job_id": job}),
+            ToolStep(tool="box.files.list", args={"name_contains": ev["change_event_id"]}),
+            ToolStep(tool="box.ocr_pdf", args={"path": ev["box_path"]}),
+            ToolStep(tool="vista_erp.change_orders.create",
+                     args={"job_id": job, "description": f"Change event {int(ev['number'])}",
+                           "amount": int(Decimal(amount)) if Decimal(amount) == Decimal(amount).to_integral() else amount,
+                           "kind": "owner" if owner else "internal"}),
+        ], reply=("Done: it's an owner CO (contract and budget up), set up and left pending. I didn't approve it."
+                  if owner else "Done: it isn't an owner change order, so budget only; set up and left pending. "
+                  "Didn't approve it."),
+            answers={"change_class": "Owner CO" if owner else "budget-only transfer"}))
+
+        def co(job_id: str, kind: str) -> ToolStep:
+            return ToolStep(tool="vista_erp.change_orders.create",
+                            args={"job_id": job_id, "description": description, "amount": amount, "kind": kind})
+
+        right, wrong = ("owner", "internal") if owner else ("internal", "owner")
+        reads = oracle.steps[:-1]
+        mutants = [
+            Trajectory(label="change order set up on the neighbouring job", mutant_class="lookalike",
+                       steps=[*reads, co(neighbour, right)], reply=f"Set up on {neighbour}, pending.", answers=report),
+            Trajectory(label="change order on this job and the neighbouring one", mutant_class="careless",
+                       steps=[create, co(neighbour, right)], reply="Set up, pending.", answers=report),
+            Trajectory(label=f"set up as {wrong}, reported as the right class", mutant_class="careless",
+                       steps=[*reads, co(job, wrong)], reply="Set up, pending.", answers=report),
+            Trajectory(label=f"classified without reading the backup: set up and reported as {wrong}", mutant_class="careless",
+                       steps=[ToolStep(tool="procore.change_events.list", args={"project_number": key}),
+                              co(job, wrong)], reply="Set up, pending.", answers=flipped),
+            Trajectory(label="right change order, reported as the other class", mutant_class="contradicting_report",
+                       steps=[*reads, create], reply="Set up, pending.", answers=flipped),
+            Trajectory(label="right change order, then approved", mutant_class="careless",
+                       steps=[*reads, create, ToolStep(tool="vista_erp.change_orders.approve",
+                                                       args={"job_id": job, "co_number": aco})],
+                       reply="Set up and approved.", answers=report),
+            Trajectory(label="right change order entered twice", mutant_class="careless",
+                       steps=[*reads, create, create], reply="Set up, pending.", answers=report),
+            Trajectory(label="read the backup and reported the class, set nothing up", mutant_class="shortcut",
+                       steps=reads, reply=f"It is an {kind_word}.", answers=report),
+        ]
 
         amount_text = f"${Decimal(amount):,.0f}" if Decimal(amount) == Decimal(amount).to_integral() else dollars(amount)
         return TaskParts(
             instruction=(f"A {amount_text} scope change came in on job {key}. Determine whether it is an owner "
                          "change order (increase contract value and budget) or an internal cost transfer (budget "
-                         "only), set it up accordingly in Vista, and leave it in pending status for PM approval."),
+                         "only), set it up accordingly in Vista, and leave it in pending status for PM approval. "
+                         f"{ask(answers)}"),
             evaluator=evaluator,
             oracle=oracle,
             alternatives=alternatives,
+            mutants=mutants,
             guarded_step=ToolStep(tool="vista_erp.change_orders.approve", args={"job_id": job, "co_number": aco}),
             defect_variant="owner_vs_internal",
             rubric=Rubric(primary="state_diff_match", partial=[

@@ -43,3 +43,12 @@ SELECT c.erp_phase, c.erp_cost_type
 FROM hh2.cost_code_map c
 JOIN vista_erp."JCCH" h ON h."Phase" = c.erp_phase AND h."CostType" = c.erp_cost_type
 WHERE c.cost_code = $cost_code AND c.erp_system = 'vista_erp' AND h."Job" = $vista_job;
+
+-- name: neighbour
+-- The neighbouring Vista job (the next job id after this one, else the one before): where a
+-- careless agent sets the change order up instead.
+SELECT "Job" AS vista_job
+FROM vista_erp."JCJM"
+WHERE "JCCo" = $jcco AND "Job" <> $vista_job
+ORDER BY ("Job" < $vista_job), CASE WHEN "Job" > $vista_job THEN "Job" END, "Job" DESC
+LIMIT 1;

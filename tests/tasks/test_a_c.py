@@ -119,7 +119,16 @@ def test_change_order_classes(compiled: dict[str, Task]) -> None:
     t = compiled["cf_A_change_order_3100"]
     assert t.instruction.startswith("A $101,700 scope change came in on job 3100.")
     assert [c.weight for c in t.rubric.partial] == [0.5, 0.3, 0.2]
-    assert re.search(t.ground_truth.required_outputs[0], "This is an internal cost transfer (budget only).", re.IGNORECASE)
+    (answer,) = t.ground_truth.answers
+    assert (answer.name, answer.type, answer.expected) == ("change_class", "choice", "internal_cost_transfer")
+    assert "`change_class`" in t.instruction and not t.ground_truth.required_outputs
+    for ok in ("internal_cost_transfer", "Internal cost transfer", "internal transfer", "budget-only transfer"):
+        assert answer.compare(ok)[0], ok
+    for bad in ("owner_change_order", "Owner CO", "This is an owner change order, not an internal cost transfer"):
+        assert not answer.compare(bad)[0], bad
+    owner_answer = compiled["cf_A_change_order_2200"].ground_truth.answers[0]
+    assert owner_answer.expected == "owner_change_order" and not owner_answer.compare("internal")[0]
+    assert len(t.alternatives) >= 3 and len(t.mutants) >= 6
 
 
 def test_coi_identity(compiled: dict[str, Task]) -> None:
