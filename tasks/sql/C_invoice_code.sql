@@ -13,7 +13,7 @@ ORDER BY i.job_number;
 -- The unentered invoice on the job, its one line, the commitment it bills (Procore number, Intacct
 -- document), the Intacct ids (hh2 maps), the PDF in Box and the job's project manager.
 SELECT i.invoice_id, i.invoice_number, i.invoice_date, i.due_date, i.gross_amount, i.retainage_amount,
-       i.net_amount, i.description, i.vendor_key, v.legal_name AS vendor_name,
+       i.net_amount, i.description, i.vendor_key, v.legal_name AS vendor_name, v.email AS vendor_email,
        l.cost_code, l.description AS line_description, l.amount AS line_amount, l.retainage AS line_retainage,
        l.commitment_line_no,
        c.commitment_id, c.number AS po_number, cl.amount AS po_line_amount,
@@ -47,3 +47,31 @@ JOIN outlook.attachments a ON a.message_id = m.id
 WHERE m.mailbox = 'ap@companyA.com' AND m.subject ILIKE '%' || $invoice || '%' AND a.name ILIKE '%' || $invoice || '%'
 ORDER BY m.receivedDateTime DESC
 LIMIT 1;
+
+-- name: prior_invoices
+-- The vendor's earlier invoices billing the same commitment in Sage Intacct (the invoice-number
+-- lookalikes a careless report gives).
+SELECT b."RECORDID" AS invoice_number
+FROM sage_intacct."APBILL" b
+WHERE b."VENDORID" = $vendor AND b."PODOCUMENTID" = $po AND b."RECORDID" <> $invoice
+ORDER BY b."WHENCREATED" DESC, b."RECORDID";
+
+-- name: other_commitments
+-- The job's other commitments and the vendor's commitments on other jobs (the commitment
+-- lookalikes), with the other job's project manager (the wrong approver).
+SELECT c.number, c.commitment_id, c.job_number, j.pm_email
+FROM book.commitments c
+JOIN book.jobs j ON j.job_number = c.job_number
+WHERE (c.job_number = $job OR c.vendor_key = $vendor) AND c.commitment_id <> $commitment
+ORDER BY c.vendor_key = $vendor DESC, c.number DESC;
+
+-- name: procore_commitment
+-- Procore's own id for the commitment (another spelling of the same record).
+SELECT c.id
+FROM procore.commitments c
+JOIN procore.projects p ON p.id = c.project_id
+WHERE p.project_number = $job AND c.number = $number;
+
+-- name: po_first_line
+-- The Intacct task of the commitment's first line (where a careless coder puts every bill).
+SELECT "TASKID" AS task_id FROM sage_intacct."PODOCUMENTENTRY" WHERE "DOCNO" = $po ORDER BY "LINE_NO" LIMIT 1;

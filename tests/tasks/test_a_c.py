@@ -143,7 +143,16 @@ def test_coi_identity(compiled: dict[str, Task]) -> None:
 def test_invoice_pdf_numbers(compiled: dict[str, Task]) -> None:
     t = compiled["cf_C_invoice_code_9140"]
     bill = _expected(t, "APBILL")
-    assert bill["TOTALENTERED"] == "14350.00" and bill["PODOCUMENTID"] == "PO-9140-4" and bill["STATE"] == "Draft"
+    assert bill["TOTALENTERED"] == "14350.00" and bill["STATE"] == "Draft"
+    assert "PODOCUMENTID" not in bill  # the instruction asks for job and cost code, not the PO link
+    answers = {a.name: a for a in t.ground_truth.answers}
+    assert set(answers) == {"invoice_number", "commitment", "bill_amount"}
+    assert answers["commitment"].compare("9140-75")[0] and answers["commitment"].compare("PO-9140-4")[0]
+    assert not answers["commitment"].compare("9140-74")[0]
+    assert answers["bill_amount"].compare("$14,350.00")[0] and not answers["bill_amount"].compare("24600.00")[0]
+    assert not answers["invoice_number"].compare("JSM-87009")[0]
+    assert not t.ground_truth.required_outputs
+    assert len(t.alternatives) >= 3 and len(t.mutants) >= 6
     line = _expected(t, "APBILLITEM")
     assert line["TASKID"] == "02-200-00" and line["COSTTYPEID"] == 3
     assert t.ground_truth.expected[0].where == {"VENDORID": "V1001", "RECORDID": "JSM-88421"}
