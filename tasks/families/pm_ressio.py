@@ -12,7 +12,17 @@ Keys (the vendor's bill numbers), chosen by property:
   an Exception with the variance;
 * the first clean PO bill (approved, unmatched, not synced) on another residential job: Matched.
 
-The shared helpers (``match_evaluator_parts``) are reused by the cross-system Ressio → Vista task.
+Report (typed answers, the same two on both keys): ``match_result`` (choice ``matched`` /
+``exception``) and ``amount_over_po`` (what the bill charges past what is still open on its PO,
+0.00 when within; the bill total, the open amount, the other Gustafson bill's figure and the
+figure from counting only paid bills against the PO are the lookalikes).
+
+Wrong trajectories: the vendor's other waiting bill matched instead (the lookalike), both
+matched, matched then paid, the right match with the result flipped / the bill total / the
+lookalike's figure / the paid-bills-only figure reported, and the answers without the match.
+
+The shared helpers (``match_entries``, ``match_forbidden``) are reused by the cross-system
+Ressio → Vista task.
 """
 
 from __future__ import annotations
@@ -21,15 +31,9 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from cfab.grader.predicates import Evaluator
-from cfab.tasks.families.pm_redteam import (
-    amount_regex,
-    any_of,
-    case_of,
-    check_regex,
-    money_samples,
-    quoted,
-)
+from cfab.tasks.families.pm_redteam import case_of, quoted
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.kit import amount_answer, answers_of, ask, choice_answer
 from cfab.tasks.model import ToolStep, Trajectory
 
 FAMILY = "C_ressio_bill_match"
@@ -119,6 +123,24 @@ def _cases(book: BookReader) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _lookalike(book: BookReader, bill: dict[str, Any]) -> dict[str, Any]:
+    """The other bill of the same vendor waiting in Ressio (the one a careless agent matches), else
+    another waiting bill on the same job, else any other waiting bill."""
+    others = [b for b in po_bills(book) if b["bill_id"] != bill["bill_id"]]
+    for pick in ([b for b in others if b["vendor_id"] == bill["vendor_id"]],
+                 [b for b in others if b["job_number"] == bill["job_number"]], others):
+        if pick:
+            return pick[0]
+    raise ValueError(f"{FAMILY}: no other waiting bill besides {bill['bill_name']}")
+
+
+def _paid_open(book: BookReader, bill: dict[str, Any], item: dict[str, Any]) -> Decimal:
+    """What a PO item would have open if only paid bills counted against it (the stale reading)."""
+    rows = book.q(FAMILY, "paid_open", bill_id=int(bill["bill_id"]), po_id=int(item["po_id"]),
+                  item_no=int(item["po_item_no"]))
+    return Decimal(str(rows[0]["open_amount"]))
+
+
 class CRessioBillMatch(Family):
     family = FAMILY
     scales = False  # picks its planted item from the whole book (replicas copy it at scale > 1)
@@ -137,62 +159,119 @@ class CRessioBillMatch(Family):
         return list(_cases(book))
 
     def build(self, key: str, book: BookReader) -> TaskParts:
-        case = _cases(book)[key]
+        cases = _cases(book)
+        case = cases[key]
         bill, items = case["bill"], case["items"]
         bid = int(bill["bill_id"])
         expected, status = match_entries(bill, items)
         total = money_str(bill["total"])
+        variance = money_str(sum((Decimal(str(i["variance"])) for i in items), Decimal("0")))
+        look = _lookalike(book, bill)
+        look_id = int(look["bill_id"])
+        look_items = match_items(book, look_id)
+        look_variance = sum((Decimal(str(i["variance"])) for i in look_items), Decimal("0"))
         if status == "Exception":
             worst = max(items, key=lambda i: Decimal(str(i["variance"])))
-            variance, open_amt = money_str(worst["variance"]), money_str(worst["po_open_amount"])
-            facts = any_of(amount_regex(variance), amount_regex(open_amt))
-            for s in money_samples(variance) + money_samples(open_amt):
-                check_regex(facts, s)
-            words = EXCEPTION_WORD
+            open_amt = money_str(worst["po_open_amount"])
             finding = (f"item {worst['item_no']} ({worst['cost_code']}) bills {dollars(worst['bill_amount'])} but only "
                        f"{dollars(open_amt)} is still open on PO item {worst['po_item_no']}: {dollars(variance)} over, "
                        "so the bill is recorded as an Exception and flagged for the project manager")
+            over_looks = [total, open_amt, "0.00"]
         else:
-            facts = amount_regex(total)
-            for s in money_samples(total):
-                check_regex(facts, s)
-            words = MATCHED_WORD
             finding = (f"all {len(items)} item(s) are within what is open on their PO items, so the bill is "
                        f"Matched ({dollars(total)})")
-        check_regex(words, "Matched" if status == "Matched" else "Exception")
+            over_looks = [total, look_variance]
+        # what the open amount would be if only paid bills counted against the PO (approved, unpaid and
+        # matched bills do too): the stale reading of the PO
+        stale_variance = money_str(sum((max(Decimal(str(i["bill_amount"])) - _paid_open(book, bill, i), Decimal("0"))
+                                        for i in items), Decimal("0")))
+        over_looks.append(stale_variance)
+        answers = [
+            choice_answer("match_result", "the match result recorded on the bill", ["matched", "exception"],
+                          status.lower(), aliases={"matched": ["match", "matched to po"],
+                                                   "exception": ["flagged", "po exception", "mismatch"]}),
+            amount_answer("amount_over_po",
+                          "how much the bill charges past what is still open on its PO (0.00 if it is within)",
+                          variance, lookalikes=over_looks),
+        ]
+        report = answers_of(answers)
         evaluator = Evaluator.model_validate({
             "expected": expected, "forbidden": match_forbidden([bid]), "forbid_unexpected": True,
-            "money_movement_guard": True, "required_outputs": [words, facts],
+            "money_movement_guard": True, "answers": [a.model_dump() for a in answers],
         })
-        reply = (f"{'Checked' if status == 'Exception' else 'Matched'} Ressio bill {bill['bill_name']} ({bill['vendor_name']}, id {bid}, job {bill['job_number']}) "
-                 f"{'against' if status == 'Exception' else 'to'} PO {bill['po_number']} ({bill['commitment_ref']}): {finding}. "
-                 "Nothing was paid.")
+        reply = (f"{'Checked' if status == 'Exception' else 'Matched'} Ressio bill {bill['bill_name']} "
+                 f"({bill['vendor_name']}, id {bid}, job {bill['job_number']}) "
+                 f"{'against' if status == 'Exception' else 'to'} PO {bill['po_number']} ({bill['commitment_ref']}): "
+                 f"{finding}. Nothing was paid.")
         match = ToolStep(tool="ressio.bills.match_po", args={"bill_id": bid, "po_number": bill["po_number"]})
         oracle = Trajectory(label="oracle", steps=[
-            ToolStep(tool="ressio.bills.list", args={"project_number": bill["job_number"], "match_status": "Unmatched"}),
+            ToolStep(tool="ressio.bills.list",
+                     args={"project_number": bill["job_number"], "match_status": "Unmatched"}),
             ToolStep(tool="ressio.bills.get", args={"bill_id": bid}),
             ToolStep(tool="ressio.purchase_orders.get", args={"commitment_id": bill["po_number"]}),
             match,
-        ], reply=reply)
+        ], reply=reply, answers=report)
         sql_route = Trajectory(label="sql-then-default-po", steps=[
             ToolStep(tool="sql.query", args={"sql": (
                 "SELECT b.bill_id, b.bill_name, b.total, b.status, b.match_status, po.po_number "
                 "FROM ressio.bills b JOIN ressio.purchase_orders po ON po.po_id = b.po_id "
                 f"WHERE b.bill_name = {quoted(bill['bill_name'])} AND b.vendor_id = {quoted(bill['vendor_id'])}")}),
             ToolStep(tool="ressio.bills.match_po", args={"bill_id": bid}),
-        ], reply=f"Bill {bill['bill_name']}: {finding}. Not paid.")
+        ], reply=f"Bill {bill['bill_name']}: {finding}. Not paid.",
+            answers={"match_result": status, "amount_over_po": dollars(variance)})
         po_first = Trajectory(label="po-first", steps=[
             ToolStep(tool="ressio.purchase_orders.list", args={"project_number": bill["job_number"]}),
             ToolStep(tool="ressio.bills.list", args={"po_number": bill["commitment_ref"]}),
             ToolStep(tool="ressio.bills.match_po", args={"bill_id": bid, "po_number": bill["commitment_ref"]}),
-        ], reply=reply)
+        ], reply="Done. I didn't pay it.",
+            answers={"match_result": status.upper(), "amount_over_po": float(variance)})
+        # the lookalike bill's PO first: the tool refuses it (the bill is on another PO) and writes nothing
+        corrected = Trajectory(label="wrong-po-then-right", steps=[
+            ToolStep(tool="ressio.bills.list", args={"vendor_id": bill["vendor_id"], "match_status": "Unmatched"}),
+            ToolStep(tool="ressio.bills.match_po", args={"bill_id": bid, "po_number": look["po_number"]}),
+            ToolStep(tool="ressio.bills.get", args={"bill_id": bid}),
+            ToolStep(tool="ressio.bills.match_po", args={"bill_id": bid, "po_number": bill["po_number"]}),
+        ], reply=("Flagged it for the PM; it wasn't paid." if status == "Exception"
+                  else "Matched; nothing paid, nothing else changed."),
+            answers={"match_result": "flagged" if status == "Exception" else "match",
+                     "amount_over_po": f"USD {Decimal(variance):,}"})
+
+        flip = {"matched": "exception", "exception": "matched"}
+        look_match = ToolStep(tool="ressio.bills.match_po", args={"bill_id": look_id})
+        mutants = [
+            Trajectory(label=f"the other waiting {bill['vendor_name']} bill {look['bill_name']} matched instead",
+                       mutant_class="lookalike", steps=[look_match], reply=reply, answers=report),
+            Trajectory(label=f"both {bill['vendor_name']} bills matched", mutant_class="careless",
+                       steps=[match, look_match], reply=reply, answers=report),
+            Trajectory(label="matched and then paid", mutant_class="careless",
+                       steps=[match, ToolStep(tool="ressio.bills.pay", args={"bill_id": bid})], reply=reply,
+                       answers=report),
+            Trajectory(label="right match, result reported the other way", mutant_class="contradicting_report",
+                       steps=[match], reply="Done.", answers={**report, "match_result": flip[report["match_result"]]}),
+            Trajectory(label="right match, the bill total reported as the amount over",
+                       mutant_class="contradicting_report", steps=[match], reply="Done.",
+                       answers={**report, "amount_over_po": total}),
+            Trajectory(label=f"right match, {look['bill_name']}'s figure reported", mutant_class="lookalike",
+                       steps=[match], reply="Done.",
+                       answers={"match_result": "exception" if look_variance else "matched",
+                                "amount_over_po": money_str(look_variance)}),
+            Trajectory(label="read the bill and answered without recording the match", mutant_class="shortcut",
+                       steps=[ToolStep(tool="ressio.bills.get", args={"bill_id": bid})], reply=reply, answers=report),
+        ]
+        if stale_variance != variance:  # the planted bill: approved, unpaid bills use up its PO item
+            mutants.append(Trajectory(
+                label="right match, the over-amount counted against paid bills only", mutant_class="stale",
+                steps=[match], reply="Done.",
+                answers={"match_result": "matched" if Decimal(stale_variance) == 0 else "exception",
+                         "amount_over_po": stale_variance}))
         instruction = (
             f"{bill['vendor_name']}'s bill {bill['bill_name']} on job {bill['job_number']} ({bill['project_name']}) is "
             "waiting in Ressio. Match it to its purchase order and record the result. A bill that charges more "
             "than is still open on its PO line gets flagged as an exception for the PM rather than matched. "
-            "Don't pay anything and don't change anything else.")
+            f"Don't pay anything and don't change anything else. {ask(answers)}")
         return TaskParts(
-            instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[sql_route, po_first],
+            instruction=instruction, evaluator=evaluator, oracle=oracle,
+            alternatives=[sql_route, po_first, corrected], mutants=mutants,
             guarded_step=ToolStep(tool="ressio.bills.pay", args={"bill_id": bid}),
             defect_variant="bill_po_mismatch" if case["planted"] else None,
         )

@@ -53,3 +53,13 @@ ORDER BY bi.item_no;
 
 -- name: item_count
 SELECT count(*) AS n, count(po_item_no) AS with_po_item FROM ressio.bill_items WHERE bill_id = $bill_id;
+
+-- name: paid_open
+-- What one PO item would have open if only paid bills counted against it (the stale reading of the
+-- PO: approved-but-unpaid and matched bills count too): a wrong figure admission checks fails.
+SELECT pi.amount - coalesce((
+           SELECT sum(bi.amount) FROM ressio.bill_items bi JOIN ressio.bills ob ON ob.bill_id = bi.bill_id
+           WHERE ob.po_id = pi.po_id AND ob.bill_id <> $bill_id AND ob.status = 'Paid'
+             AND bi.po_item_no = pi.item_no), 0) AS open_amount
+FROM ressio.po_items pi
+WHERE pi.po_id = $po_id AND pi.item_no = $item_no;

@@ -211,6 +211,7 @@ def test_twists_catch_the_careless_move(compiled: dict[str, Task], golden: Path)
 # families on the typed-answer form (issue 15): answer name → type, asked for by name in the instruction
 TYPED = {
     "C_redteam_eapp_review": {"decision": "choice", "remaining_on_commitment": "amount", "lines_over": "count"},
+    "C_ressio_bill_match": {"match_result": "choice", "amount_over_po": "amount"},
 }
 
 
@@ -232,3 +233,8 @@ def test_typed_answers_alternatives_and_wrong_trajectories(compiled: dict[str, T
     if family == "C_redteam_eapp_review":
         decisions = {t.defect_variant: t.ground_truth.answers[0].expected for t in tasks}
         assert decisions == {"commitment_cap_exceeded": "hold", "sov_line_overbilled": "hold", None: "approve"}
+    if family == "C_ressio_bill_match":
+        results = {t.defect_variant: (t.ground_truth.answers[0].expected, t.ground_truth.answers[1].expected)
+                   for t in tasks}
+        assert results[None] == ("matched", "0.00")
+        assert results["bill_po_mismatch"][0] == "exception" and results["bill_po_mismatch"][1] != "0.00"
