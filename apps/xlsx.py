@@ -7,6 +7,13 @@ and zip entries carry the workbook's own modified date. ``cells(content)`` is th
 (sheet, cell, value, formula, data_type) a state diff addresses; ``read_range`` is what a
 user sees, with formula results computed by a small evaluator (arithmetic, comparison,
 ``&``, SUM/MIN/MAX/AVERAGE/COUNT/ROUND/ABS/IF/IFERROR/AND/OR/NOT).
+
+Budgets: :func:`check_workbook` counts a workbook's parts, unpacked bytes and cells from the
+zip directory and the sheet XML (streamed, stopping at the limit) before anything parses it;
+formulas are refused past Excel's own length and nesting limits; evaluation counts the cells it
+visits (a range counts every cell in it) and resolves reference chains without recursion, so a
+long chain or ``=SUM(A2:XFD1048576)`` is a clean :class:`XlsxError`, not a stall or a
+RecursionError.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from typing import Any, Union
 
 from openpyxl import Workbook, load_workbook
 from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
+from openpyxl.utils.cell import coordinate_to_tuple
 from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.workbook.workbook import Workbook as WorkbookType
 from openpyxl.writer.excel import ExcelWriter
@@ -29,6 +37,15 @@ from cfab.schema.models import FrozenModel
 
 Value = Union[None, bool, int, Decimal, str, datetime, date, time]
 MAX_RANGE_CELLS = 100_000
+# budgets (the book's workbooks hold < 1,000 cells, < 64 KB of XML, formulas < 40 characters)
+MAX_WORKBOOK_CELLS = 200_000          # cells a workbook may hold (counted from the XML before parsing)
+MAX_XLSX_UNPACKED = 32 << 20          # bytes of all the zip's parts, as declared (reads stop there)
+MAX_XLSX_PARTS = 1_000
+MAX_WRITE_CELLS = 20_000              # cells one write may set
+MAX_EVAL_CELLS = 1_000_000            # cells one read may visit computing formulas (ranges count every cell)
+MAX_FORMULA_CHARS = 8_192             # Excel's own limits: 8,192 characters,
+MAX_FORMULA_NESTING = 64              # 64 levels of parentheses and function calls
+MAX_FORMULA_DEPTH = 200               # operator tree depth (a chain of 200 '+' terms)
 _EPOCH = datetime(1980, 1, 1)
 _CELL = re.compile(r"^\$?([A-Za-z]{1,3})\$?([1-9]\d{0,6})$")
 _BAD_SHEET = re.compile(r"[\[\]:*?/\\]")
@@ -52,14 +69,53 @@ class Cell(FrozenModel):
 # ------------------------------------------------------------------------------------------
 # bytes in, bytes out
 # ------------------------------------------------------------------------------------------
-def _load(content: bytes) -> WorkbookType:
+def _load(content: bytes, *, read_only: bool = False) -> WorkbookType:
     if not isinstance(content, (bytes, bytearray)):
         raise XlsxError(f"expected workbook bytes, got {type(content).__name__}")
     if not content:
         raise XlsxError("empty file: 0 bytes, expected an .xlsx workbook")
+    check_workbook(content)
     try:
-        return load_workbook(io.BytesIO(bytes(content)), data_only=False)
+        return load_workbook(io.BytesIO(bytes(content)), data_only=False, read_only=read_only)
     except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, ValueError) as exc:
+        raise XlsxError(f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})") from exc
+
+
+_CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c[\s/>]")
+
+
+def check_workbook(content: bytes, *, max_cells: int = MAX_WORKBOOK_CELLS) -> int:
+    """Check a workbook's size budgets without parsing it: at most :data:`MAX_XLSX_PARTS` zip
+    parts and :data:`MAX_XLSX_UNPACKED` unpacked bytes (as the zip directory declares them; reading
+    never goes past a declared size) and at most ``max_cells`` cells, counted by streaming the sheet
+    XML and stopping at the limit. Returns the cell count; XlsxError says which budget failed."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(bytes(content))) as archive:
+            infos = archive.infolist()
+            if len(infos) > MAX_XLSX_PARTS:
+                raise XlsxError(f"the workbook has {len(infos)} parts; at most {MAX_XLSX_PARTS} are read")
+            unpacked = sum(i.file_size for i in infos)
+            if unpacked > MAX_XLSX_UNPACKED:
+                raise XlsxError(f"the workbook unpacks to {unpacked:,} bytes; at most {MAX_XLSX_UNPACKED:,} are read")
+            total = 0
+            for info in infos:
+                if not (info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml")):
+                    continue
+                with archive.open(info) as fh:
+                    tail = b""
+                    while chunk := fh.read(1 << 20):
+                        buf = tail + chunk
+                        cut = buf.rfind(b"<", max(0, len(buf) - 64))  # a tag cut by the chunk end: next time
+                        cut = len(buf) if cut < 0 else cut
+                        total += len(_CELL_TAG.findall(buf, 0, cut))
+                        tail = buf[cut:]
+                        if total > max_cells:
+                            break
+                    total += len(_CELL_TAG.findall(tail))
+                if total > max_cells:
+                    raise XlsxError(f"the workbook holds more than {max_cells:,} cells, the limit for a workbook")
+            return total
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
         raise XlsxError(f"not a readable .xlsx workbook ({type(exc).__name__}: {exc})") from exc
 
 
@@ -126,8 +182,12 @@ def _read_value(value: Any) -> Value:
 # public API
 # ------------------------------------------------------------------------------------------
 def list_sheets(content: bytes) -> list[str]:
-    """Sheet names in workbook order."""
-    return list(_load(content).sheetnames)
+    """Sheet names in workbook order (the workbook's budgets checked, its sheets not parsed)."""
+    wb = _load(content, read_only=True)
+    try:
+        return list(wb.sheetnames)
+    finally:
+        wb.close()
 
 
 def create_workbook(sheets: Mapping[str, Iterable[Iterable[Any]]], *,
@@ -137,12 +197,21 @@ def create_workbook(sheets: Mapping[str, Iterable[Iterable[Any]]], *,
         raise XlsxError("a workbook needs at least one sheet")
     wb = Workbook()
     wb.remove(wb.active)
+    written = 0
     for name, rows in sheets.items():
         _check_sheet_name(wb, name)
         ws = wb.create_sheet(name)
         for row in rows:
-            ws.append([_store_value(v) for v in row])
+            values = [_store_value(v) for v in row]
+            written += len(values)
+            _check_write_size(written)
+            ws.append(values)
     return _save(wb, created or _EPOCH)
+
+
+def _check_write_size(n: int) -> None:
+    if n > MAX_WRITE_CELLS:
+        raise XlsxError(f"one write may set at most {MAX_WRITE_CELLS:,} cells; split it into several")
 
 
 def add_sheet(content: bytes, name: str) -> bytes:
@@ -155,12 +224,15 @@ def add_sheet(content: bytes, name: str) -> bytes:
 
 def write_cells(content: bytes, sheet: str, values: Mapping[str, Any]) -> bytes:
     """The workbook with ``values`` ({"B2": 14350.00, "C2": "=B2*0.1"}) written to ``sheet``."""
-    wb = _load(content)
-    ws = _sheet(wb, sheet)
     if not values:
         raise XlsxError("write_cells needs at least one cell")
+    _check_write_size(len(values))
+    wb = _load(content)
+    ws = _sheet(wb, sheet)
     for ref, value in values.items():
         ws[_cell_ref(ref)] = _store_value(value)
+    if sum(len(w._cells) for w in wb.worksheets) > MAX_WORKBOOK_CELLS:
+        raise XlsxError(f"the workbook would hold more than {MAX_WORKBOOK_CELLS:,} cells, the limit for a workbook")
     return _save(wb)
 
 
@@ -180,13 +252,19 @@ def read_range(content: bytes, sheet: str, a1_range: str, *, formulas: bool = Fa
     if (max_col - min_col + 1) * (max_row - min_row + 1) > MAX_RANGE_CELLS:
         raise XlsxError(f"range {a1_range!r} is larger than {MAX_RANGE_CELLS} cells; read it in parts")
     ev = _Evaluator(wb)
+    stored = ws._cells  # read without creating cells (ws[coord] would add one per empty coordinate)
     out: list[list[Value]] = []
     for r in range(min_row, max_row + 1):
         row: list[Value] = []
         for c in range(min_col, max_col + 1):
-            coord = f"{get_column_letter(c)}{r}"
-            raw = ws[coord].value
-            row.append(raw if formulas and _is_formula(raw) else ev.value(ws.title, coord))
+            cell = stored.get((r, c))
+            raw = None if cell is None else cell.value
+            if formulas and _is_formula(raw):
+                row.append(raw)
+            elif _is_formula(raw):
+                row.append(ev.value(ws.title, f"{get_column_letter(c)}{r}"))
+            else:
+                row.append(_read_value(raw))
         out.append(row)
     return out
 
@@ -255,6 +333,9 @@ class _Parser:
 
     def __init__(self, text: str) -> None:
         self.tokens: list[tuple[str, str]] = []
+        self.nesting = 0
+        if len(text) > MAX_FORMULA_CHARS:
+            raise _FormulaError(f"the formula is {len(text)} characters long; Excel allows {MAX_FORMULA_CHARS}")
         pos, text = 0, text.strip()
         while pos < len(text):
             m = _TOKEN.match(text, pos)
@@ -279,7 +360,14 @@ class _Parser:
         node = self.binary(0)
         if self.peek() is not None:
             raise _FormulaError(f"unexpected {self.peek()[1]!r}")
+        _check_depth(node)
         return node
+
+    def enter(self) -> None:
+        """One more level of parentheses, function call or sign (the parser recurses on each)."""
+        self.nesting += 1
+        if self.nesting > MAX_FORMULA_NESTING:
+            raise _FormulaError(f"the formula nests deeper than {MAX_FORMULA_NESTING} levels")
 
     LEVELS = (("=", "<>", "<", ">", "<=", ">="), ("&",), ("+", "-"), ("*", "/"), ("^",))
 
@@ -296,7 +384,9 @@ class _Parser:
         tok = self.peek()
         if tok in (("op", "-"), ("op", "+")):
             self.i += 1
+            self.enter()
             inner = self.unary()
+            self.nesting -= 1
             return ("neg", inner) if tok[1] == "-" else inner
         node = self.primary()
         while self.peek() == ("op", "%"):
@@ -316,6 +406,7 @@ class _Parser:
             sheet, _, cells_ = text.rpartition("!")
             return ("ref", sheet.strip("'").replace("''", "'") or None, cells_.replace("$", "").upper())
         if kind == "func":
+            self.enter()
             args: list[tuple] = []
             if self.peek() != ("op", ")"):
                 args.append(self.binary(0))
@@ -323,12 +414,32 @@ class _Parser:
                     self.i += 1
                     args.append(self.binary(0))
             self.take(")")
+            self.nesting -= 1
             return ("call", text.upper(), args)
         if (kind, text) == ("op", "("):
+            self.enter()
             node = self.binary(0)
             self.take(")")
+            self.nesting -= 1
             return node
         raise _FormulaError(f"unexpected {text!r}")
+
+
+def _check_depth(root: tuple) -> None:
+    """Refuse an operator tree deeper than :data:`MAX_FORMULA_DEPTH` (walked without recursion:
+    ``1+1+...`` parses in a loop but evaluates recursively, one level per operator)."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_FORMULA_DEPTH:
+            raise _FormulaError(f"the formula is more than {MAX_FORMULA_DEPTH} operations deep")
+        kind = node[0]
+        if kind == "neg":
+            stack.append((node[1], depth + 1))
+        elif kind == "bin":
+            stack += [(node[2], depth + 1), (node[3], depth + 1)]
+        elif kind == "call":
+            stack += [(arg, depth + 1) for arg in node[2]]
 
 
 def _num(v: Any) -> Decimal:
@@ -351,36 +462,133 @@ def _nums(values: list[Any]) -> list[Decimal]:
 
 
 class _Evaluator:
-    """Computes formula cells on demand with memoization and cycle detection."""
+    """Computes formula cells on demand with memoization and cycle detection, within a budget
+    of :data:`MAX_EVAL_CELLS` cell visits. A formula's references are settled first, bottom-up
+    on an explicit stack, so a chain of any length evaluates without deep recursion."""
 
-    def __init__(self, wb: WorkbookType) -> None:
+    def __init__(self, wb: WorkbookType, *, max_cells: int = MAX_EVAL_CELLS) -> None:
         self.wb = wb
         self.memo: dict[tuple[str, str], Value] = {}
         self.active: set[tuple[str, str]] = set()
+        self.visited = 0
+        self.max_cells = max_cells
+        self._asts: dict[tuple[str, str], tuple | _FormulaError] = {}
+        self._formula_cells: dict[str, list[tuple[int, int, str]]] = {}
 
+    # ------------------------------------------------------------------ cells
+    def _visit(self, n: int = 1) -> None:
+        self.visited += n
+        if self.visited > self.max_cells:
+            raise XlsxError(f"computing the formulas needs more than {self.max_cells:,} cell reads (a range "
+                            "counts every cell in it); read a smaller range or narrow the formula's ranges")
+
+    def _raw(self, sheet: str, coord: str) -> Any:
+        """A stored cell's raw value without creating the cell (openpyxl's ws[coord] would)."""
+        self._visit()
+        if sheet not in self.wb.sheetnames:
+            raise _FormulaError("#REF!")
+        row, col = coordinate_to_tuple(coord)
+        cell = self.wb[sheet]._cells.get((row, col))
+        return None if cell is None else cell.value
+
+    def _ast(self, key: tuple[str, str], raw: str) -> tuple:
+        ast = self._asts.get(key)
+        if ast is None:
+            try:
+                ast = _Parser(raw[1:]).parse()
+            except _FormulaError as exc:
+                ast = exc
+            self._asts[key] = ast
+        if isinstance(ast, _FormulaError):
+            raise ast
+        return ast
+
+    def _formulas_in(self, sheet: str) -> list[tuple[int, int, str]]:
+        """(row, column, coordinate) of every formula cell of ``sheet``."""
+        found = self._formula_cells.get(sheet)
+        if found is None:
+            ws = self.wb[sheet]
+            found = sorted((r, c, cell.coordinate) for (r, c), cell in ws._cells.items() if _is_formula(cell.value))
+            self._visit(len(ws._cells))
+            self._formula_cells[sheet] = found
+        return found
+
+    def _deps(self, key: tuple[str, str], raw: str) -> list[tuple[str, str]]:
+        """The formula cells a formula refers to (plain cells need no settling)."""
+        try:
+            ast = self._ast(key, raw)
+        except _FormulaError:
+            return []
+        out: list[tuple[str, str]] = []
+        stack = [ast]
+        while stack:
+            node = stack.pop()
+            kind = node[0]
+            if kind == "ref":
+                target = node[1] or key[0]
+                if target not in self.wb.sheetnames:
+                    continue
+                if ":" not in node[2]:
+                    out.append((target, node[2]))
+                    continue
+                c1, r1, c2, r2 = range_boundaries(node[2])
+                cells_ = self._formulas_in(target)
+                self._visit(len(cells_))
+                out += [(target, coord) for r, c, coord in cells_ if r1 <= r <= r2 and c1 <= c <= c2]
+            elif kind == "neg":
+                stack.append(node[1])
+            elif kind == "bin":
+                stack += [node[2], node[3]]
+            elif kind == "call":
+                stack += node[2]
+        return out
+
+    # ------------------------------------------------------------------ values
     def value(self, sheet: str, coord: str) -> Value:
         key = (sheet, coord)
         if key in self.memo:
             return self.memo[key]
-        if sheet not in self.wb.sheetnames:
-            raise _FormulaError("#REF!")
-        raw = self.wb[sheet][coord].value
+        raw = self._raw(sheet, coord)
         if not _is_formula(raw):
             return _read_value(raw)
         if key in self.active:
             return "#CIRC!"
-        self.active.add(key)
+        self._settle(key, raw)
+        return self.memo[key]
+
+    def _settle(self, root: tuple[str, str], raw: str) -> None:
+        """Compute ``root`` after every formula it depends on, deepest first (an explicit stack:
+        no recursion however long the chain). A reference back into the stack is a cycle."""
+        self.active.add(root)
+        stack = [(root, raw, iter(self._deps(root, raw)))]
         try:
-            result: Value = self.eval(_Parser(raw[1:]).parse(), sheet)
+            while stack:
+                key, text, pending = stack[-1]
+                for dep in pending:
+                    if dep in self.memo or dep in self.active:
+                        continue
+                    dep_raw = self._raw(*dep)
+                    if _is_formula(dep_raw):
+                        self.active.add(dep)
+                        stack.append((dep, dep_raw, iter(self._deps(dep, dep_raw))))
+                        break
+                else:
+                    stack.pop()
+                    self.memo[key] = self._compute(key, text)
+                    self.active.discard(key)
+        finally:
+            for key, _, _ in stack:
+                self.active.discard(key)
+
+    def _compute(self, key: tuple[str, str], raw: str) -> Value:
+        try:
+            result: Value = self.eval(self._ast(key, raw), key[0])
             if isinstance(result, list):
                 result = result[0] if result else None
         except _FormulaError as exc:
             result = str(exc) if str(exc).startswith("#") else "#NAME?"
         except (DivisionByZero, InvalidOperation, ZeroDivisionError):
             result = "#DIV/0!"
-        finally:
-            self.active.discard(key)
-        self.memo[key] = result
         return result
 
     def eval(self, node: tuple, sheet: str) -> Any:
@@ -395,6 +603,8 @@ class _Evaluator:
                     raise _FormulaError(v)
                 return v
             c1, r1, c2, r2 = range_boundaries(node[2])
+            if self.visited + (c2 - c1 + 1) * (r2 - r1 + 1) > self.max_cells:
+                self._visit((c2 - c1 + 1) * (r2 - r1 + 1))  # refused before walking it
             return [self.value(target, f"{get_column_letter(c)}{r}")
                     for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
         if kind == "neg":

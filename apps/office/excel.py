@@ -16,7 +16,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar
 
 import duckdb
-from openpyxl.utils.cell import column_index_from_string, coordinate_from_string
+from openpyxl.utils.cell import column_index_from_string, coordinate_from_string, range_boundaries
 from pydantic import Field
 from sqlglot import exp
 
@@ -435,6 +435,15 @@ class Excel(App):
 
             rng = f"A1:{get_column_letter(stat['c'])}{stat['r']}"
         content = bytes(wb["content"])
+        text = str(rng).strip()
+        try:  # refuse an oversized range before reading it (read_range checks the rest)
+            bounds = range_boundaries(text if ":" in text else f"{text}:{text}")
+        except (ValueError, TypeError):
+            bounds = None  # read_range explains what is wrong with it
+        if bounds and None not in bounds and \
+                (bounds[2] - bounds[0] + 1) * (bounds[3] - bounds[1] + 1) > MAX_READ_CELLS:
+            raise ToolError(f"range {rng} has more than {MAX_READ_CELLS} cells; read at most {MAX_READ_CELLS} "
+                            "at a time", "invalid_argument")
         try:
             values = read_range(content, sheet, rng)
             formulas = read_range(content, sheet, rng, formulas=True)
