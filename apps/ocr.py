@@ -15,11 +15,14 @@ import re
 from collections import OrderedDict
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
+from itertools import islice
 
 import pdfplumber
 from pdfminer.pdfdevice import PDFTextDevice
 from pdfminer.pdfinterp import PDFPageInterpreter
+from pdfminer.pdfpage import PDFPage
 
+from cfab.apps.ocr_budget import OcrBudgetExceeded, OcrLimits, budget
 from cfab.schema.models import FrozenModel
 
 DOC_TYPES = ("invoice", "coi", "lien_waiver", "pay_app", "wh347", "subcontract", "change_backup",
@@ -389,6 +392,7 @@ def extract_fields(rich: list[_Line], doc_type: str) -> dict[str, str]:
 # ------------------------------------------------------------------------------------------
 _CACHE: OrderedDict[tuple[str, bool], OcrResult] = OrderedDict()
 _CACHE_SIZE = 256
+_REFUSED: OrderedDict[str, str] = OrderedDict()  # sha256 -> why the OCR budget refused those bytes
 
 
 def _check(content: object) -> bytes:
@@ -407,18 +411,36 @@ def _check(content: object) -> bytes:
     return content
 
 
-def ocr_pdf(content: bytes, *, tables: bool = True) -> OcrResult:
+def _check_counts(pdf: pdfplumber.PDF, limits: OcrLimits) -> None:
+    """Refuse a PDF with more pages or objects than OCR reads (counted lazily, stopping at the limit)."""
+    pages = sum(1 for _ in islice(PDFPage.create_pages(pdf.doc), limits.max_pages + 1))
+    if pages > limits.max_pages:
+        raise OcrBudgetExceeded(f"the PDF has more than the OCR limit of {limits.max_pages} pages")
+    objects = 0
+    for xref in pdf.doc.xrefs:
+        objects += sum(1 for _ in islice(xref.get_objids(), limits.max_objects + 1 - objects))
+        if objects > limits.max_objects:
+            raise OcrBudgetExceeded(f"the PDF has more than the OCR limit of {limits.max_objects} objects")
+
+
+def ocr_pdf(content: bytes, *, tables: bool = True, limits: OcrLimits | None = None) -> OcrResult:
     """Read a PDF's text, tables and labelled fields from its bytes (``tables=False`` skips
-    the slower ruled-table pass; text and fields are the same either way)."""
+    the slower ruled-table pass; text and fields are the same either way).
+
+    The read runs under an OCR budget (:class:`cfab.apps.ocr_budget.OcrLimits`: pages, objects,
+    bytes inflated, content parsed, time); a PDF that needs more raises :class:`OcrError`."""
     data = _check(content)
     key = (hashlib.sha256(data).hexdigest(), tables)
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
+    if limits is None and key[0] in _REFUSED:
+        raise OcrError(_REFUSED[key[0]])
     page_lines: list[list[_Line]] = []
     found: list[OcrTable] = []
     try:
-        with pdfplumber.open(io.BytesIO(data)) as pdf:
+        with budget(limits) as usage, pdfplumber.open(io.BytesIO(data)) as pdf:
+            _check_counts(pdf, usage.limits)
             if not pdf.pages:
                 raise OcrError("the PDF has no pages")
             for number, page in enumerate(pdf.pages, start=1):
@@ -428,8 +450,16 @@ def ocr_pdf(content: bytes, *, tables: bool = True) -> OcrResult:
                         rows = [[" ".join((cell or "").split()) for cell in row] for row in table]
                         if rows:
                             found.append(OcrTable(page=number, rows=rows))
+            usage.check()  # a budget error some library code caught and ignored still counts
     except OcrError:
         raise
+    except OcrBudgetExceeded as exc:
+        error = OcrError(f"too costly to read: {exc}")
+        if limits is None:  # the same bytes fail the same way: do not spend the budget again
+            _REFUSED[key[0]] = error.message
+            if len(_REFUSED) > _CACHE_SIZE:
+                _REFUSED.popitem(last=False)
+        raise error from None
     except Exception as exc:  # pdfminer raises many types for damaged or encrypted files
         raise OcrError(f"unreadable PDF ({type(exc).__name__}): {exc}") from exc
     lines = [ln for page in page_lines for ln in page]
