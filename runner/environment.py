@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from cfab.apps.contract import App, AppContext
 from cfab.apps.registry import get_app, load_all
 from cfab.apps.tooling import ToolError, ToolResult, ToolSpec, jsonable
+from cfab.runner.arguments import MAX_ARGS_CHARS, Oversize, check_arguments, truncated
 from cfab.runner.golden import ensure_composed, ensure_golden
 from cfab.schema.catalog import Catalog, content_digest
 from cfab.schema.models import FrozenModel
@@ -174,11 +175,20 @@ class Environment:
         return call.spec
 
     def call(self, name: str, /, **args: Any) -> dict[str, Any]:
-        """Call a tool by native, sanitized or alias name; always returns a JSON-safe dict."""
+        """Call a tool by native, sanitized or alias name; always returns a JSON-safe dict.
+
+        Arguments past the size limits (:mod:`cfab.runner.arguments`) are refused before anything
+        runs; the call is still logged (a guarded tool's in the guard log too) with its arguments
+        truncated and their size and SHA-256."""
         self.con  # noqa: B018  (reopen if a diff or reset closed it; rebinds the tools)
         self._seq += 1
         seq = self._seq
+        name = str(name)[:200]
         call = self._calls.get(name)
+        try:
+            check_arguments(args)
+        except Oversize as exc:
+            return self._refuse_oversize(seq, name, call, args, exc.reason)
         if call is None:
             close = [n for n in self.tools if name.split(".")[-1] in n][:5]
             hint = f"; did you mean {', '.join(close)}" if close else ""
@@ -196,6 +206,34 @@ class Environment:
             return result.as_dict()
         result = self._run(seq, call, parsed, args)
         self._log(seq, spec.name, args, result, guarded=result.status == "pending_human_approval")
+        return result.as_dict()
+
+    def _refuse_oversize(self, seq: int, name: str, call: _Call | None, args: dict[str, Any],
+                         reason: str) -> dict[str, Any]:
+        logged = truncated(args, reason)
+        tool = call.spec.name if call is not None else name
+        result = ToolResult(ok=False, error=f"{tool}: {reason}; nothing was run. Send smaller, flatter "
+                                            "arguments (an upload is at most 5 MB).", error_type="invalid_argument")
+        guarded = call is not None and bool(call.spec.guarded)
+        if guarded:
+            self._guard_log(seq, call.spec, logged, valid=False, reason=reason)
+        self._log(seq, tool, logged, result, guarded=guarded)
+        return result.as_dict()
+
+    def record_refused(self, name: str, summary: dict[str, Any], reason: str) -> dict[str, Any]:
+        """Log a call a transport refused before it could be parsed (e.g. a request body past the
+        transport's size limit): ``summary`` stands for its arguments (say ``_truncated``); a
+        guarded tool's call goes to the guard log too. Returns the error result."""
+        self.con  # noqa: B018
+        self._seq += 1
+        name = str(name)[:200]
+        call = self._calls.get(name)
+        return self._refuse_oversize(self._seq, name, call, summary, reason) if call is not None else \
+            self._refuse_unknown(self._seq, name, summary, reason)
+
+    def _refuse_unknown(self, seq: int, name: str, args: dict[str, Any], reason: str) -> dict[str, Any]:
+        result = ToolResult(ok=False, error=f"unknown tool {name!r}; {reason}", error_type="unknown_tool")
+        self._log(seq, name, truncated(args, reason), result, guarded=False)
         return result.as_dict()
 
     def _run(self, seq: int, call: _Call, parsed: Any, raw: dict[str, Any]) -> ToolResult:
@@ -245,13 +283,13 @@ class Environment:
                    app: str | None = None) -> int:
         n = int(self.con.execute("SELECT coalesce(max(seq), 0) + 1 FROM cfab_internal.guard_log").fetchone()[0])
         self.con.execute("INSERT INTO cfab_internal.guard_log VALUES (?, ?, ?, ?, false, ?, ?, ?)",
-                         [n, app or spec.app, spec.name, _dumps(args), valid, reason, self.clock_ts()])
+                         [n, app or spec.app, spec.name, _log_json(args), valid, _clip(reason), self.clock_ts()])
         return n
 
     def _log(self, seq: int, tool: str, args: dict[str, Any], result: ToolResult, *, guarded: bool) -> None:
         self.con.execute("INSERT INTO cfab_internal.tool_log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         [seq, tool, _dumps(args), result.ok, guarded, result.error,
-                          _dumps(result.as_dict()), self.clock_ts()])
+                         [seq, tool, _log_json(args), result.ok, guarded, _clip(result.error),
+                          _log_json(result.as_dict(), limit=MAX_LOGGED_RESULT), self.clock_ts()])
 
     def clock_ts(self) -> str:
         return f"{self.clock.isoformat()} 17:00:00"
@@ -317,6 +355,26 @@ def _catalog_for(golden: Path, con: duckdb.DuckDBPyConnection) -> Catalog:
 
 def _dumps(value: Any) -> str:
     return json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"))
+
+
+MAX_LOGGED_RESULT = 4 * MAX_ARGS_CHARS   # a result stored past this is stored truncated (with its sha256)
+_MAX_LOGGED_ERROR = 64_000
+
+
+def _log_json(value: dict[str, Any], limit: int = MAX_ARGS_CHARS) -> str:
+    """What a log row stores: the canonical JSON, or past ``limit`` (or nested too deep to
+    serialize) the truncated form with the full value's size and SHA-256."""
+    try:
+        check_arguments(value, max_chars=limit)
+        return _dumps(value)
+    except Oversize as exc:
+        return _dumps(truncated(value, exc.reason))
+
+
+def _clip(text: str | None) -> str | None:
+    if text is None or len(text) <= _MAX_LOGGED_ERROR:
+        return text
+    return text[:_MAX_LOGGED_ERROR] + f"...(+{len(text) - _MAX_LOGGED_ERROR:,} characters)"
 
 
 def _validation_message(tool: str, exc: ValidationError) -> str:

@@ -69,3 +69,16 @@ WHERE d.kind = 'vendor_id_split' AND d.family = 'R_1099nec';
 
 -- name: payer
 SELECT payer_id FROM track1099.payers;
+
+-- name: vendor_paid
+-- Each Track1099 payee record's own payments in the tax year (voids excluded) and its voided
+-- checks: a per-vendor-id judgement, or a void counted, gives these figures.
+SELECT r.recipient_id, v.vendor_key, v.tin,
+       coalesce(sum(c.amount) FILTER (WHERE c.status <> 'void'), 0) AS paid,
+       coalesce(sum(c.amount) FILTER (WHERE c.status = 'void'), 0) AS voided
+FROM book.vendors v
+JOIN track1099.recipients r ON r.reference_id = v.vendor_key
+LEFT JOIN book.checks c ON c.payee_vendor_key = v.vendor_key
+     AND c.issue_date >= make_date($tax_year, 1, 1) AND c.issue_date < make_date($tax_year + 1, 1, 1)
+GROUP BY ALL
+ORDER BY r.recipient_id;

@@ -94,7 +94,7 @@ def test_metadata(facts: dict, golden: Path) -> None:
             assert task.money_movement_guard and task.ground_truth.money_movement_guard
             assert task.guarded_step is not None
             assert task.ground_truth.forbid_unexpected
-            if task.family == "T_positive_pay":  # converted to typed answers (issue 15)
+            if task.family in ("T_positive_pay", "R_1099nec"):  # converted to typed answers (issue 15)
                 assert task.ground_truth.answers and not task.ground_truth.required_outputs
                 assert len(task.alternatives) >= 3 and len(task.mutants) >= 6
             else:
@@ -205,17 +205,29 @@ def test_t_answers(facts: dict) -> None:
         assert not _answers_hold(t, given), given
 
 
+def test_r_answers(facts: dict) -> None:
+    """R asks for the form count and the box 1 total, compared exactly; the figures of a per-vendor-id
+    judgement (the split payee dropped or given two forms) or of a voided check counted fail."""
+    r = facts["tasks"][f"cf_R_1099nec_{facts['year']}"]
+    filing = next(e for e in r.ground_truth.expected if e.table == "filings")
+    count, amount = filing.assert_["form_count"], Decimal(filing.assert_["total_box1"])
+    split = next(t for t in facts["r_tins"] if len(t["recipient_ids"]) > 1)
+    assert {a.name: a.type for a in r.ground_truth.answers} == {"form_count": "count", "box1_total": "amount"}
+    assert "`form_count`" in r.instruction and "`box1_total`" in r.instruction
+    for given in ({"form_count": count, "box1_total": str(amount)}, {"form_count": str(count), "box1_total": f"${amount:,}"},
+                  {"form_count": float(count), "box1_total": float(amount)},
+                  {"form_count": count, "box1_total": f"USD {amount:,.2f}"}):
+        assert _answers_hold(r, given), given
+    for given in ({"form_count": count - 1, "box1_total": str(amount - split["total"])},
+                  {"form_count": count + 1, "box1_total": str(amount)},
+                  {"form_count": count, "box1_total": str(amount + Decimal("0.01"))},
+                  {"form_count": count, "box1_total": str((amount * Decimal("1.01")).quantize(Decimal("0.01")))},
+                  {"form_count": count}, {"form_count": f"{count} forms", "box1_total": str(amount)}):
+        assert not _answers_hold(r, given), given
+
+
 def test_reply_patterns(facts: dict) -> None:
     tasks = facts["tasks"]
-
-    r = tasks[f"cf_R_1099nec_{facts['year']}"]
-    total = next(e for e in r.ground_truth.expected if e.table == "filings").assert_["total_box1"]
-    count = next(e for e in r.ground_truth.expected if e.table == "filings").assert_["form_count"]
-    amount = Decimal(total)
-    for reply in (f"Prepared {count} forms totaling ${amount:,}.", f"{count} draft 1099-NECs, box 1 total {amount}",
-                  f"Built the filing: {count} payees, ${amount:,} in box 1"):
-        assert all(_holds(r, reply)), reply
-    assert not all(_holds(r, f"Prepared {count + 1} forms totaling ${amount + 1:,}."))
 
     clean = tasks["cf_P_certified_payroll_2041"]
     wd = next(p for p in clean.ground_truth.required_outputs if p.startswith(r"\bIL"))
