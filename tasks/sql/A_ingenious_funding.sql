@@ -27,3 +27,21 @@ SELECT f.funding_source_id, f.name, f.source_type, f.draw_priority, f.allocation
 FROM ingenious_build.funding_sources f
 WHERE f.project_id = $project_id
 ORDER BY f.draw_priority, f.funding_source_id;
+
+-- name: open_invoices
+-- Every invoice whose funding can still change (Draft, Submitted or Rejected, unallocated) on a project
+-- with funding sources: where the family looks for the lookalike invoice a careless agent funds.
+SELECT i.invoice_id, i.custom_id, i.net_amount, i.status, i.project_id, p.project_code AS job_number,
+       i.company_id, c.name AS company_name
+FROM ingenious_build.invoices i
+JOIN ingenious_build.projects p ON p.project_id = i.project_id
+JOIN ingenious_build.companies c ON c.company_id = i.company_id
+WHERE i.status IN ('Draft', 'Submitted', 'Rejected') AND i.funding_status = 'Unallocated'
+  AND EXISTS (SELECT 1 FROM ingenious_build.funding_sources f WHERE f.project_id = i.project_id)
+ORDER BY p.project_code, i.invoice_date, i.invoice_id;
+
+-- name: budget_line
+-- One budget line of a project (the careless mutant re-forecasts it, an unrequested change).
+SELECT cost_code, forecast_to_complete
+FROM ingenious_build.budget_lines WHERE project_id = $project_id
+ORDER BY cost_code LIMIT 1;

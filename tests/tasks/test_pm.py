@@ -212,6 +212,7 @@ def test_twists_catch_the_careless_move(compiled: dict[str, Task], golden: Path)
 TYPED = {
     "C_redteam_eapp_review": {"decision": "choice", "remaining_on_commitment": "amount", "lines_over": "count"},
     "C_ressio_bill_match": {"match_result": "choice", "amount_over_po": "amount"},
+    "A_ingenious_funding": {"funding_sources": "id_list"},
 }
 
 
@@ -238,3 +239,9 @@ def test_typed_answers_alternatives_and_wrong_trajectories(compiled: dict[str, T
                    for t in tasks}
         assert results[None] == ("matched", "0.00")
         assert results["bill_po_mismatch"][0] == "exception" and results["bill_po_mismatch"][1] != "0.00"
+    if family == "A_ingenious_funding":
+        for t in tasks:  # the draw order's source(s), never the exhausted one first in the list
+            spec = t.ground_truth.answers[0]
+            funded = [e.where["funding_source_id"] for e in t.ground_truth.expected if e.table == "invoice_funding"]
+            assert sorted(spec.expected) == sorted(funded)
+            assert not spec.compare([s for look in spec.lookalikes for s in look if s not in funded])[0]
