@@ -77,7 +77,7 @@ def _check_function_name(obj: dict[str, Any]) -> None:
     name = str(obj.get("function_name", ""))
     if obj.get("schema") or obj.get("catalog"):
         raise SqlRefused(f"qualified function names are not allowed ({name})")
-    why = banned_function_reason(name)
+    why = banned_function_reason(name, "expression")
     if why:
         raise SqlRefused(f"function {name} is not allowed: {why}")
     if name.lower() not in _builtins:
@@ -205,10 +205,11 @@ class _Walker:
             name = str(fn.get("function_name", "")).lower()
             if fn.get("schema") or fn.get("catalog"):
                 raise SqlRefused(f"qualified table function {name} is not allowed")
-            if name not in ALLOWED_TABLE_FUNCTIONS and not (
-                name in CATALOG_FUNCTIONS and id(ref) in self.approved
-            ):
-                raise SqlRefused(f"table function {name} is not allowed")
+            if not (name in CATALOG_FUNCTIONS and id(ref) in self.approved):
+                why = banned_function_reason(name, "table")
+                if why or name not in ALLOWED_TABLE_FUNCTIONS or name not in _builtins:
+                    raise SqlRefused(f"table function {name} is not allowed: "
+                                     f"{why or 'only the reviewed generators can be used in FROM'}")
             self.walk(fn.get("arguments"), scope)
             self.walk(ref.get("sample"), scope)
         elif kind == "SHOW_REF":

@@ -45,6 +45,7 @@ from cfab.apps.sqlpolicy import (
     MAX_SQL_CHARS,
     SqlRefused,
     banned_function_reason,
+    function_call_name,
     looks_like_file,
     normalize_allowed,
     schema_refusal,
@@ -210,19 +211,44 @@ def _check_root(root: exp.Expression, allowed: tuple[str, ...]) -> exp.Expressio
 
 # -- the tree walk ------------------------------------------------------------------------
 def _function_names(node: exp.Func) -> list[str]:
-    if isinstance(node, exp.Anonymous):
-        return [node.name]
-    return [str(n) for n in type(node).sql_names()]
+    """The name DuckDB will look up for `node` (empty when it renders as syntax)."""
+    try:
+        name = function_call_name(node)
+    except Exception:
+        raise SqlRefused("this statement cannot be rendered safely; simplify it") from None
+    return [name] if name else []
+
+
+def _check_function_name(node: exp.Func) -> None:
+    """Refuse a call of anything but a reviewed, allowed built-in (sqlfunctions.toml)."""
+    for name in _function_names(node):
+        why = banned_function_reason(name, "expression")
+        if why:
+            raise SqlRefused(f"function {name} is not allowed: {why}")
 
 
 def _check_function(node: exp.Func) -> None:
-    if isinstance(node, exp.Binary):  # operators such as GLOB / LIKE are not function calls
-        return
-    for name in _function_names(node):
-        why = banned_function_reason(name)
-        if why:
-            raise SqlRefused(f"function {name.lower()} is not allowed: {why}")
+    _check_function_name(node)
     check_value_size(node)
+
+
+def _check_rendered_names(root: exp.Expression) -> None:
+    """The allow-list again, on the re-parse of the text that will run (so a call the
+    generator synthesised, not written by the agent, is checked too)."""
+    for node in root.walk():
+        if not isinstance(node, exp.Func):
+            continue
+        in_from = isinstance(node.parent, exp.Table) and node.arg_key == "this"
+        in_lateral = isinstance(node.parent, exp.Lateral) and node.arg_key == "this"
+        for name in _function_names(node):
+            if in_from or in_lateral:
+                if name in CATALOG_FUNCTIONS and not node.expressions:
+                    continue
+                why = banned_function_reason(name, "table")
+            else:
+                why = banned_function_reason(name, "expression")
+            if why:
+                raise SqlRefused(f"function {name} is not allowed: {why}")
 
 
 def _cte_visible(table: exp.Table, name: str) -> bool:
@@ -303,9 +329,9 @@ def _check_table_function(table: exp.Table, fn: exp.Func, schema: str,
     shown = names[0] if names else type(fn).__name__.lower()
     if schema:
         raise SqlRefused(f"qualified table function {schema}.{shown} is not allowed")
-    if isinstance(fn, _TABLE_FUNCTION_CLASSES):
+    if isinstance(fn, _TABLE_FUNCTION_CLASSES) and (not names or shown in ALLOWED_TABLE_FUNCTIONS):
         return
-    if isinstance(fn, exp.Anonymous) and shown in ALLOWED_TABLE_FUNCTIONS:
+    if shown in ALLOWED_TABLE_FUNCTIONS and banned_function_reason(shown, "table") is None:
         return
     if isinstance(fn, exp.Anonymous) and shown in CATALOG_FUNCTIONS:
         if fn.expressions:
@@ -313,7 +339,7 @@ def _check_table_function(table: exp.Table, fn: exp.Func, schema: str,
         catalog.append(_Catalog(table, exp.Table(this=exp.Anonymous(this=shown)),
                                 CATALOG_FUNCTIONS[shown], shown, f"{shown}()"))
         return
-    why = banned_function_reason(shown) or "only " + ", ".join(sorted(ALLOWED_TABLE_FUNCTIONS)) + \
+    why = banned_function_reason(shown, "table") or "only " + ", ".join(sorted(ALLOWED_TABLE_FUNCTIONS)) + \
         " and the catalog functions " + ", ".join(f"{f}()" for f in CATALOG_FUNCTIONS) + " are available"
     raise SqlRefused(f"function {shown} is not allowed: {why}")
 
@@ -323,12 +349,12 @@ def _check_lateral(node: exp.Lateral) -> None:
     inner = node.this
     if isinstance(inner, (exp.Subquery, exp.Select, exp.SetOperation)):
         return
-    if isinstance(inner, _TABLE_FUNCTION_CLASSES):
-        return
-    if isinstance(inner, exp.Anonymous) and inner.name.lower() in ALLOWED_TABLE_FUNCTIONS:
-        return
     if isinstance(inner, exp.Func):
-        name = _function_names(inner)[0].lower() if _function_names(inner) else type(inner).__name__
+        names = _function_names(inner)
+        if (names[0] if names else "") in ALLOWED_TABLE_FUNCTIONS or (
+                not names and isinstance(inner, _TABLE_FUNCTION_CLASSES)):
+            return
+        name = names[0] if names else type(inner).__name__.lower()
         raise SqlRefused(f"function {name} is not allowed after LATERAL: "
                          f"only {', '.join(sorted(ALLOWED_TABLE_FUNCTIONS))} or a subquery")
     raise SqlRefused("LATERAL must be followed by a subquery: LATERAL (SELECT … FROM <app>.<table> …)")
@@ -391,8 +417,12 @@ def prepare_read(sql: str, allowed_schemas: Collection[str]) -> CheckedRead:
     _rewrite_catalog(catalog, allowed)
     try:
         text = render_sql(root)
-        again = render_sql(parse_one_statement(text))
-    except SqlRefused:
+        reparsed = parse_one_statement(text)
+        again = render_sql(reparsed)
+        _check_rendered_names(reparsed)
+    except SqlRefused as exc:
+        if exc.reason.startswith("function "):
+            raise
         raise SqlRefused("this statement cannot be normalized safely; simplify it") from None
     except Exception:
         raise SqlRefused("this statement cannot be rendered safely; simplify it") from None

@@ -1,5 +1,6 @@
-"""Shared policy for agent SQL: the refusal exception, the names that are never allowed,
-the few table functions that are, and the catalog relations that get rewritten.
+"""Shared policy for agent SQL: the refusal exception, the function allow-list lookup
+(`cfab.apps.sqlfunctions`, reviewed data in sqlfunctions.toml), the few table functions
+allowed in FROM, and the catalog relations that get rewritten.
 
 Everything here is data or tiny pure helpers, used by both static layers
 (`cfab.apps.sqlguard`, the sqlglot layer, and `cfab.apps.sqlcrosscheck`, the DuckDB
@@ -11,6 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from typing import Any
+
+from cfab.apps.sqlfunctions import function_refusal, policy
 
 __all__ = [
     "SqlRefused",
@@ -22,6 +26,8 @@ __all__ = [
     "MAX_SQL_CHARS",
     "normalize_allowed",
     "banned_function_reason",
+    "function_call_name",
+    "SYNTAX_HEADS",
     "schema_refusal",
     "looks_like_file",
 ]
@@ -37,10 +43,9 @@ RESERVED_SCHEMAS: frozenset[str] = HIDDEN_SCHEMAS | frozenset(
     {"information_schema", "pg_catalog", "main", "temp", "system", "memory"}
 )
 
-#: Table functions an agent may call in FROM: pure generators over their arguments.
-ALLOWED_TABLE_FUNCTIONS: frozenset[str] = frozenset(
-    {"range", "generate_series", "unnest", "json_each", "json_tree"}
-)
+#: Table functions an agent may call in FROM: pure generators over their arguments
+#: (the reviewed list's `allowed_table.generators`).
+ALLOWED_TABLE_FUNCTIONS: frozenset[str] = policy().categories["allowed_table.generators"]
 
 #: information_schema views that are rewritten to a filtered subquery, and the column
 #: holding the schema name in each. Any other information_schema view is refused.
@@ -59,53 +64,8 @@ CATALOG_FUNCTIONS: dict[str, str] = {
     "duckdb_schemas": "schema_name",
     "duckdb_constraints": "schema_name",
 }
-
-# Exact function names (lower case) that are refused anywhere, with the reason shown.
-_BANNED_EXACT: dict[str, str] = {
-    "query": "agents cannot run SQL text from inside SQL",
-    "query_table": "agents cannot run SQL text from inside SQL",
-    "json_execute_serialized_sql": "agents cannot run SQL text from inside SQL",
-    "glob": "agents cannot list or read files",
-    "sniff_csv": "agents cannot list or read files",
-    "nextval": "sequences cannot be advanced or read by agents",
-    "currval": "sequences cannot be advanced or read by agents",
-    "setval": "sequences cannot be advanced or read by agents",
-    "getenv": "agents cannot read the environment or settings",
-    "getvariable": "agents cannot read the environment or settings",
-    "current_setting": "agents cannot read the environment or settings",
-    "load_extension": "extensions cannot be loaded",
-    "sleep_ms": "agents cannot pause the engine",
-    "pg_sleep": "agents cannot pause the engine",
-    "write_log": "agents cannot write to the engine log",
-    "parse_duckdb_log_message": "agents cannot read the engine log",
-    "checkpoint": "maintenance functions are not available",
-    "force_checkpoint": "maintenance functions are not available",
-    "which_secret": "agents cannot inspect secrets",
-    "summary": "use SELECT with aggregates instead",
-    "pg_get_viewdef": "agents cannot read catalog definitions",
-    "pg_get_expr": "agents cannot read catalog definitions",
-    "pg_get_constraintdef": "agents cannot read catalog definitions",
-    "col_description": "agents cannot read catalog definitions",
-    "repeat_row": "use range() instead",
-    "test_all_types": "test functions are not available",
-    "test_vector_types": "test functions are not available",
-}
-
-# Name patterns refused anywhere (checked after the exact names).
-_BANNED_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^read_"), "agents cannot read files"),
-    (re.compile(r"_scan$"), "agents cannot scan files or other databases"),
-    (re.compile(r"_metadata$"), "agents cannot read file metadata"),
-    (re.compile(r"^parquet_"), "agents cannot read files"),
-    (re.compile(r"^(pragma_|duckdb_)"), "engine catalog and pragma functions are not available"),
-    (re.compile(r"^(enable|disable|truncate)_"), "engine settings cannot be changed"),
-    (re.compile(r"^__"), "internal functions are not available"),
-    (re.compile(r"^has_.*privilege$"), "privilege functions are not available"),
-    (re.compile(r"(^|_)(secrets?|extensions?)(_|$)"), "engine internals are not available"),
-    (re.compile(r"^(register|deregister|destroy|create)_external_"), "engine internals are not available"),
-    (re.compile(r"grammar_extension"), "engine internals are not available"),
-)
-
+if set(CATALOG_FUNCTIONS) != policy().categories["allowed_table.catalog"]:
+    raise RuntimeError("sqlfunctions.toml allowed_table.catalog must list exactly the rewritten catalog functions")
 
 #: Names DuckDB would try to read as a file when no such table exists (replacement scans
 #: also fire for qualified names: `procore.csv` reads ./procore.csv).
@@ -134,15 +94,47 @@ class SqlRefused(ValueError):
         self.reason = text
 
 
-def banned_function_reason(name: str) -> str | None:
-    """Why the function `name` may never be called by an agent, or None if it may."""
-    low = name.strip().lower()
-    if low in _BANNED_EXACT:
-        return _BANNED_EXACT[low]
-    for pattern, why in _BANNED_PATTERNS:
-        if pattern.search(low):
-            return why
-    return None
+def banned_function_reason(name: str, context: str = "expression") -> str | None:
+    """Why the built-in function `name` may not be called by an agent in `context`
+    ("expression" or "table"), or None if it may.
+
+    An allow-list (`cfab.apps.sqlfunctions`, data in sqlfunctions.toml): a name nobody
+    reviewed is refused too, with a message saying so."""
+    return function_refusal(name, context)  # type: ignore[arg-type]
+
+
+#: sqlglot renders these typed nodes as syntax that DuckDB's parser does not turn into a
+#: function call (CAST(x AS T), EXTRACT(f FROM d), COALESCE, …): no name to look up.
+SYNTAX_HEADS: frozenset[str] = frozenset({
+    "cast", "try_cast", "extract", "coalesce", "columns", "exists", "grouping", "grouping_id", "unpack",
+})
+
+_HEAD = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def function_call_name(node: Any) -> str | None:
+    """The name DuckDB will look up for a sqlglot function node, lower case, as the
+    rendered SQL calls it (`exp.Anonymous` keeps the agent's spelling; a typed node such
+    as `exp.Transform` is rendered, LIST_TRANSFORM(...)). None when the node renders as
+    syntax (operators, CAST, CASE, literals) rather than as a call."""
+    from sqlglot import exp
+
+    from sqlglot.errors import ErrorLevel
+
+    if isinstance(node, exp.Anonymous):
+        return str(node.name).lower()
+    shallow = node.copy() if len(node.args) <= 0 else type(node)(**{
+        k: (exp.Null() if isinstance(v, exp.Expression) else v) for k, v in node.args.items()
+        if not isinstance(v, list)} | {k: [exp.Null() for _ in v] for k, v in node.args.items() if isinstance(v, list)})
+    try:
+        text = shallow.sql(dialect="duckdb", comments=False, unsupported_level=ErrorLevel.IGNORE)
+    except Exception:  # a generator that needs its real arguments
+        text = node.sql(dialect="duckdb", comments=False, unsupported_level=ErrorLevel.IGNORE)
+    match = _HEAD.match(text)
+    if not match:
+        return None
+    head = match.group(1).lower()
+    return None if head in SYNTAX_HEADS else head
 
 
 def normalize_allowed(allowed_schemas: Collection[str]) -> tuple[str, ...]:

@@ -28,7 +28,13 @@ from typing import Any, Literal
 from sqlglot import exp
 
 from cfab.apps.sqlcrosscheck import crosscheck_row_expression, crosscheck_write_kind
-from cfab.apps.sqlpolicy import SqlRefused, banned_function_reason, normalize_allowed, schema_refusal
+from cfab.apps.sqlpolicy import (
+    SqlRefused,
+    banned_function_reason,
+    function_call_name,
+    normalize_allowed,
+    schema_refusal,
+)
 from cfab.apps.sqlsize import check_value_size
 from cfab.schema.models import FrozenModel
 
@@ -139,14 +145,16 @@ def _row_expression(node: exp.Expression, table: str, alias: str, what: str) -> 
         if isinstance(sub, exp.Dot) and isinstance(sub.expression, exp.Func):
             raise SqlRefused(f"{what}: method-style or qualified function calls are not allowed")
         if isinstance(sub, exp.Func) and not isinstance(sub, exp.Binary):
+            called = function_call_name(sub)  # what DuckDB will look up (None: syntax such as CASE)
             names = [sub.name] if isinstance(sub, exp.Anonymous) else list(type(sub).sql_names())
-            for name in names:
+            for name in [*names, *([called] if called else [])]:
                 low = str(name).lower()
                 if low in _NONDETERMINISTIC or low.startswith("current_"):
                     raise SqlRefused(f"{what}: {low} is not allowed in a write; use a literal value")
-                why = banned_function_reason(low)
+            if called:
+                why = banned_function_reason(called)
                 if why:
-                    raise SqlRefused(f"{what}: function {low} is not allowed: {why}")
+                    raise SqlRefused(f"{what}: function {called} is not allowed: {why}")
             check_value_size(sub)
         if isinstance(sub, exp.Column):
             if sub.args.get("catalog") is not None or sub.args.get("db") is not None:
