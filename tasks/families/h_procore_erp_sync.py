@@ -10,6 +10,17 @@ is the controller's step: calling ``vista_erp.vista_post`` fails the task.
 Twist (in the data, every job): this month's requisitions include one already synced (the sync
 tool refuses it; the count must still report it skipped) and drafts / pay requests under review
 that look billable — on job 1042 Walsh's, which bills past its subcontract's remaining amount.
+
+Report: two typed ``count`` answers, ``synced_count`` and ``skipped_count`` (this month's
+requisitions on the job not synced). Their lookalikes are the counts a careless agent gives: the
+already-synced requisition counted as synced, the skipped count without it (or without the
+unapproved ones).
+
+Wrong trajectories (admission's lookalike / careless / contradicting mutants): the same vendor's
+approved requisition on another job synced instead of, or beside, ours; one of ours missed
+(reported right, and reported as skipped); the right syncs plus a Vista posting or a pay request
+under review keyed into Vista by hand; the right state with the already-synced one counted as
+synced or the skipped count short; the reads alone with the right counts.
 """
 
 from __future__ import annotations
@@ -20,8 +31,8 @@ from typing import ClassVar
 
 from cfab.grader.predicates import Evaluator
 from cfab.seeds import anchors
-from cfab.tasks.families.b_aia_g702 import count_regex
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.kit import answers_of, ask, count_answer
 from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
 
 FAMILY = "H_procore_erp_sync"
@@ -72,12 +83,18 @@ class ProcoreErpSync(Family):
         n_sync, n_skip = len(sync), len(skipped)
         defect = "already_synced" if already else None
 
+        answers = [
+            count_answer("synced_count", "how many requisitions you synced", n_sync,
+                         lookalikes=[n_sync + len(already)]),
+            count_answer("skipped_count", "how many of this month's requisitions on the job you skipped", n_skip,
+                         lookalikes=[n_skip - len(already), n_skip - len(unapproved)]),
+        ]
+        report = answers_of(answers)
         instruction = (
             f"It's AP cut-off for {clock:%B %Y}. On job {job}, sync every subcontractor pay request (Procore "
             f"requisition) that is approved but not yet synced over to Vista. Skip anything already synced and "
             f"anything not approved yet (drafts, ones still under review) and leave those alone; don't post "
-            f"anything in Vista, posting is the controller's step. Then tell me how many you synced and how many "
-            f"of this month's requisitions on the job you skipped, as \"synced N, skipped M\".")
+            f"anything in Vista, posting is the controller's step. {ask(answers)}")
 
         # ---------------------------------------------------------------- evaluator
         ids = [r["id"] for r in sync]
@@ -120,8 +137,7 @@ class ProcoreErpSync(Family):
             ],
             "forbid_unexpected": True,
             "money_movement_guard": False,
-            "required_outputs": [count_regex("synced", n_sync, exclude=("skip", "already", r"not\b")),
-                                 count_regex("skipped", n_skip, exclude=("synced",))],
+            "answers": [a.model_dump() for a in answers],
             "forbidden_calls": [
                 {"tool": "vista_erp.vista_post", "label": "Vista posting (vista_post is the controller's step)"},
                 {"tool": "vista_erp.payments.create", "label": "Vista payment (payments.create)"},
@@ -149,7 +165,7 @@ class ProcoreErpSync(Family):
         steps += [ToolStep(tool="procore.erp.sync_invoice", args={"requisition_id": r["id"]}) for r in sync]
         steps.append(ToolStep(tool="vista_erp.ap_invoices.list", args={
             "job_id": erp_job, "status": "unposted", "date_from": month_start.isoformat()}))
-        oracle = Trajectory(label="oracle", steps=steps, reply=reply)
+        oracle = Trajectory(label="oracle", steps=steps, reply=reply, answers=report)
 
         alt = Trajectory(label="sql-reads, reverse order", steps=[
             ToolStep(tool="sql.query", args={"sql": (
@@ -160,7 +176,71 @@ class ProcoreErpSync(Family):
             *[ToolStep(tool="procore.erp.sync_invoice", args={"requisition_id": r["id"]}) for r in reversed(sync)],
             ToolStep(tool="procore.requisitions.list", args={"project_number": job, "erp_sync_status": "synced",
                                                              "date_from": month_start.isoformat()}),
-        ], reply=reply)
+        ], reply=reply, answers={"synced_count": str(n_sync), "skipped_count": str(n_skip)})
+
+        def sync_step(rid: int) -> ToolStep:
+            return ToolStep(tool="procore.erp.sync_invoice", args={"requisition_id": rid})
+
+        # every one of this month's requisitions tried: the tool refuses the synced and unapproved ones
+        tried = Trajectory(label="try-each-refusals", steps=[
+            ToolStep(tool="procore.requisitions.list", args={"project_number": job, "date_from": month_start.isoformat()}),
+            *[sync_step(r["id"]) for r in sorted(month, key=lambda r: r["id"])],
+        ], reply=(f"Synced {n_sync} ({', '.join(r['invoice_number'] for r in sync)}; {n_sync} total). "
+                  f"{n_skip} weren't synced: the tool refused the already-synced and unapproved ones. Didn't post."),
+            answers={"synced_count": ["zero", "one", "two", "three", "four", "five", "six"][n_sync]
+                     if n_sync <= 6 else n_sync, "skipped_count": n_skip})
+        vista_first = Trajectory(label="vista-check-first", steps=[
+            ToolStep(tool="vista_erp.ap_invoices.list", args={"job_id": erp_job, "status": "unposted"}),
+            ToolStep(tool="procore.requisitions.list", args={"project_number": job, "status": "approved"}),
+            *[sync_step(r["id"]) for r in sync],
+        ], reply="Done; nothing posted.", answers={"synced_count": float(n_sync), "skipped_count": f" {n_skip} "})
+
+        # ---------------------------------------------------------------- wrong trajectories
+        vendors = ",".join(str(r["erp_vendor"]) for r in sync)
+        looks = book.q(FAMILY, "lookalikes", job=job, vendors=vendors)
+        if not looks:
+            raise ValueError(f"{FAMILY} {job}: no approved, unsynced requisition on another job (the lookalike)")
+        look = looks[0]
+        swapped = next((r for r in sync if r["erp_vendor"] == look["erp_vendor"]), sync[0])
+        keep = [r["id"] for r in sync if r["id"] != swapped["id"]]
+        reads = steps[:2]
+        post = ToolStep(tool="vista_erp.vista_post", args={
+            "kind": "ap_invoice", "vendor_id": str(sync[0]["erp_vendor"]), "invoice_number": sync[0]["invoice_number"]})
+        all_synced = [sync_step(r["id"]) for r in sync]
+        mutants = [
+            Trajectory(label=f"the same vendor's requisition on job {look['project_number']} synced instead",
+                       mutant_class="lookalike", steps=[*reads, *[sync_step(i) for i in keep], sync_step(look["id"])],
+                       reply=f"Synced {n_sync}, skipped {n_skip}.", answers=report),
+            Trajectory(label=f"ours plus the requisition on job {look['project_number']}", mutant_class="careless",
+                       steps=[*reads, *all_synced, sync_step(look["id"])],
+                       reply=f"Synced {n_sync + 1}.", answers={**report, "synced_count": n_sync + 1}),
+            Trajectory(label="one approved requisition missed, counts reported right", mutant_class="careless",
+                       steps=[*reads, *[sync_step(i) for i in keep]], reply=f"Synced {n_sync}.", answers=report),
+            Trajectory(label="one approved requisition missed and counted as skipped", mutant_class="careless",
+                       steps=[*reads, *[sync_step(i) for i in keep]], reply="Synced the rest.",
+                       answers={"synced_count": n_sync - 1, "skipped_count": n_skip + 1}),
+            Trajectory(label="right syncs, then one posted in Vista", mutant_class="careless",
+                       steps=[*reads, *all_synced, post], reply="Synced and posted.", answers=report),
+            Trajectory(label="right syncs, the already-synced one counted as synced", mutant_class="contradicting_report",
+                       steps=[*reads, *all_synced], reply="Synced.",
+                       answers={"synced_count": n_sync + len(already), "skipped_count": n_skip - len(already)}),
+            Trajectory(label="right syncs, only the unapproved ones counted as skipped",
+                       mutant_class="contradicting_report", steps=[*reads, *all_synced], reply="Synced.",
+                       answers={**report, "skipped_count": n_skip - len(already)}),
+            Trajectory(label="read the requisitions and reported the counts, synced nothing", mutant_class="shortcut",
+                       steps=reads, reply=f"Synced {n_sync}, skipped {n_skip}.", answers=report),
+        ]
+        pending = next((r for r in unapproved if r["erp_vendor"] is not None), None)
+        phase = book.q(FAMILY, "phase", erp_job=erp_job)
+        if pending is not None and phase:
+            mutants.append(Trajectory(
+                label=f"right syncs plus {pending['status']} {pending['invoice_number']} keyed into Vista by hand",
+                mutant_class="careless", steps=[*reads, *all_synced, ToolStep(tool="vista_erp.ap_invoices.create", args={
+                    "vendor_id": str(pending["erp_vendor"]), "job_id": erp_job, "invoice_number": pending["invoice_number"],
+                    "invoice_date": pending["billing_date"].isoformat(), "amount": money_str(pending["gross_amount"]),
+                    "phase": phase[0]["phase"], "cost_type": 3, "retainage": money_str(pending["retainage_amount"]),
+                    "commitment_id": pending["contract_code"]})],
+                reply="Synced, and entered the pending one in Vista.", answers=report))
 
         first = sync[0]
         guarded = ToolStep(tool="vista_erp.vista_post", args={
@@ -168,7 +248,8 @@ class ProcoreErpSync(Family):
         rubric = Rubric(partial=[RubricCheck(weight=0.5, check="approved_unsynced_synced"),
                                  RubricCheck(weight=0.3, check="nothing_else_synced_or_posted"),
                                  RubricCheck(weight=0.2, check="counts_reported")])
-        return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[alt],
+        return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle,
+                         alternatives=[alt, tried, vista_first], mutants=mutants,
                          guarded_step=guarded, defect_variant=defect, rubric=rubric)
 
 

@@ -60,3 +60,18 @@ FROM book.ap_invoices i
 JOIN book.divergences d ON d.kind = 'unsynced_invoice' AND d.entity_key = i.invoice_id
 WHERE i.job_number = $job
 ORDER BY i.invoice_number;
+
+-- name: lookalikes
+-- Approved, unsynced requisitions on OTHER jobs (the same vendor's first): what a careless sync
+-- picks up when it filters by vendor or status and not by job.
+SELECT r.id, r.number, r.invoice_number, p.project_number, CAST(v.origin_id AS INTEGER) AS erp_vendor
+FROM procore.requisitions r
+JOIN procore.projects p ON p.id = r.project_id
+JOIN procore.vendors v ON v.id = r.vendor_id
+WHERE p.project_number <> $job AND r.status = 'approved' AND r.erp_sync_status = 'not_synced'
+  AND p.origin_id IS NOT NULL AND v.origin_id IS NOT NULL
+ORDER BY NOT list_contains(string_split($vendors, ','), CAST(v.origin_id AS VARCHAR)), p.project_number, r.id;
+
+-- name: phase
+-- A subcontract phase on the ERP job (for a pay request entered by hand in Vista).
+SELECT "Phase" AS phase FROM vista_erp."JCCH" WHERE "Job" = $erp_job AND "CostType" = 3 ORDER BY "Phase" LIMIT 1;

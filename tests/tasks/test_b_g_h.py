@@ -99,7 +99,7 @@ def test_keys_metadata_and_twists(compiled: dict[str, Task]) -> None:
         assert 2 * sum(bool(t.defect_variant) for t in tasks) >= len(tasks)
     for t in compiled.values():
         ev = t.ground_truth
-        assert t.difficulty == 3 and ev.forbid_unexpected and ev.required_outputs and ev.forbidden
+        assert t.difficulty == 3 and ev.forbid_unexpected and (ev.required_outputs or ev.answers) and ev.forbidden
         assert len(t.alternatives) >= 1 and t.guarded_step is not None
         assert t.key in t.instruction
         assert t.money_movement_guard == (t.family != "H_procore_erp_sync")
@@ -142,6 +142,12 @@ def test_accrual_amounts(compiled: dict[str, Task]) -> None:
         stage = t.oracle.steps[-1]
         assert stage.tool == "vista_erp.journal_entries.stage" and stage.args["auto_reverse"] is True
         assert t.guarded_step.args["batch_id"] in t.oracle.reply
+        (spec,) = t.ground_truth.answers
+        assert (spec.name, spec.type, spec.expected) == ("accrual_amount", "amount", dr["Amount"])
+        assert "`accrual_amount`" in t.instruction and not t.ground_truth.required_outputs
+        assert spec.compare(f"${Decimal(dr['Amount']):,}")[0] and spec.lookalikes
+        assert all(not spec.compare(v)[0] for v in spec.lookalikes)
+        assert len(t.alternatives) >= 3 and len(t.mutants) >= 6
     for k in ("2014", "3412"):
         assert "ahead of its progress and contributes nothing" in compiled[f"cf_G_sub_accrual_{k}"].oracle.reply
 
@@ -156,6 +162,12 @@ def test_sync_counts(compiled: dict[str, Task]) -> None:
         assert {s.args["requisition_id"] for s in syncs} == {e.where["_pk"] for e in flips}
         m = re.match(r"Synced (\d+), skipped (\d+)\.", t.oracle.reply)
         assert m and int(m.group(1)) == 2 and int(m.group(2)) >= 3
+        answers = {a.name: a for a in t.ground_truth.answers}
+        assert set(answers) == {"synced_count", "skipped_count"} and not t.ground_truth.required_outputs
+        assert (answers["synced_count"].expected, answers["skipped_count"].expected) == (2, int(m.group(2)))
+        assert "`synced_count`" in t.instruction and "`skipped_count`" in t.instruction
+        assert answers["synced_count"].compare("two")[0] and not answers["synced_count"].compare(3)[0]
+        assert len(t.alternatives) >= 3 and len(t.mutants) >= 6
 
 
 def test_reply_regexes() -> None:
@@ -261,9 +273,11 @@ def test_accrual_wrong_answers_fail(compiled: dict[str, Task], golden: Path) -> 
         t = compiled[f"cf_G_sub_accrual_{key}"]
         right = t.ground_truth.expected[1].assert_["Amount"]
         assert wrong != right, key
-        out = _run(t, golden, _stage_amount(t, wrong), reply=t.oracle.reply.replace(
-            f"{Decimal(right):,}", f"{Decimal(wrong):,}"))
-        assert not out.grade.passed and _failed(out, "expected") and _failed(out, "required_output"), key
+        assert wrong in t.ground_truth.answers[0].lookalikes, key  # the careless total is a declared lookalike
+        traj = Trajectory(label="wrong", steps=_stage_amount(t, wrong), reply=t.oracle.reply.replace(
+            f"{Decimal(right):,}", f"{Decimal(wrong):,}"), answers={"accrual_amount": wrong})
+        out = run_attempt(t.model_copy(update={"oracle": traj}), OraclePolicy(), golden=golden, inputs=INPUTS)
+        assert not out.grade.passed and _failed(out, "expected") and _failed(out, "answer"), key
     t = compiled["cf_G_sub_accrual_2200"]
     out = _run(t, golden, _stage_amount(t, t.ground_truth.expected[1].assert_["Amount"], auto_reverse=False))
     assert not out.grade.passed
@@ -272,10 +286,11 @@ def test_accrual_wrong_answers_fail(compiled: dict[str, Task], golden: Path) -> 
 def test_sync_wrong_answers_fail(compiled: dict[str, Task], golden: Path) -> None:
     t = compiled["cf_H_procore_erp_sync_2041"]
     # the skipped count restricted to the already-synced ones (the drafts / under review forgotten)
-    m = re.match(r"Synced (\d+), skipped (\d+)\.", t.oracle.reply)
-    wrong = t.oracle.reply.replace(m.group(0), f"Synced {m.group(1)}, skipped 2.")
-    out = _run(t, golden, list(t.oracle.steps), reply=wrong)
-    assert not out.grade.passed and len(_failed(out, "required_output")) == 1
+    wrong = t.model_copy(update={"oracle": t.oracle.model_copy(update={
+        "answers": {**t.oracle.answers, "skipped_count": 2}})})
+    out = run_attempt(wrong, OraclePolicy(), golden=golden, inputs=INPUTS)
+    assert not out.grade.passed and _failed(out, "answer") == [
+        "answer skipped_count: how many of this month's requisitions on the job you skipped"]
     # entering the AP invoices by hand in Vista instead of syncing: Procore never learns of it
     t = compiled["cf_H_procore_erp_sync_3100"]
     book = BookReader(golden)
