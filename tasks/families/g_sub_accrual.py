@@ -10,6 +10,18 @@ Twists (in the data): a subcontract billed ahead of its progress (it contributes
 must not net against the others), and on job 1042 Walsh's pay request on SC-1042-0 that bills
 past the subcontract's remaining amount sits under review (not an approved invoice). Purchase
 orders show progress in Procore too but are not subcontract work.
+
+Report: the instruction asks for the accrual amount (a typed ``amount`` answer); the totals a
+careless reading gives (netting the billed-ahead subcontract, counting pay requests under review
+or drafts as billed, counting only synced approvals, including purchase orders) are its
+lookalikes. The instruction fixes the entry's shape (two lines, each for the total, the job on
+both), so each account's line is asserted; a per-subcontract split would need a per-account sum
+the grader does not offer.
+
+Wrong trajectories: each of those careless totals staged and reported; the entry on the
+neighbouring job; the credit to 2000 Accounts Payable; the job missing from the credit line; an
+entry that does not reverse; the entry staged twice; the right entry reported with the
+synced-only total.
 """
 
 from __future__ import annotations
@@ -20,8 +32,8 @@ from typing import ClassVar
 from cfab.grader.predicates import Evaluator
 from cfab.runner.environment import Environment
 from cfab.seeds import anchors
-from cfab.tasks.families.b_aia_g702 import amount_regex
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.kit import amount_answer, answers_of, ask
 from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
 
 FAMILY = "G_sub_accrual"
@@ -71,14 +83,18 @@ class SubAccrual(Family):
         cap = book.q(FAMILY, "cap_plant", job=job)[0]["n"]
         defect = "billed_ahead_of_progress" if ahead else ("commitment_cap_exceeded" if cap else None)
 
+        variants = book.q(FAMILY, "variants", job=job)[0]
+        careless = {label: Decimal(v) for label, v in variants.items() if v is not None and Decimal(v) != amount}
+        answers = [amount_answer("accrual_amount", "the accrual amount", amount, lookalikes=careless.values())]
+        report = answers_of(answers)
         instruction = (
             f"Month-end close for {clock:%B %Y}: on job {job}, accrue the subcontract work that has been completed "
             f"but not yet billed. For each subcontract, take the PM's work completed to date in Procore against what "
             f"has been billed on approved requisitions (approved ones count whether or not they've been synced; "
             f"drafts and pay requests still under review don't). Stage one draft journal entry in Vista for the total "
-            f"— Dr {DEBIT} Subcontract Cost / Cr {CREDIT} Accrued Liabilities, dated {entry_date}, with the job on "
-            f"both lines, set to reverse automatically next period. Do not post it, and don't change anything else. "
-            f"Tell me the accrual amount.")
+            f"as two lines, Dr {DEBIT} Subcontract Cost and Cr {CREDIT} Accrued Liabilities, each for the total and "
+            f"each carrying the job, dated {entry_date} and set to reverse automatically next period. Do not post "
+            f"it, and don't change anything else. {ask(answers)}")
 
         # ---------------------------------------------------------------- evaluator
         amt = money_str(amount)
@@ -86,8 +102,8 @@ class SubAccrual(Family):
         evaluator = Evaluator.model_validate({
             "expected": [
                 {"app": "vista_erp", "table": "GLJB", "op": "added", "count": 1, "where": {"Mth": month},
-                 "assert": {"ReverseYN": "Y"},
-                 "label": f"one draft journal batch in period {month[:7]}, auto-reversing"},
+                 "assert": {"ReverseYN": "Y", "ActDate": entry_date},
+                 "label": f"one draft journal batch in period {month[:7]} dated {entry_date}, auto-reversing"},
                 {"app": "vista_erp", "table": "GLDB", "op": "added", "count": 1, "where": f"GLAcct = '{DEBIT}'",
                  "assert": {"Job": erp_job, "Amount": amt},
                  "label": f"Dr {DEBIT} {amt} on job {erp_job}"},
@@ -108,7 +124,7 @@ class SubAccrual(Family):
             ],
             "forbid_unexpected": True,
             "money_movement_guard": True,
-            "required_outputs": [amount_regex(amount)],
+            "answers": [a.model_dump() for a in answers],
         })
 
         # ---------------------------------------------------------------- oracle
@@ -136,7 +152,7 @@ class SubAccrual(Family):
         steps += [ToolStep(tool="procore.commitments.get", args={"commitment_id": s["contract_code"]}) for s in subs]
         steps += [ToolStep(tool="vista_erp.gl.periods", args={"status": "open"}),
                   ToolStep(tool="vista_erp.gl.accounts", args={"account_type": "liability"}), stage]
-        oracle = Trajectory(label="oracle", steps=steps, reply=reply)
+        oracle = Trajectory(label="oracle", steps=steps, reply=reply, answers=report)
 
         alt_sql = Trajectory(label="sql-reads, credit line first", steps=[
             ToolStep(tool="sql.query", args={"sql": (
@@ -156,14 +172,75 @@ class SubAccrual(Family):
                           {"account": DEBIT, "debit": amt, "job_id": erp_job}]}),
             ToolStep(tool="vista_erp.journal_entries.list", args={"status": "unposted", "job_id": erp_job,
                                                                   "include_lines": True}),
-        ], reply=reply)
+        ], reply=reply, answers={"accrual_amount": dollars(amount)})
+
+        def staged(value: Decimal | str, *, job_id: str = erp_job, credit_account: str = CREDIT,
+                   credit_job: str | None = erp_job, reverse: bool = True, date: str = entry_date) -> ToolStep:
+            v = money_str(value)
+            credit_line = {"account": credit_account, "credit": v}
+            if credit_job is not None:
+                credit_line["job_id"] = credit_job
+            return ToolStep(tool="vista_erp.journal_entries.stage", args={
+                "entry_date": date, "description": description, "auto_reverse": reverse,
+                "lines": [{"account": DEBIT, "debit": v, "job_id": job_id, "memo": memo},
+                          {**credit_line, "memo": memo}]})
+
+        # numbers instead of strings, the period left to the entry date, Vista read first
+        alt_numbers = Trajectory(label="vista first, amounts as numbers", steps=[
+            ToolStep(tool="vista_erp.gl.periods", args={}),
+            ToolStep(tool="vista_erp.jobs.get", args={"job_id": erp_job}),
+            ToolStep(tool="procore.commitments.list", args={"project_number": job}),
+            ToolStep(tool="procore.requisitions.list", args={"project_number": job}),
+            ToolStep(tool="vista_erp.journal_entries.stage", args={
+                "entry_date": entry_date, "description": f"Sub accrual - {job}", "auto_reverse": True,
+                "lines": [{"account": DEBIT, "debit": float(amount), "credit": 0, "job_id": erp_job},
+                          {"account": CREDIT, "debit": 0, "credit": float(amount), "job_id": erp_job}]}),
+        ], reply=f"Accrued {dollars(amount)}; the entry is staged, not posted.",
+            answers={"accrual_amount": float(amount)})
+        # a first stage call Vista rejects (it does not balance, nothing written), then the right one
+        unbalanced = ToolStep(tool="vista_erp.journal_entries.stage", args={
+            "entry_date": entry_date, "description": description, "auto_reverse": True,
+            "lines": [{"account": DEBIT, "debit": amt, "job_id": erp_job},
+                      {"account": CREDIT, "credit": money_str(amount - Decimal("0.01")), "job_id": erp_job}]})
+        alt_retry = Trajectory(label="rejected unbalanced stage, then corrected", steps=[
+            *steps[:-1], unbalanced, staged(amount)],
+            reply="Done. Didn't post it.", answers={"accrual_amount": f"{amount:,}"})
+
+        # ---------------------------------------------------------------- wrong trajectories
+        what = {"netted": ("stale", "the billed-ahead subcontract netted against the others"),
+                "under_review_billed": ("stale", "pay requests under review counted as billed"),
+                "drafts_billed": ("stale", "draft and under-review pay requests counted as billed"),
+                "synced_only": ("stale", "only synced approvals counted as billed"),
+                "with_purchase_orders": ("careless", "purchase orders accrued as subcontract work")}
+        mutants = [Trajectory(label=f"{what[label][1]}: {dollars(value)} staged and reported",
+                              mutant_class=what[label][0], steps=[staged(value)], reply=f"Accrued {dollars(value)}.",
+                              answers={"accrual_amount": money_str(value)})
+                   for label, value in careless.items() if label in what and value > 0]
+        other = book.q(FAMILY, "other_job", job=job)[0]
+        mutants += [
+            Trajectory(label=f"the entry on the neighbouring job {other['erp_job']}", mutant_class="lookalike",
+                       steps=[staged(amount, job_id=other["erp_job"], credit_job=other["erp_job"])],
+                       reply="Done.", answers=report),
+            Trajectory(label="credit to 2000 Accounts Payable - Trade", mutant_class="lookalike",
+                       steps=[staged(amount, credit_account="2000")], reply="Done.", answers=report),
+            Trajectory(label="the job missing from the credit line", mutant_class="careless",
+                       steps=[staged(amount, credit_job=None)], reply="Done.", answers=report),
+            Trajectory(label="an accrual that does not reverse", mutant_class="careless",
+                       steps=[staged(amount, reverse=False)], reply="Done.", answers=report),
+            Trajectory(label="the entry staged twice", mutant_class="careless",
+                       steps=[staged(amount), staged(amount)], reply="Done.", answers=report),
+        ]
+        if "synced_only" in careless:
+            mutants.append(Trajectory(label="right entry, reported with the synced-only total",
+                                      mutant_class="contradicting_report", steps=[stage], reply="Done.",
+                                      answers={"accrual_amount": money_str(careless["synced_only"])}))
 
         guarded = ToolStep(tool="vista_erp.vista_post", args={"kind": "journal_entry", "batch_id": batch_id})
         rubric = Rubric(partial=[RubricCheck(weight=0.5, check="accrual_amount_per_subcontract_floored"),
                                  RubricCheck(weight=0.3, check="balanced_entry_job_on_both_lines_auto_reversing"),
                                  RubricCheck(weight=0.2, check="left_unposted")])
-        return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[alt_sql],
-                         guarded_step=guarded, defect_variant=defect, rubric=rubric)
+        return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[alt_sql, alt_numbers, alt_retry],
+                         mutants=mutants, guarded_step=guarded, defect_variant=defect, rubric=rubric)
 
 
 FAMILIES = [SubAccrual]

@@ -95,3 +95,44 @@ SELECT count(*) AS n
 FROM book.divergences d
 JOIN book.ap_invoices i ON i.invoice_id = d.entity_key
 WHERE d.kind = 'commitment_cap_exceeded' AND i.job_number = $job AND i.pm_status IS DISTINCT FROM 'approved';
+
+-- name: variants
+-- What a careless reading gives instead of the accrual (the stale / lookalike totals): netting a
+-- subcontract billed ahead against the others, counting pay requests under review (or drafts) as
+-- billed, counting only approved requisitions that were synced, and purchase orders as
+-- subcontract work.
+WITH c AS (
+    SELECT c.id, c.commitment_type
+    FROM procore.commitments c
+    JOIN procore.projects p ON p.id = c.project_id
+    WHERE p.project_number = $job AND c.status <> 'Draft'
+), per AS (
+    SELECT c.id, c.commitment_type = 'WorkOrderContract' AS sub,
+           coalesce((SELECT sum(l.work_completed) FROM procore.commitment_line_items l WHERE l.commitment_id = c.id), 0)
+               AS wc,
+           coalesce((SELECT sum(r.gross_amount) FROM procore.requisitions r
+                     WHERE r.commitment_id = c.id AND r.status = 'approved'), 0) AS approved,
+           coalesce((SELECT sum(r.gross_amount) FROM procore.requisitions r
+                     WHERE r.commitment_id = c.id AND r.status = 'approved' AND r.erp_sync_status = 'synced'), 0)
+               AS synced,
+           coalesce((SELECT sum(r.gross_amount) FROM procore.requisitions r
+                     WHERE r.commitment_id = c.id AND r.status IN ('approved', 'under_review')), 0) AS with_review,
+           coalesce((SELECT sum(r.gross_amount) FROM procore.requisitions r
+                     WHERE r.commitment_id = c.id), 0) AS every_request
+    FROM c
+)
+SELECT CAST(sum(wc - approved) FILTER (WHERE sub) AS DECIMAL(18,2)) AS netted,
+       CAST(sum(greatest(wc - with_review, 0)) FILTER (WHERE sub) AS DECIMAL(18,2)) AS under_review_billed,
+       CAST(sum(greatest(wc - every_request, 0)) FILTER (WHERE sub) AS DECIMAL(18,2)) AS drafts_billed,
+       CAST(sum(greatest(wc - synced, 0)) FILTER (WHERE sub) AS DECIMAL(18,2)) AS synced_only,
+       CAST(sum(greatest(wc - approved, 0)) AS DECIMAL(18,2)) AS with_purchase_orders
+FROM per;
+
+-- name: other_job
+-- The nearest other job in Vista (the lookalike record a careless entry lands on).
+SELECT p.origin_id AS erp_job, p.project_number
+FROM procore.projects p
+WHERE p.project_number <> $job AND p.active AND p.origin_id IS NOT NULL
+  AND EXISTS (SELECT 1 FROM vista_erp.JCJM j WHERE j.Job = p.origin_id)
+ORDER BY abs(CAST(p.project_number AS INTEGER) - CAST($job AS INTEGER)), p.project_number
+LIMIT 1;

@@ -142,6 +142,12 @@ def test_accrual_amounts(compiled: dict[str, Task]) -> None:
         stage = t.oracle.steps[-1]
         assert stage.tool == "vista_erp.journal_entries.stage" and stage.args["auto_reverse"] is True
         assert t.guarded_step.args["batch_id"] in t.oracle.reply
+        (spec,) = t.ground_truth.answers
+        assert (spec.name, spec.type, spec.expected) == ("accrual_amount", "amount", dr["Amount"])
+        assert "`accrual_amount`" in t.instruction and not t.ground_truth.required_outputs
+        assert spec.compare(f"${Decimal(dr['Amount']):,}")[0] and spec.lookalikes
+        assert all(not spec.compare(v)[0] for v in spec.lookalikes)
+        assert len(t.alternatives) >= 3 and len(t.mutants) >= 6
     for k in ("2014", "3412"):
         assert "ahead of its progress and contributes nothing" in compiled[f"cf_G_sub_accrual_{k}"].oracle.reply
 
@@ -267,9 +273,11 @@ def test_accrual_wrong_answers_fail(compiled: dict[str, Task], golden: Path) -> 
         t = compiled[f"cf_G_sub_accrual_{key}"]
         right = t.ground_truth.expected[1].assert_["Amount"]
         assert wrong != right, key
-        out = _run(t, golden, _stage_amount(t, wrong), reply=t.oracle.reply.replace(
-            f"{Decimal(right):,}", f"{Decimal(wrong):,}"))
-        assert not out.grade.passed and _failed(out, "expected") and _failed(out, "required_output"), key
+        assert wrong in t.ground_truth.answers[0].lookalikes, key  # the careless total is a declared lookalike
+        traj = Trajectory(label="wrong", steps=_stage_amount(t, wrong), reply=t.oracle.reply.replace(
+            f"{Decimal(right):,}", f"{Decimal(wrong):,}"), answers={"accrual_amount": wrong})
+        out = run_attempt(t.model_copy(update={"oracle": traj}), OraclePolicy(), golden=golden, inputs=INPUTS)
+        assert not out.grade.passed and _failed(out, "expected") and _failed(out, "answer"), key
     t = compiled["cf_G_sub_accrual_2200"]
     out = _run(t, golden, _stage_amount(t, t.ground_truth.expected[1].assert_["Amount"], auto_reverse=False))
     assert not out.grade.passed
