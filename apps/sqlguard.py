@@ -35,6 +35,7 @@ from typing import NamedTuple
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.duckdb import DuckDB
 
 from cfab.apps.sqlcrosscheck import crosscheck_read
 from cfab.apps.sqlsize import check_value_size
@@ -124,9 +125,18 @@ class CheckedRead(NamedTuple):
     sql: str
 
 
+class _RenderDuckDB(DuckDB):
+    """DuckDB as sqlglot writes it, plus the JSON path parts DuckDB reads but sqlglot's
+    DuckDB generator does not write: recursive descent (`'$..value'`)."""
+
+    class Generator(DuckDB.Generator):
+        def jsonpathrecursive_sql(self, expression: exp.Expression) -> str:
+            return f"..{expression.this or ''}"
+
+
 def render_sql(expression: exp.Expression) -> str:
     """The SQL text for `expression`, DuckDB dialect, comments dropped (what gets run)."""
-    return expression.sql(dialect=DIALECT, comments=False)
+    return expression.sql(dialect=_RenderDuckDB, comments=False)
 
 
 def parse_one_statement(sql: str) -> exp.Expression:
@@ -227,9 +237,11 @@ def _check_function_name(node: exp.Func) -> None:
             raise SqlRefused(f"function {name} is not allowed: {why}")
 
 
-def _check_function(node: exp.Func) -> None:
-    _check_function_name(node)
-    check_value_size(node)
+def _check_sizes(functions: list[exp.Func]) -> None:
+    """Value-size limits (`cfab.apps.sqlsize`), innermost call first, so a runtime size
+    check built around an outer call already contains the checks of the calls inside it."""
+    for node in reversed(functions):
+        check_value_size(node, runtime_checks=True)
 
 
 def _check_rendered_names(root: exp.Expression) -> None:
@@ -362,7 +374,8 @@ def _check_lateral(node: exp.Lateral) -> None:
 
 def _check_tree(root: exp.Expression, allowed: tuple[str, ...]) -> list[_Catalog]:
     catalog: list[_Catalog] = []
-    for node in root.walk():
+    functions: list[exp.Func] = []
+    for node in list(root.walk()):
         if node is not root or not isinstance(root, (exp.Describe, exp.Summarize)):
             for classes, keyword in _DENIED_NODES:
                 if classes and isinstance(node, classes):
@@ -373,7 +386,8 @@ def _check_tree(root: exp.Expression, allowed: tuple[str, ...]) -> list[_Catalog
                              "write f(x) instead of x.f() or schema.f()")
         if isinstance(node, exp.Func):
             if not (isinstance(node.parent, exp.Table) and node.arg_key == "this"):
-                _check_function(node)
+                _check_function_name(node)
+                functions.append(node)
         if isinstance(node, exp.Table):
             _check_table(node, allowed, catalog)
         if isinstance(node, exp.Lateral):
@@ -384,6 +398,7 @@ def _check_tree(root: exp.Expression, allowed: tuple[str, ...]) -> list[_Catalog
             kind = str(node.args.get("kind") or "")
             if "." in kind and kind.split(".")[-2].strip('"').lower() not in allowed:
                 raise SqlRefused(f"type {kind} is not available")
+    _check_sizes(functions)
     return catalog
 
 
