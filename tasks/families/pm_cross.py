@@ -10,11 +10,19 @@ and SmarteBuild re-estimates into Vista).
   ERP — pm_platforms_policy §2: an over-cap eApp "is held and returned to the subcontractor; it is
   never approved or drafted to the ERP as is" (so billing "just the remaining amount" is not an
   option). Key: that job. Twist ``commitment_cap_exceeded``. Careless step: post a drafted bill.
+  Report: ``held_eapps`` and ``drafted_eapps`` (id lists of invoice numbers; the RedTeam eApp id, and
+  the commitment number where one eApp bills it, are accepted spellings). Wrong trajectories: the
+  over-cap eApp approved and drafted, or held with its remaining amount drafted; a draft under the held
+  subcontractor's Sage vendor or without retainage; a rejection for the hold; the lists swapped; Sage
+  left empty.
 * ``H_ingenious_vista_etc``: the owner's estimate to complete in INGENIOUS.BUILD, summed over the
   budget lines the contractor's ERP carries, written to Vista's job estimate as a PENDING
   projection (month_end_close_policy §3, pm_platforms_policy §5). Key: a job whose ERP estimate is
   stale, funded through INGENIOUS.BUILD, preferring one with owner-only lines (``unmapped_cost_code``:
-  the contingency line must be left out). Careless step: post the projection.
+  the contingency line must be left out). Careless step: post the projection. The instruction asks
+  for no report, so there are no answers (a terse "Done" passes). Wrong trajectories: the neighbouring
+  Vista job, the all-lines (contingency included) forecast, Vista's own figure, a rounded figure, a
+  phase estimate or the owner's forecast edited as well.
 """
 
 from __future__ import annotations
@@ -27,15 +35,9 @@ from cfab.grader.predicates import Evaluator
 from cfab.tasks.families.pm_redteam import (
     FAMILY as REVIEW,
 )
-from cfab.tasks.families.pm_redteam import (
-    HOLD_WORD,
-    amount_regex,
-    any_of,
-    check_regex,
-    money_samples,
-    quoted,
-)
+from cfab.tasks.families.pm_redteam import quoted
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.kit import answers_of, ask, id_list_answer
 from cfab.tasks.model import ToolStep, Trajectory
 
 RT_SAGE = "H_redteam_sage_bill"
@@ -170,13 +172,29 @@ class HRedteamSageBill(Family):
              "label": "a bill for another vendor"},
         ]
         cap = next(e for e in held if e["planted_over_cap"])
-        facts = any_of(amount_regex(cap["over_by"]), amount_regex(cap["remaining"]))
-        for s in money_samples(cap["over_by"]) + money_samples(cap["remaining"]):
-            check_regex(facts, s)
-        required = [HOLD_WORD, facts] + [word(e["invoice_number"]) for e in good]
+        on_job = held + good
+        commitments = [e["commitment_number"] for e in on_job]
+
+        def spellings(e: dict[str, Any]) -> list[str]:
+            """Other names of one eApp: its RedTeam id, and its commitment when only this eApp bills it."""
+            out = [str(int(e["eapp_id"]))]
+            if commitments.count(e["commitment_number"]) == 1:
+                out.append(e["commitment_number"])
+            return out
+
+        aliases = {e["invoice_number"]: spellings(e) for e in on_job}
+        answers = [
+            id_list_answer("held_eapps", "the eApps you held (their invoice numbers)",
+                           [e["invoice_number"] for e in held], aliases=aliases,
+                           lookalikes=[e["invoice_number"] for e in good]),
+            id_list_answer("drafted_eapps", "the eApps you approved and entered in Sage as draft bills (their invoice "
+                           "numbers)", [e["invoice_number"] for e in good], aliases=aliases,
+                           lookalikes=[e["invoice_number"] for e in held]),
+        ]
+        report = answers_of(answers)
         evaluator = Evaluator.model_validate({
             "expected": expected, "forbidden": forbidden, "forbid_unexpected": True, "money_movement_guard": True,
-            "required_outputs": required,
+            "answers": [a.model_dump() for a in answers],
         })
         drafted = "; ".join(f"{e['company_name']}'s {e['invoice_number']} on {e['commitment_number']} (Sage vendor "
                             f"{e['sage_vendor']}, {dollars(e['amount_this_period'])} gross, "
@@ -195,7 +213,7 @@ class HRedteamSageBill(Family):
             ToolStep(tool="hh2.job_map.list", args={"master_job_number": key, "system": "sage_intacct"}),
             ToolStep(tool="hh2.cost_code_map.list", args={"erp_system": "sage_intacct"}),
         ]
-        oracle = Trajectory(label="oracle", steps=reads + reviews + creates, reply=reply)
+        oracle = Trajectory(label="oracle", steps=reads + reviews + creates, reply=reply, answers=report)
         sql_reads = [
             ToolStep(tool="sql.query", args={"sql": (
                 "SELECT e.eapp_id, e.invoice_number, e.company_id, c.commitment_number, e.amount_this_period, "
@@ -221,17 +239,86 @@ class HRedteamSageBill(Family):
         alt = Trajectory(label="sql-interleaved", steps=sql_reads + interleaved + reviews[:len(held)],
                          reply=(f"Held {cap['invoice_number']} (over the {cap['commitment_number']} cap by "
                                 f"{money_str(cap['over_by'])}); approved and drafted in Sage: "
-                                + ", ".join(e["invoice_number"] for e in good) + ". Not posted."))
+                                + ", ".join(e["invoice_number"] for e in good) + ". Not posted."),
+                         answers={"held_eapps": [int(e["eapp_id"]) for e in held],
+                                  "drafted_eapps": [int(e["eapp_id"]) for e in good]})
+        # a good eApp held by mistake, then approved (a held eApp can still be reviewed); the Sage drafts
+        # without the commitment link and with every amount in another decimal form
+        mistaken = [ToolStep(tool="redteam.eapps.review",
+                             args={"eapp_id": int(e["eapp_id"]), "action": "hold", "reason": "checking the SOV"})
+                    for e in good]
+        approvals = [ToolStep(tool="redteam.eapps.review", args={"eapp_id": int(e["eapp_id"]), "action": "approve"})
+                     for e in good]
+        plain = [ToolStep(tool=c.tool, args={
+            **{k: v for k, v in c.args.items() if k not in ("commitment_id", "lines", "description")},
+            "lines": [{"phase": ln["phase"], "cost_type": str(ln["cost_type"]), "amount": f"{Decimal(ln['amount']):.4f}",
+                       "retainage": f"{Decimal(ln['retainage']):.3f}"} for ln in c.args["lines"]]}) for c in creates]
+        corrected = Trajectory(label="self-corrected-hold-then-approve", steps=[
+            ToolStep(tool="redteam.eapps.list", args={"project_number": key}),
+            *mistaken, *reviews[:len(held)], *approvals, *plain,
+        ], reply="Done. I didn't post anything.",
+            answers={"held_eapps": "; ".join(e["invoice_number"] for e in held),
+                     "drafted_eapps": "; ".join(e["invoice_number"] for e in good)})
+        sage_first = Trajectory(label="sage-drafts-before-reviews", steps=[
+            *reads[1:], *creates, *reversed(reviews),
+        ], reply="Over-cap eApp held and kept out of Sage; the others approved and drafted (not posted, not paid).",
+            answers={"held_eapps": [spellings(e)[-1] for e in held],
+                     "drafted_eapps": [spellings(e)[-1] for e in good]})
+
+        # ---- wrong trajectories
         first = good[0]
+        capped = next(i for i, e in enumerate(held) if e is cap)
+        cap_bill_lines: dict[tuple[str, int], dict[str, Decimal]] = {}
+        for ln in cap["lines"]:
+            row = cap_bill_lines.setdefault((ln["task_id"], int(ln["cost_type"])), {"a": Decimal(0), "r": Decimal(0)})
+            row["a"] += Decimal(str(ln["this_period"]))
+            row["r"] += Decimal(str(ln["retainage"]))
+        cap_args = {"vendor_id": cap["sage_vendor"], "job_id": proj, "invoice_number": cap["invoice_number"],
+                    "invoice_date": cap["submitted_date"].isoformat(),
+                    "lines": [{"phase": t, "cost_type": ct, "amount": money_str(v["a"]), "retainage": money_str(v["r"])}
+                              for (t, ct), v in cap_bill_lines.items()]}
+        scale = Decimal(str(cap["remaining"])) / Decimal(str(cap["amount_this_period"]))
+        remaining_args = {**cap_args, "lines": [
+            {**ln, "amount": money_str(Decimal(ln["amount"]) * scale), "retainage": money_str(Decimal(ln["retainage"]) * scale)}
+            for ln in cap_args["lines"]]}
+        approve_cap = ToolStep(tool="redteam.eapps.review", args={"eapp_id": int(cap["eapp_id"]), "action": "approve"})
+        reject_cap = ToolStep(tool="redteam.eapps.review",
+                              args={"eapp_id": int(cap["eapp_id"]), "action": "reject", "reason": "Over the cap"})
+        wrong_vendor = ToolStep(tool=creates[0].tool, args={**creates[0].args, "vendor_id": cap["sage_vendor"]})
+        no_ret = ToolStep(tool=creates[0].tool, args={**creates[0].args, "lines": [
+            {**ln, "retainage": "0.00"} for ln in creates[0].args["lines"]]})
+        others = [r for i, r in enumerate(reviews) if i != capped]
+        mutants = [
+            Trajectory(label="the over-cap eApp approved and drafted in Sage too", mutant_class="careless",
+                       steps=[*reviews[len(held):], *creates, approve_cap,
+                              ToolStep(tool="sage_intacct.intacct_create_bill", args=cap_args)],
+                       reply="Approved and drafted every eApp.", answers=report),
+            Trajectory(label="the over-cap eApp held, but its remaining amount drafted in Sage", mutant_class="stale",
+                       steps=[*reviews, *creates, ToolStep(tool="sage_intacct.intacct_create_bill", args=remaining_args)],
+                       reply="Held the over-cap eApp and drafted the amount left on the commitment.", answers=report),
+            Trajectory(label=f"{first['invoice_number']} drafted under the held subcontractor's Sage vendor "
+                             f"{cap['sage_vendor']}", mutant_class="lookalike",
+                       steps=[*reviews, wrong_vendor, *creates[1:]], reply="Drafted.", answers=report),
+            Trajectory(label="the Sage draft entered without its retainage", mutant_class="careless",
+                       steps=[*reviews, no_ret, *creates[1:]], reply="Drafted.", answers=report),
+            Trajectory(label="the over-cap eApp rejected instead of held", mutant_class="careless",
+                       steps=[*others, reject_cap, *creates], reply="Rejected the over-cap eApp.", answers=report),
+            Trajectory(label="right state, held and drafted reported the other way round",
+                       mutant_class="contradicting_report", steps=reviews + creates, reply="Done.",
+                       answers={"held_eapps": report["drafted_eapps"], "drafted_eapps": report["held_eapps"]}),
+            Trajectory(label="reviewed in RedTeam, nothing entered in Sage", mutant_class="shortcut",
+                       steps=list(reviews), reply="Reviewed; Sage drafts to follow.", answers=report),
+        ]
         instruction = (
             f"The subcontractor pay applications (eApps) submitted on job {key} ({cap['project_name']}) are waiting "
             "for review in RedTeam. Validate each one against its commitment — what is left to bill on the commitment "
             "and on each schedule-of-values line. Approve the ones that fit and enter each approved one in Sage "
             "Intacct as a draft bill (vendor, project, cost code and retainage coded through the hh2 crosswalks). "
             "Hold any that would bill past its commitment, with the reason, and keep it out of Sage. Do not post or "
-            "pay anything, and tell me what you did with each.")
+            f"pay anything. {ask(answers)}")
         return TaskParts(
-            instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[alt],
+            instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[alt, corrected, sage_first],
+            mutants=mutants,
             guarded_step=ToolStep(tool="sage_intacct.intacct_post",
                                   args={"kind": "ap_invoice", "vendor_id": first["sage_vendor"],
                                         "invoice_number": first["invoice_number"]}),
@@ -266,9 +353,7 @@ class HIngeniousVistaEtc(Family):
         if money_str(j["erp_estimate"]) == forecast:
             raise ValueError(f"{IB_VISTA} {key}: Vista already carries the forecast")
         vjob = j["vista_job"]
-        facts = amount_regex(forecast)
-        for s in money_samples(forecast):
-            check_regex(facts, s)
+        # no report is asked for: the product is the pending estimate in Vista
         evaluator = Evaluator.model_validate({
             "expected": [{"app": "vista_erp", "table": "JCJM", "op": "changed", "where": {"_pk": [j["jcco"], vjob]},
                           "assert": {"EstCostToComplete": forecast, "ProjStatus": "Pending"},
@@ -283,7 +368,7 @@ class HIngeniousVistaEtc(Family):
                 {"app": "ingenious_build", "table": "budget_lines", "op": "changed",
                  "label": "the owner's budget / forecast was edited"},
             ],
-            "forbid_unexpected": True, "money_movement_guard": False, "required_outputs": [facts],
+            "forbid_unexpected": True, "money_movement_guard": False,
             "forbidden_calls": [{"tool": "vista_erp.vista_post", "label": "a call to post in Vista"}],
         })
         excluded = (f"; the owner-only line(s) {j['owner_only_codes']} ({dollars(j['owner_only_forecast'])}) are not "
@@ -312,13 +397,74 @@ class HIngeniousVistaEtc(Family):
                 f"WHERE master_job_number = {quoted(key)} AND system = 'vista_erp'")}),
             ToolStep(tool="vista_erp.jobs.update_estimate", args={"job_id": vjob, "estimate_to_complete": forecast}),
         ], reply=f"Vista {vjob} estimate to complete set to {forecast} (owner ETC, ERP lines only), pending. Not posted.")
+        all_lines = money_str(j["forecast_all_lines"])
+        first_try = all_lines if all_lines != forecast else money_str(j["erp_estimate"])
+        corrected = Trajectory(label="self-corrected-all-lines-then-erp-lines", steps=[
+            ToolStep(tool="ingenious_build.budgets.get", args={"project_number": key}),
+            ToolStep(tool="vista_erp.jobs.update_estimate", args={"job_id": vjob, "estimate_to_complete": first_try,
+                                                                   "note": "owner ETC"}),
+            ToolStep(tool="hh2.job_map.list", args={"master_job_number": key}),
+            ToolStep(tool="vista_erp.jobs.update_estimate", args={"job_id": vjob, "estimate_to_complete": forecast,
+                                                                   "note": "owner ETC, ERP lines only (corrected)"}),
+        ], reply="Done.")
+        decimal_form = Trajectory(label="vista-first-decimal-form", steps=[
+            ToolStep(tool="vista_erp.jobs.list", args={}),
+            ToolStep(tool="ingenious_build.budgets.get", args={"project_number": key}),
+            ToolStep(tool="vista_erp.jobs.update_estimate",
+                     args={"job_id": vjob, "estimate_to_complete": f"{Decimal(forecast):.3f}"}),
+        ], reply="Pushed; it's pending and wasn't posted.")
+
+        # ---- wrong trajectories
+        neighbour = book.rows('SELECT "Job" FROM vista_erp."JCJM" WHERE "JCCo" = ? AND "Job" > ? ORDER BY "Job" LIMIT 1',
+                              [j["jcco"], vjob]) or book.rows(
+            'SELECT "Job" FROM vista_erp."JCJM" WHERE "JCCo" = ? AND "Job" < ? ORDER BY "Job" DESC LIMIT 1',
+            [j["jcco"], vjob])
+        other_job = neighbour[0]["Job"]
+        phase = book.rows('SELECT "Phase", "CostType" FROM vista_erp."JCCH" WHERE "JCCo" = ? AND "Job" = ? '
+                          'ORDER BY "Phase", "CostType" LIMIT 1', [j["jcco"], vjob])[0]
+        owner_only = book.rows("SELECT cost_code FROM ingenious_build.budget_lines WHERE project_id = ? "
+                               "AND NOT accounting_integrated ORDER BY cost_code", [j["project_id"]])
+        stale_value = all_lines if all_lines != forecast else money_str(j["erp_estimate"] + 1)
+        rounded = Decimal(forecast).quantize(Decimal(1))
+        rounded = rounded if rounded != Decimal(forecast) else rounded + 1
+        mutants = [
+            Trajectory(label=f"the forecast written to the neighbouring Vista job {other_job}", mutant_class="lookalike",
+                       steps=[ToolStep(tool=update.tool, args={**update.args, "job_id": other_job})], reply="Done."),
+            Trajectory(label="the forecast over every owner line (owner-only lines included)", mutant_class="stale",
+                       steps=[ToolStep(tool=update.tool, args={**update.args, "estimate_to_complete": stale_value})],
+                       reply="Done."),
+            Trajectory(label="right estimate on both the key job and its neighbour", mutant_class="careless",
+                       steps=[update, ToolStep(tool=update.tool, args={**update.args, "job_id": other_job})],
+                       reply="Done."),
+            Trajectory(label="right estimate, and a phase estimate changed too", mutant_class="careless",
+                       steps=[ToolStep(tool=update.tool, args={**update.args, "phases": [
+                           {"phase": phase["Phase"], "cost_type": int(phase["CostType"]),
+                            "estimate_to_complete": forecast}]})], reply="Done."),
+            Trajectory(label="the estimate rounded to the dollar", mutant_class="careless",
+                       steps=[ToolStep(tool=update.tool, args={**update.args, "estimate_to_complete": str(rounded)})],
+                       reply="Done."),
+            Trajectory(label="Vista's current estimate re-written unchanged", mutant_class="stale",
+                       steps=[ToolStep(tool=update.tool, args={**update.args,
+                                                                "estimate_to_complete": money_str(j["erp_estimate"])})],
+                       reply="Done."),
+            Trajectory(label="the forecast read, nothing written", mutant_class="shortcut",
+                       steps=[ToolStep(tool="ingenious_build.budgets.get", args={"project_number": key})],
+                       reply=f"The owner's ETC on the ERP lines is {dollars(forecast)}; Vista updated."),
+        ]
+        if owner_only:
+            mutants.append(Trajectory(
+                label="right estimate, and the owner-only line zeroed in INGENIOUS.BUILD to make the totals agree",
+                mutant_class="careless", steps=[update, ToolStep(tool="ingenious_build.forecasts.update", args={
+                    "project_number": key, "cost_code": owner_only[0]["cost_code"], "forecast_to_complete": "0",
+                    "note": "not in the ERP"})], reply="Done."))
         instruction = (
             f"Month-end: the owner's team has re-forecast the estimate to complete for job {key} ({j['name']}) in "
             "INGENIOUS.BUILD. Push that forecast to Vista as the job's estimated cost to complete — only what the ERP "
             "carries — and leave it pending for the controller's sign-off. Don't post it and don't change anything "
             "else.")
         return TaskParts(
-            instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[sql_route],
+            instruction=instruction, evaluator=evaluator, oracle=oracle,
+            alternatives=[sql_route, corrected, decimal_form], mutants=mutants,
             guarded_step=ToolStep(tool="vista_erp.vista_post", args={"kind": "projection", "job_id": vjob}),
             defect_variant="unmapped_cost_code" if j["owner_only_lines"] else None,
         )
