@@ -29,7 +29,6 @@ from cfab.tasks.families import (
     pm_ressio,
     pm_smartbuild,
 )
-from cfab.tasks.families.pm_redteam import amount_regex
 from cfab.tasks.family import BookReader
 from cfab.tasks.model import Task
 
@@ -89,7 +88,8 @@ def test_metadata_guards_and_twists(compiled: dict[str, Task]) -> None:
     for t in compiled.values():
         assert t.family.split("_")[0] == t.domain_code
         gt = t.ground_truth
-        assert gt.forbid_unexpected and gt.forbidden and gt.expected and (gt.answers or gt.required_outputs)
+        assert gt.forbid_unexpected and gt.forbidden and gt.expected
+        assert bool(gt.answers or gt.required_outputs) != (t.family in NO_REPORT), t.instance_id
         assert t.alternatives and t.guarded_step is not None
         if not t.money_movement_guard:
             assert any(c.tool == t.guarded_step.tool for c in gt.forbidden_calls), t.instance_id
@@ -114,7 +114,7 @@ def test_book_anchor_values(compiled: dict[str, Task], golden: Path) -> None:
         j = book.q("H_ingenious_vista_etc", "job", job=ib.key)[0]
         want = str(j["forecast"])
         assert ib.ground_truth.expected[0].assert_["EstCostToComplete"] == want
-        assert ib.ground_truth.required_outputs == [amount_regex(want)]
+        assert not ib.ground_truth.required_outputs and not ib.ground_truth.answers  # the instruction asks no report
     finally:
         book.close()
 
@@ -213,7 +213,13 @@ TYPED = {
     "C_redteam_eapp_review": {"decision": "choice", "remaining_on_commitment": "amount", "lines_over": "count"},
     "C_ressio_bill_match": {"match_result": "choice", "amount_over_po": "amount"},
     "A_ingenious_funding": {"funding_sources": "id_list"},
+    "B_smartbuild_claim": {"amount_due": "amount"},
+    "A_smartbuild_reestimate": {"cost_code_total": "amount"},
+    "H_redteam_sage_bill": {"held_eapps": "id_list", "drafted_eapps": "id_list"},
+    "H_ressio_vista_ap": {"booked_bills": "id_list", "exception_bills": "id_list"},
 }
+# families whose instruction asks for no report: no answers, no regex; a terse "Done" passes
+NO_REPORT = {"H_ingenious_vista_etc", "H_smartbuild_vista_reestimate"}
 
 
 @pytest.mark.parametrize("family", sorted(TYPED))
@@ -245,3 +251,45 @@ def test_typed_answers_alternatives_and_wrong_trajectories(compiled: dict[str, T
             funded = [e.where["funding_source_id"] for e in t.ground_truth.expected if e.table == "invoice_funding"]
             assert sorted(spec.expected) == sorted(funded)
             assert not spec.compare([s for look in spec.lookalikes for s in look if s not in funded])[0]
+
+
+def test_smartbuild_and_cross_answers_come_from_the_book(compiled: dict[str, Task], golden: Path) -> None:
+    """The typed answers of the SmarteBuild and cross-system tasks are the book's figures and ids; the
+    twist's wrong value (retention without the step-down, the estimate before the re-measure, the
+    over-cap eApp, the PO-mismatch bill) is a lookalike that fails."""
+    book = BookReader(golden)
+    try:
+        t = _one(compiled, "cf_B_smartbuild_claim_")
+        h = book.q("B_smartbuild_claim", "claim_header", job=t.key)[0]
+        spec = t.ground_truth.answers[0]
+        assert spec.expected == str(h["amount_due"]) and len(spec.lookalikes) >= 2
+        assert spec.compare(f"${h['amount_due']:,}")[0] and not any(spec.compare(v)[0] for v in spec.lookalikes)
+        t = _one(compiled, "cf_A_smartbuild_reestimate_")
+        spec = t.ground_truth.answers[0]
+        assert t.ground_truth.expected[0].assert_["reestimate_total"] in spec.lookalikes  # the item alone
+        t = compiled["cf_H_redteam_sage_bill_1042"]
+        held, drafted = t.ground_truth.answers
+        planted = next(r for r in book.q("C_redteam_eapp_review", "submitted_eapps") if r["planted_over_cap"])
+        assert planted["invoice_number"] in held.expected and planted["invoice_number"] not in drafted.expected
+        assert held.compare([planted["eapp_id"]])[0] and not drafted.compare(held.expected)[0]
+    finally:
+        book.close()
+    t = _one(compiled, "cf_H_ressio_vista_ap_")
+    booked, exceptions = t.ground_truth.answers
+    assert exceptions.expected and not set(exceptions.expected) & set(booked.expected)
+    bad = [e for e in t.ground_truth.forbidden if e.table == "APHB"]
+    assert all(f"'{b}'" in bad[0].where for b in exceptions.expected)
+
+
+@pytest.mark.parametrize("family", sorted(NO_REPORT))
+def test_no_report_tasks_pass_a_terse_done(compiled: dict[str, Task], golden: Path, family: str) -> None:
+    """The instruction asks for no report, so there are no answers and no regex: the oracle's steps with
+    a bare "Done" pass; three alternatives and six wrong trajectories (admitted: each wrong one fails)."""
+    for t in (t for t in compiled.values() if t.family == family):
+        gt = t.ground_truth
+        assert not gt.answers and not gt.required_outputs and "report" not in t.instruction.lower()
+        assert len(t.alternatives) >= 3 and len(t.mutants) >= 6
+        assert {m.mutant_class for m in t.mutants} >= {"lookalike", "stale", "careless", "shortcut"}
+        g = run_attempt(t, _Steps([(s.tool, s.args) for s in t.oracle.steps], "Done"), golden=golden,
+                        inputs=INPUTS).grade
+        assert g.passed, (t.instance_id, g.reason)
