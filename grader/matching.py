@@ -11,6 +11,7 @@ from __future__ import annotations
 import fnmatch
 import json
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import duckdb
@@ -175,7 +176,31 @@ class RowMatcher:
 # --------------------------------------------------------------------------- entries
 
 
+def _check_total(p: RowPredicate, rows: list[DiffRow]) -> tuple[bool, str]:
+    """Do ``rows`` sum to ``p.total`` in each named column (exactly)?"""
+    if not rows:
+        return False, f"{p.qualified}: no {p.op} row matches, so nothing totals " + \
+            ", ".join(f"{k} = {show(v)}" for k, v in (p.total or {}).items())
+    parts = []
+    for key, want in (p.total or {}).items():
+        side, col = split_key(key)
+        name = _column(rows[0].table, col, p.label or p.qualified)
+        got = sum((Decimal(str(v)) for r in rows if (v := r.side(side).get(name)) is not None), Decimal(0))
+        if got != Decimal(str(want)):
+            return False, (f"{p.qualified}: {len(rows)} matching row(s) total {name} = {got}, expected "
+                           f"{show(want)}")
+        parts.append(f"{name} = {got}")
+    return True, f"{p.qualified}: {len(rows)} {p.op} row(s) total {', '.join(parts)}"
+
+
 def check_expected(p: RowPredicate, m: RowMatcher) -> tuple[bool, str]:
+    held, detail = _check_rows(p, m)
+    if not held or not p.total:
+        return held, detail
+    return _check_total(p, m.matching(p, with_assert=True))
+
+
+def _check_rows(p: RowPredicate, m: RowMatcher) -> tuple[bool, str]:
     rows = m.rows(p)
     cand = m.matching(p, with_assert=False)
     full = m.matching(p, with_assert=True)

@@ -20,14 +20,19 @@ Entry semantics (also used by the grader):
 * expected, ``count`` N: exactly N rows match ``where`` and all of them satisfy ``assert``;
 * forbidden: violated when some row matches ``where`` and ``assert``;
 * allowed: covers (for ``forbid_unexpected``) the rows that match ``where``.
-``count`` is only meaningful on expected entries; ``allow_columns`` only on expected and
-allowed entries: elsewhere they are load errors.
+* expected with ``total`` ``{column: amount}``: the rows matching ``where`` and ``assert``
+  (at least one, or exactly ``count``) sum to that amount in each named column, exactly —
+  an amount per account whatever the number of lines ("Dr 5200 for the total" is right as
+  one line or as one line per subcontract).
+``count`` and ``total`` are only meaningful on expected entries; ``allow_columns`` only on
+expected and allowed entries: elsewhere they are load errors.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from decimal import Decimal, InvalidOperation
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
@@ -86,6 +91,7 @@ class RowPredicate(CfabModel):
     where: dict[str, Any] | str | None = None
     assert_: dict[str, Any] | str | None = Field(None, alias="assert")
     count: int | None = Field(None, ge=0)
+    total: dict[str, Any] | None = None
     allow_columns: list[str] = []
     label: str | None = None
 
@@ -106,6 +112,8 @@ class RowPredicate(CfabModel):
                 text += f" where {_describe(where)}"
             if asserted:
                 text += f" with {_describe(asserted)}"
+            if data.get("total"):
+                text += " totalling " + ", ".join(f"{k} = {v!r}" for k, v in data["total"].items())
             data["label"] = text
         return data
 
@@ -145,8 +153,9 @@ class RowPredicate(CfabModel):
         return column_refs(tree) if tree is not None else []
 
     def named_columns(self) -> set[str]:
-        """Lower-cased columns this entry allows to change (its assert + allow_columns)."""
-        return {c.lower() for _, c in self.refs("assert")} | {c.lower() for c in self.allow_columns}
+        """Lower-cased columns this entry allows to change (its assert, total and allow_columns)."""
+        return ({c.lower() for _, c in self.refs("assert")} | {c.lower() for c in self.allow_columns}
+                | {split_key(c)[1].lower() for c in (self.total or {})})
 
 
 class CallPredicate(CfabModel):
@@ -234,6 +243,16 @@ class Evaluator(CfabModel):
                 if p.count is not None:
                     raise ValueError(f"{kind}[{i}] ({p.label}): count only applies to expected "
                                      "entries")
+                if p.total:
+                    raise ValueError(f"{kind}[{i}] ({p.label}): total only applies to expected "
+                                     "entries")
+        for i, p in enumerate(self.expected):
+            for col, value in (p.total or {}).items():
+                try:
+                    Decimal(str(value))
+                except InvalidOperation:
+                    raise ValueError(f"expected[{i}] ({p.label}): total {col} = {value!r} is not a "
+                                     "number") from None
         for i, p in enumerate(self.forbidden):
             if p.allow_columns:
                 raise ValueError(f"forbidden[{i}] ({p.label}): allow_columns only applies to "
@@ -315,3 +334,10 @@ def _check_entry(where: str, table: str, columns: dict[str, tuple[str, str]],
     for col in p.allow_columns:
         if col.lower() not in columns:
             raise _unknown_column(where, table, col, columns, "allow_columns")
+    for key in p.total or {}:
+        col = split_key(key)[1]
+        if col.lower() not in columns:
+            raise _unknown_column(where, table, col, columns, "total")
+        if not columns[col.lower()][1].upper().startswith(("DECIMAL", "NUMERIC", "INTEGER", "BIGINT",
+                                                            "HUGEINT", "SMALLINT", "DOUBLE")):
+            raise EvaluatorError(f"{where}: total {col} is {columns[col.lower()][1]}, not a number")

@@ -38,6 +38,7 @@ from sqlglot import exp
 
 from cfab.grader import grade
 from cfab.grader.matching import RowMatcher
+from cfab.grader.predicates import split_key
 from cfab.runner.attempt import run_attempt
 from cfab.runner.environment import Environment
 from cfab.runner.policies.baselines import NoopPolicy
@@ -282,7 +283,11 @@ def contradicting_values(spec: Any) -> list[tuple[str, Any]]:
             out.append(("another id", _other_id(str(exp_value))))
     elif spec.type == "id_list":
         ids = [str(x) for x in exp_value]
+        wanted = spec.canonical(exp_value)
         extra = next((str(v) for v in spec.lookalikes if not isinstance(v, list)), None)
+        if extra is None:  # the kit's list lookalikes are the right list plus one wrong id
+            extra = next((str(x) for v in spec.lookalikes if isinstance(v, list) for x in v
+                          if spec.canonical([x]) - wanted), None)
         extra = extra or (_other_id(ids[0]) if ids else "UNKNOWN-1")
         if ids:
             out.append(("one missing", ids[1:]))
@@ -340,7 +345,7 @@ def _asserted_numeric(entry: Any, rows: list[Any]) -> list[str]:
         return []
     types = rows[0].table.types
     pk = {c.lower() for c in rows[0].table.pk}
-    names = [c for _, c in entry.refs("assert")]
+    names = [c for _, c in entry.refs("assert")] + [split_key(c)[1] for c in (entry.total or {})]
     out = []
     for name in names:
         real = next((c for c in types if c.lower() == name.lower()), None)

@@ -204,3 +204,34 @@ def test_call_predicates() -> None:
               StateDiff(), reply="", guarded_calls=[], tool_calls=calls)
     assert not g.passed and g.score == 0.0  # attempted, even if it failed
     assert Grade.from_json(g.to_json()) == g
+
+
+def test_total_asserts_a_sum_per_account_whatever_the_line_shape() -> None:
+    from decimal import Decimal
+
+    from cfab.grader import Evaluator, StateDiff, grade
+    from cfab.grader.statediff import ColumnInfo, Row, TableDiff
+
+    cols = [ColumnInfo(name="Seq", type="INTEGER"), ColumnInfo(name="GLAcct", type="VARCHAR"),
+            ColumnInfo(name="Amount", type="DECIMAL(12,2)")]
+
+    def diff(lines: list[tuple[str, str]]) -> StateDiff:
+        rows = [Row(pk=(i,), values={"Seq": i, "GLAcct": acct, "Amount": Decimal(amount)})
+                for i, (acct, amount) in enumerate(lines, start=1)]
+        return StateDiff(diffs={"vista_erp.GLDB": TableDiff(app="vista_erp", table="GLDB", columns=cols, pk=["Seq"],
+                                                            added=rows)})
+
+    ev = Evaluator.model_validate({"expected": [
+        {"app": "vista_erp", "table": "GLDB", "op": "added", "where": {"GLAcct": "5200"},
+         "total": {"Amount": "1500.00"}}]})
+
+    def passes(lines: list[tuple[str, str]]) -> bool:
+        return grade(ev, diff(lines), reply="", guarded_calls=[], tool_calls=[]).passed
+
+    assert passes([("5200", "1500.00")])                                       # one line for the total
+    assert passes([("5200", "1000.00"), ("5200", "500.00"), ("2100", "-1500.00")])  # one per subcontract
+    assert not passes([("5200", "1000.00"), ("5200", "500.01")])               # a cent off
+    assert not passes([("5200", "1500.00"), ("5200", "1500.00")])              # entered twice
+    assert not passes([("2100", "1500.00")])                                   # nothing on 5200
+    with pytest.raises(ValueError, match="total only applies to expected"):
+        Evaluator.model_validate({"forbidden": [{"app": "a", "table": "t", "op": "added", "total": {"x": 1}}]})
