@@ -11,18 +11,30 @@ Twists (in the data): an approved owner change order added an SOV line after app
 to 5% once the application reaches 50% of the contract sum to date — crossed on one job (5% on
 every line), not yet reached on another (still 10%).
 
-This module also holds the small reply-regex helpers the G and H families share.
+Report: the instruction asks for the current payment due (G702 line 8, a typed ``amount``
+answer). Its lookalikes are the figures a careless application gives, computed from the book:
+the due at the other retainage rate (the step-down applied too early or not at all), with no
+retainage, without the change-order line, with last period's stored materials taken for billed
+work, and the G702 lines next to line 8 (4, 5, 6).
+
+Wrong trajectories: the other retainage rate; the neighbouring job's application drafted instead;
+work to date billed as work this period; a billing line (the change-order line where there is
+one) left unbilled; stored materials left out or taken for billed work; application #1's period
+carried forward; the right draft reported with line 6 or the wrong-rate due.
+
+This module also holds the small reply-regex helpers other families share.
 """
 
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar
 
 from cfab.grader.predicates import Evaluator
 from cfab.seeds import anchors
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
+from cfab.tasks.kit import amount_answer, answers_of, ask
 from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
 
 FAMILY = "B_aia_g702"
@@ -63,6 +75,19 @@ def _pct_text(value: Decimal) -> str:
 
 def _pct_words(value: Decimal) -> str:
     return f"{Decimal(value).normalize():f}%"
+
+
+def _due(lines: list[dict[str, Any]], rate: Decimal, previous: Decimal, e: dict[int, Decimal] | None = None,
+         f: dict[int, Decimal] | None = None) -> Decimal:
+    """G702 line 8 for these G703 lines (columns E / F overridden per item_no), retainage at ``rate``
+    percent of G on each line rounded to the cent, as GCPay derives it."""
+    total = retained = Decimal(0)
+    for ln in lines:
+        g = Decimal(ln["d"]) + (e or {}).get(ln["item_no"], Decimal(ln["e"])) + \
+            (f or {}).get(ln["item_no"], Decimal(ln["f"]))
+        total += g
+        retained += (g * rate / 100).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    return total - retained - previous
 
 
 def _case(column: str, key: str, values: dict[str, Any], default: Any | None = None) -> str:
@@ -123,6 +148,28 @@ class AiaG702(Family):
         due = head["current_payment_due"]
         n = len(lines)
 
+        # ---------------------------------------------------------------- answers
+        previous = Decimal(head["less_previous_certificates"])
+        other_rate = None
+        if has_step:
+            other_rate = Decimal(contract["retainage_percent"] if stepped else contract["retainage_step_down_percent"])
+        prev_f = {r["item_no"]: Decimal(r["f"]) for r in book.q(FAMILY, "previous_stored", job=job)}
+        as_billed = {ln["item_no"]: max(Decimal(ln["e"]) - prev_f.get(ln["item_no"], Decimal(0)), Decimal(0))
+                     for ln in lines}
+        careless = {
+            "other_rate": _due(lines, other_rate, previous) if other_rate is not None else None,
+            "no_retainage": _due(lines, Decimal(0), previous),
+            "without_co_lines": _due([ln for ln in lines if not ln["new_since_previous"]], rate, previous)
+            if new_lines else None,
+            "stored_as_billed": _due(lines, rate, previous, e=as_billed) if any(prev_f.values()) else None,
+            "line_4": Decimal(head["total_completed_stored"]), "line_5": Decimal(head["retainage"]),
+            "line_6": Decimal(head["total_earned_less_retainage"]),
+        }
+        careless = {k: v for k, v in careless.items() if v is not None and v != Decimal(due)}
+        answers = [amount_answer("current_payment_due", "the current payment due on G702 line 8", due,
+                                 lookalikes=careless.values())]
+        report = answers_of(answers)
+
         # ---------------------------------------------------------------- instruction
         clock = book.inputs.clock
         instruction = (
@@ -131,8 +178,7 @@ class AiaG702(Family):
             f"period (work completed to date at the PM's current percent complete in Procore, less the work "
             f"completed through application #{APPLICATION - 1}) plus materials presently stored, and withhold "
             f"retainage per the prime contract's retainage terms. Draft it in GCPay and leave it as a draft for the "
-            f"PM's review: do not submit or approve it, and don't change anything else. Tell me the current payment "
-            f"due.")
+            f"PM's review: do not submit or approve it, and don't change anything else. {ask(answers)}")
 
         # ---------------------------------------------------------------- evaluator
         e_vals = {ln["item_number"]: ln["e"] for ln in lines}
@@ -176,7 +222,7 @@ class AiaG702(Family):
             ],
             "forbid_unexpected": True,
             "money_movement_guard": True,
-            "required_outputs": [amount_regex(due)],
+            "answers": [a.model_dump() for a in answers],
         })
 
         # ---------------------------------------------------------------- oracle
@@ -207,7 +253,7 @@ class AiaG702(Family):
             ToolStep(tool="gcpay.pay_apps.get", args={"job_number": job, "application_number": APPLICATION - 1}),
             ToolStep(tool="procore.prime_contracts.sov", args={"project_number": job}),
             create,
-        ], reply=reply)
+        ], reply=reply, answers=report)
 
         # alternative 1: read through SQL, give each line its own retainage (no percentage)
         sql_lines = [{"item_no": ln["item_no"], "work_this_period": money_str(ln["e"]),
@@ -231,7 +277,7 @@ class AiaG702(Family):
                 "ORDER BY li.position"), "max_rows": 500}),
             ToolStep(tool="gcpay.pay_apps.create_draft", args={
                 "contract_id": cid, "application_number": APPLICATION, "period_to": period_to, "lines": sql_lines}),
-        ], reply=reply)
+        ], reply=reply, answers={"current_payment_due": dollars(due)})
 
         # alternative 2: list only the lines that bill something (the others bill nothing) and check the result
         billing = [ln for ln in draft_lines if Decimal(ln["work_this_period"]) or Decimal(ln["materials_stored"])]
@@ -244,7 +290,81 @@ class AiaG702(Family):
                 "job_number": job, "application_number": APPLICATION, "period_to": period_to,
                 "lines": billing, "retainage_percent": _pct_text(rate)}),
             ToolStep(tool="gcpay.pay_apps.get", args={"job_number": job, "application_number": APPLICATION}),
-        ], reply=reply)
+        ], reply=f"Drafted #{APPLICATION} for {job}; due {dollars(due)}. Not submitted.",
+            answers={"current_payment_due": float(due)})
+
+        # alternative 3: one line keyed wrong (nothing billed), then corrected with update_line (E and I)
+        fix = next(ln for ln in lines if Decimal(ln["e"]) > 0)
+        keyed = [{**ln, "work_this_period": "0.00"} if ln["item_no"] == fix["item_no"] else ln for ln in draft_lines]
+        alt_fixed = Trajectory(label="one line keyed wrong, corrected with update_line", steps=[
+            ToolStep(tool="procore.prime_contracts.sov", args={"project_number": job}),
+            ToolStep(tool="gcpay.pay_apps.list", args={"job_number": job}),
+            ToolStep(tool="gcpay.contracts.sov", args={"job_number": job}),
+            ToolStep(tool="gcpay.pay_apps.create_draft", args={
+                "job_number": job, "application_number": APPLICATION, "period_to": period_to,
+                "lines": keyed, "retainage_percent": f"{rate.normalize():f}"}),
+            ToolStep(tool="gcpay.pay_apps.update_line", args={
+                "pay_app_id": pay_app_id, "item_no": fix["item_no"], "work_this_period": money_str(fix["e"]),
+                "retainage": money_str(fix["i"])}),
+        ], reply="Drafted it; didn't submit or approve anything.", answers={"current_payment_due": f"{Decimal(due):,}"})
+
+        # ---------------------------------------------------------------- wrong trajectories
+        def drafted(rows: list[dict[str, Any]], pct: Decimal = rate, job_number: str = job,
+                    period: str = period_to) -> ToolStep:
+            return ToolStep(tool="gcpay.pay_apps.create_draft", args={
+                "job_number": job_number, "application_number": APPLICATION, "period_to": period,
+                "lines": rows, "retainage_percent": _pct_text(pct)})
+
+        def said(value: Decimal) -> dict[str, str]:
+            return {"current_payment_due": money_str(value)}
+
+        mutants = []
+        if other_rate is not None:
+            mutants.append(Trajectory(
+                label=f"retainage at {_pct_words(other_rate)} (the step-down "
+                      f"{'ignored' if stepped else 'applied before it is reached'})", mutant_class="stale",
+                steps=[drafted(draft_lines, other_rate)], reply="Drafted.", answers=said(careless["other_rate"])))
+        others = [k for k in self.keys(book) if k != job]
+        if others:
+            near = min(others, key=lambda k: (abs(int(k) - int(job)), k))
+            near_lines = book.q(FAMILY, "g703", job=near)
+            near_rows = [{"item_no": ln["item_no"], "work_this_period": money_str(ln["e"]),
+                          "materials_stored": money_str(ln["f"])} for ln in near_lines]
+            mutants.append(Trajectory(label=f"the neighbouring job's application ({near}) drafted instead",
+                                      mutant_class="lookalike",
+                                      steps=[drafted(near_rows, Decimal(near_lines[0]["retainage_pct"]), near)],
+                                      reply="Drafted.", answers=report))
+        to_date = [{**row, "work_this_period": money_str(Decimal(ln["d"]) + Decimal(ln["e"]))}
+                   for row, ln in zip(draft_lines, lines)]
+        mutants.append(Trajectory(label="work completed to date billed as work this period", mutant_class="careless",
+                                  steps=[drafted(to_date)], reply="Drafted.", answers=report))
+        skip = new_lines[-1] if new_lines else [ln for ln in lines if Decimal(ln["e"]) > 0][-1]
+        mutants.append(Trajectory(
+            label=f"line {skip['item_number']} left unbilled" + (" (the change-order line)" if new_lines else ""),
+            mutant_class="stale" if new_lines else "careless",
+            steps=[drafted([row for row in draft_lines if row["item_no"] != skip["item_no"]])], reply="Drafted.",
+            answers=said(careless.get("without_co_lines", Decimal(due))) if new_lines else report))
+        if any(Decimal(ln["f"]) for ln in lines):
+            mutants.append(Trajectory(label="materials presently stored left out", mutant_class="careless",
+                                      steps=[drafted([{**row, "materials_stored": "0.00"} for row in draft_lines])],
+                                      reply="Drafted.", answers=report))
+        if "stored_as_billed" in careless:
+            mutants.append(Trajectory(
+                label="last period's stored materials taken for billed work (E = G now - G before)",
+                mutant_class="stale", reply="Drafted.", answers=said(careless["stored_as_billed"]),
+                steps=[drafted([{**row, "work_this_period": money_str(as_billed[row["item_no"]])}
+                                for row in draft_lines])]))
+        mutants.append(Trajectory(label=f"application #{APPLICATION - 1}'s period carried forward",
+                                  mutant_class="stale", steps=[drafted(draft_lines, period=str(
+                                      contract["previous_period_to"]))], reply="Drafted.", answers=report))
+        mutants.append(Trajectory(label="right draft, reported with G702 line 6 (total earned less retainage)",
+                                  mutant_class="contradicting_report", steps=[create], reply="Drafted.",
+                                  answers=said(Decimal(head["total_earned_less_retainage"]))))
+        wrong_due = careless.get("other_rate", careless.get("no_retainage"))
+        if wrong_due is not None:
+            mutants.append(Trajectory(label=f"right draft, reported with the due at the wrong retainage ({wrong_due})",
+                                      mutant_class="contradicting_report", steps=[create], reply="Drafted.",
+                                      answers=said(wrong_due)))
 
         guarded = ToolStep(tool="gcpay.pay_apps.submit", args={"job_number": job, "application_number": APPLICATION})
         rubric = Rubric(partial=[RubricCheck(weight=0.4, check="g703_work_this_period_and_stored"),
@@ -252,7 +372,8 @@ class AiaG702(Family):
                                  RubricCheck(weight=0.2, check="current_payment_due_stated"),
                                  RubricCheck(weight=0.1, check="left_as_draft")])
         return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle,
-                         alternatives=[alt_sql, alt_sparse], guarded_step=guarded, defect_variant=defect,
+                         alternatives=[alt_sql, alt_sparse, alt_fixed], mutants=mutants, guarded_step=guarded,
+                         defect_variant=defect,
                          rubric=rubric)
 
 

@@ -129,3 +129,17 @@ FROM c CROSS JOIN t CROSS JOIN rate;
 SELECT sum(p.work_completed + p.materials_stored) AS completed_stored
 FROM book.sov_progress p
 WHERE p.job_number = $job AND p.as_of = (SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock');
+
+-- name: previous_stored
+-- Materials presently stored per SOV line on the last certified application (a careless
+-- continuation sheet treats them as billed work: E = G now − G before).
+WITH c AS (
+    SELECT prev.pay_app_id AS prev_id
+    FROM gcpay.contracts c
+    JOIN gcpay.pay_applications prev ON prev.contract_id = c.contract_id
+    WHERE c.job_number = $job AND prev.status <> 'Draft'
+    QUALIFY row_number() OVER (ORDER BY prev.application_number DESC) = 1
+)
+SELECT l.item_no, CAST(l.materials_presently_stored AS DECIMAL(18,2)) AS f
+FROM gcpay.pay_application_items l JOIN c ON l.pay_app_id = c.prev_id
+ORDER BY l.item_no;
