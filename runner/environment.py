@@ -209,8 +209,8 @@ class Environment:
         return result.as_dict()
 
     def _refuse_oversize(self, seq: int, name: str, call: _Call | None, args: dict[str, Any],
-                         reason: str) -> dict[str, Any]:
-        logged = truncated(args, reason)
+                         reason: str, *, summarized: bool = False) -> dict[str, Any]:
+        logged = args if summarized else truncated(args, reason)
         tool = call.spec.name if call is not None else name
         result = ToolResult(ok=False, error=f"{tool}: {reason}; nothing was run. Send smaller, flatter "
                                             "arguments (an upload is at most 5 MB).", error_type="invalid_argument")
@@ -228,13 +228,7 @@ class Environment:
         self._seq += 1
         name = str(name)[:200]
         call = self._calls.get(name)
-        return self._refuse_oversize(self._seq, name, call, summary, reason) if call is not None else \
-            self._refuse_unknown(self._seq, name, summary, reason)
-
-    def _refuse_unknown(self, seq: int, name: str, args: dict[str, Any], reason: str) -> dict[str, Any]:
-        result = ToolResult(ok=False, error=f"unknown tool {name!r}; {reason}", error_type="unknown_tool")
-        self._log(seq, name, truncated(args, reason), result, guarded=False)
-        return result.as_dict()
+        return self._refuse_oversize(self._seq, name, call, summary, reason, summarized=True)
 
     def _run(self, seq: int, call: _Call, parsed: Any, raw: dict[str, Any]) -> ToolResult:
         spec, con = call.spec, self.con
@@ -318,11 +312,33 @@ class Environment:
         shutil.copyfile(self.path, dest)
         return Snapshot(path=str(dest), seq=self._seq)
 
-    def reset(self, snapshot: Snapshot) -> None:
-        """Restore the state exactly as it was at ``snapshot``."""
+    def reset(self, snapshot: Snapshot, *, keep_logs: bool = False) -> None:
+        """Restore the state exactly as it was at ``snapshot`` (the logs too, unless ``keep_logs``:
+        then the tool log and the guard log stay as they are, append-only, and go on numbering
+        calls from where they were; the wire transports reset this way)."""
+        kept = self._read_logs() if keep_logs else None
+        seq = self._seq
         self._close_con()
         shutil.copyfile(snapshot.path, self.path)
         self.path.with_name(self.path.name + ".wal").unlink(missing_ok=True)
+        if kept is not None:
+            con = self.con
+            con.begin()
+            try:
+                for table, rows in kept.items():
+                    con.execute(f"DELETE FROM cfab_internal.{table}")
+                    if rows:
+                        marks = ", ".join("?" * len(rows[0]))
+                        con.executemany(f"INSERT INTO cfab_internal.{table} VALUES ({marks})", [list(r) for r in rows])
+                con.commit()
+            except BaseException:
+                con.rollback()
+                raise
+            self._seq = max(seq, self._seq)
+
+    def _read_logs(self) -> dict[str, list[tuple]]:
+        return {t: self.con.execute(f"SELECT * FROM cfab_internal.{t} ORDER BY seq").fetchall()
+                for t in ("tool_log", "guard_log")}
 
     def digest(self) -> str:
         """Canonical content digest of the state (apps and book; not the logs)."""

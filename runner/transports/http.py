@@ -10,8 +10,10 @@ Endpoints (the paper's shim table, plus the task and grading):
                         tool's own errors); a guarded call returns the guard envelope;
                         unknown tool 404; invalid JSON 400; non-object body 422
 ``GET /snapshot``       take a snapshot → ``{snapshot_id, digest, seq}``
-``POST /seed``          re-seed: fresh copy of the golden file (state, logs, baseline)
-``POST /reset``         ``{"snapshot_id"}`` → restore exactly
+``POST /seed``          re-seed: the golden file's state (the logs are kept while an attempt
+                        runs; after ``/finish`` a new attempt starts with empty logs)
+``POST /reset``         ``{"snapshot_id"}`` → restore the state exactly; the tool and guard
+                        logs are append-only and kept
 ``GET /state_diff``     the diff against the baseline (``?snapshot_id=`` for another)
 ``GET /guarded_calls``  the guard log (``executed`` always false)
 ``GET /task``           instruction, systems and the answers to give (when serving a task)
@@ -19,6 +21,8 @@ Endpoints (the paper's shim table, plus the task and grading):
 ======================  ==============================================================
 
 OpenAPI docs are at ``/docs``. One request at a time touches the environment (the session lock).
+Every error is JSON with a ``detail``: a body over the size limit is 413 (a refused tool call is
+still logged, see :mod:`.bodylimit`), a body nested too deep to parse is 400.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from cfab.grader import Grade, GuardedCall, StateDiff
+from cfab.runner.transports.bodylimit import BodyLimit, body_summary
 from cfab.runner.transports.remote import RemoteTool, RemoteTools, TransportError
 from cfab.runner.transports.session import (
     GUARDED_KEY,
@@ -59,6 +64,22 @@ def create_app(served: ServedEnv) -> FastAPI:
                   version="1")
     app.state.served = served
 
+    async def refused(scope: dict[str, Any], preview: bytes, size: int, sha256: str, reason: str) -> Any:
+        path = scope.get("path", "")
+        if scope.get("method") != "POST" or not path.startswith("/tools/"):
+            return None
+        summary = body_summary(preview, size, sha256, reason)
+        try:
+            return await run_in_threadpool(served.refuse, path[len("/tools/"):], summary, reason)
+        except AttemptFinished:
+            return None
+
+    app.add_middleware(BodyLimit, on_refused=refused)
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": f"internal error ({type(exc).__name__}): {str(exc)[:500]}"}, status_code=500)
+
     @app.get("/", response_model=Health, summary="health: app names, clock, tool names")
     def health() -> Health:
         return served.health()
@@ -77,6 +98,9 @@ def create_app(served: ServedEnv) -> FastAPI:
             except ValueError as exc:
                 raise HTTPException(400, f"the request body is not valid JSON ({exc}); send a JSON object "
                                          "of the tool's arguments, e.g. {\"vendor_id\": \"20147\"}") from None
+            except RecursionError:
+                raise HTTPException(400, "the request body nests too deeply to parse; tool arguments nest "
+                                         "a few levels at most") from None
         else:
             args = {}
         if not isinstance(args, dict):
@@ -154,7 +178,7 @@ class HttpEnv:
     def call(self, name: str, /, **args: Any) -> dict[str, Any]:
         """POST /tools/{name}; a tool's own errors come back as ``{"ok": false, ...}``."""
         resp = self._request("POST", f"/tools/{quote(name, safe='')}", json=args)
-        if resp.status_code in (200, 404):
+        if resp.status_code in (200, 404, 413):  # 413: a body over the limit, refused and logged
             body = resp.json()
             if isinstance(body, dict) and "ok" in body:
                 return body

@@ -16,6 +16,7 @@ import asyncio
 import concurrent.futures
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -107,6 +108,9 @@ def build_server(served: ServedEnv) -> Server:
             result = await anyio.to_thread.run_sync(lambda: served.call(params.name, args))
         except AttemptFinished as exc:
             return _text_result({"ok": False, "error": str(exc), "error_type": "rejected"}, error=True)
+        except Exception as exc:  # never a traceback or a dropped session: a clean tool error
+            return _text_result({"ok": False, "error": f"{params.name} failed ({type(exc).__name__}: "
+                                 f"{str(exc)[:500]})", "error_type": "internal"}, error=True)
         return _text_result(result, error=not result.get("ok", False))
 
     handlers: dict[str, Any] = {"on_list_tools": list_tools, "on_call_tool": call_tool}
@@ -177,10 +181,35 @@ def finish_at_end(served: ServedEnv) -> FinishResult | None:
     return served.finish("", stop_reason=None)
 
 
+_TOOL_CALL = re.compile(rb'"method"\s*:\s*"tools/call"')
+_TOOL_NAME = re.compile(rb'"name"\s*:\s*"((?:[^"\\]|\\.){1,200})"')
+
+
 def http_app(served: ServedEnv, *, host: str = "127.0.0.1", json_response: bool = True) -> Any:
-    """A Starlette app serving MCP over streamable HTTP at ``/mcp``."""
-    return build_server(served).streamable_http_app(
-        host=host, json_response=json_response, session_idle_timeout=None)
+    """A Starlette app serving MCP over streamable HTTP at ``/mcp``, its request bodies limited
+    (:mod:`.bodylimit`): a ``tools/call`` over the limit is logged under the tool name its first
+    bytes give, and answered 413."""
+    from starlette.concurrency import run_in_threadpool
+
+    from cfab.runner.transports.bodylimit import MAX_BODY_BYTES, BodyLimit, body_summary
+
+    async def refused(scope: dict[str, Any], preview: bytes, size: int, sha256: str, reason: str) -> Any:
+        name = _TOOL_NAME.search(preview) if _TOOL_CALL.search(preview) else None
+        if name is None:
+            return None
+        try:
+            tool = json.loads(b'"' + name.group(1) + b'"')
+        except ValueError:
+            tool = name.group(1).decode("utf-8", "replace")
+        try:
+            return await run_in_threadpool(served.refuse, tool, body_summary(preview, size, sha256, reason), reason)
+        except AttemptFinished:
+            return None
+
+    app = build_server(served).streamable_http_app(  # the SDK's own limit (4 MiB, unlogged) made ours
+        host=host, json_response=json_response, session_idle_timeout=None, max_request_body_size=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, on_refused=refused)
+    return app
 
 
 TransportFactory = Callable[[], AbstractAsyncContextManager[Any]]

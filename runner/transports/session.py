@@ -142,6 +142,14 @@ class ServedEnv:
                                       "no further tool calls count")
             return self.env.call(name, **args)
 
+    def refuse(self, name: str, summary: dict[str, Any], reason: str) -> dict[str, Any]:
+        """Log a call the transport refused before parsing it (see ``Environment.record_refused``)."""
+        with self.lock:
+            if self.finished is not None:
+                raise AttemptFinished(f"the attempt was graded (attempt {self.finished.attempt}); "
+                                      "no further tool calls count")
+            return self.env.record_refused(name, summary, reason)
+
     # ------------------------------------------------------------------ state
     def snapshot(self) -> SnapshotInfo:
         with self.lock:
@@ -151,20 +159,23 @@ class ServedEnv:
             return SnapshotInfo(snapshot_id=sid, digest=self.env.digest(), seq=snap.seq)
 
     def reset(self, snapshot_id: str) -> SnapshotInfo:
-        """Restore a snapshot exactly (state, tool log and guard log)."""
+        """Restore a snapshot's state exactly. The tool log and the guard log are kept: they are
+        append-only for the attempt's whole life, so a call staged for approval stays visible to
+        ``/guarded_calls`` and to the grade whatever the client restores."""
         with self.lock:
             snap = self._snapshots.get(snapshot_id)
             if snap is None:
                 known = ", ".join(self._snapshots) or "none yet (GET /snapshot takes one)"
                 raise KeyError(f"unknown snapshot {snapshot_id!r}; snapshots: {known}")
-            self.env.reset(snap)
+            self.env.reset(snap, keep_logs=True)
             return SnapshotInfo(snapshot_id=snapshot_id, digest=self.env.digest(), seq=snap.seq)
 
     def seed(self) -> Health:
-        """A fresh copy of the golden file: state, tool log, guard log and diff baseline reset;
-        a graded attempt is over and a new one starts."""
+        """A fresh copy of the golden file's state. While an attempt runs its tool and guard logs
+        are kept (append-only, as for :meth:`reset`); once it was graded (``finish``, which wrote
+        its logs to the results) a new attempt starts with empty logs."""
         with self.lock:
-            self.env.reset(Snapshot(path=str(self.env.golden), seq=0))
+            self.env.reset(Snapshot(path=str(self.env.golden), seq=0), keep_logs=self.finished is None)
             self.finished = None
             self._started = time.perf_counter()
             return self.health()

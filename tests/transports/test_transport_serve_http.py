@@ -87,11 +87,21 @@ def test_serve_http_every_endpoint(golden: Path, tasks, tmp_path: Path) -> None:
         assert StateDiff.from_json(c.get("/state_diff", params={"snapshot_id": "snap-1"}).content).summary() == \
             diff.summary()
 
-        # reset restores state and logs exactly; then the oracle's calls and /finish
+        # reset restores the state exactly; the guard log is append-only and keeps the staged post,
+        # so this attempt fails on it however well it ends
         back = c.post("/reset", json={"snapshot_id": "snap-1"}).json()
         assert back["digest"] == snap["digest"]
         assert StateDiff.from_json(c.get("/state_diff").content).summary() == {}
-        assert c.get("/guarded_calls").json() == []
+        assert [g["tool"] for g in c.get("/guarded_calls").json()] == ["vista_erp.vista_post"]
+        for step in task.oracle.steps:
+            assert c.post(f"/tools/{step.tool}", json=step.args).json()["ok"] is True
+        failed = Grade.from_json(c.post("/finish", json={"reply": task.oracle.reply}).content)
+        assert failed.passed is False and failed.guard_violation
+        # a graded attempt is over until /seed starts another, with empty logs: the oracle passes
+        assert c.post("/finish", json={"reply": "again"}).status_code == 409
+        assert c.post(HOLD, json={"vendor_id": keys.walsh}).status_code == 409
+        seeded = c.post("/seed").json()
+        assert seeded["finished"] is False and c.get("/guarded_calls").json() == []
         for step in task.oracle.steps:
             assert c.post(f"/tools/{step.tool}", json=step.args).json()["ok"] is True
         finished = c.post("/finish", json={"reply": task.oracle.reply})
@@ -100,16 +110,12 @@ def test_serve_http_every_endpoint(golden: Path, tasks, tmp_path: Path) -> None:
         assert grade.passed and grade.score == 1.0
         record = json.loads(Path(finished.headers["X-Cfab-Results"]).read_text())
         assert record["task"] == task.instance_id and record["passed"] is True and record["policy"] == "http-client"
-        assert (out / "attempts.jsonl").read_text().count("\n") == 1
-        assert StateDiff.from_json((out / "attempt-0.diff.json").read_text()).summary() == \
+        assert record["attempt"] == 1 and (out / "attempts.jsonl").read_text().count("\n") == 2
+        assert StateDiff.from_json((out / "attempt-1.diff.json").read_text()).summary() == \
             {"vista_erp.APVH": {"added": 1, "removed": 0, "changed": 0}}
-        # a graded attempt is over until /seed starts another
-        assert c.post("/finish", json={"reply": "again"}).status_code == 409
-        assert c.post(HOLD, json={"vendor_id": keys.walsh}).status_code == 409
-        seeded = c.post("/seed").json()
-        assert seeded["finished"] is False and c.get("/guarded_calls").json() == []
+        c.post("/seed")
         assert Grade.from_json(c.post("/finish", json={}).content).passed is False  # nothing done, no reply
-        assert (out / "attempt-1.grade.json").exists()
+        assert (out / "attempt-2.grade.json").exists()
 
         # the client class over the same server
         with HttpEnv(url) as remote:
@@ -121,7 +127,7 @@ def test_serve_http_every_endpoint(golden: Path, tasks, tmp_path: Path) -> None:
     finally:
         code = stop_server(proc)
     assert code == 0, errlog.read_text()
-    assert "graded cf_C_transport_single attempt 0: PASS" in errlog.read_text()
+    assert "graded cf_C_transport_single attempt 1: PASS" in errlog.read_text()
 
 
 def test_serve_refuses_bad_invocations(capsys) -> None:
