@@ -341,7 +341,7 @@ def _revert(env: Environment, entry: Any, rows: list[Any]) -> str:
 
 
 def _asserted_numeric(entry: Any, rows: list[Any]) -> list[str]:
-    if not rows or entry.op == "removed" or entry.part("assert") is None:
+    if not rows or entry.op == "removed" or (entry.part("assert") is None and not entry.total):
         return []
     types = rows[0].table.types
     pk = {c.lower() for c in rows[0].table.pk}
