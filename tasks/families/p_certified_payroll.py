@@ -21,6 +21,14 @@ the payroll itself). Four of the six weeks carry one planted exception (the book
 the Wednesday one carpenter journeyman is off —, an unregistered apprentice on 2200, a fringe
 shortfall on 3100); 2041 and 1990 are clean.
 
+Report: the instruction asks for four typed answers: the wage determination checked against
+(``id``; the WD number alone is accepted, it has one modification in LCPtracker; the previous
+modification is the stale lookalike), the number of lines reviewed (``count``), the LCPtracker
+employee ids of the flagged workers (``id_list``, empty on a clean week; the worker's name and
+"line N" are accepted; the nearest compliant line — same level and classification first — is
+the lookalike, on a clean week the apprentice paid at the registered percentage) and the finding
+(``choice``: ``compliant`` or the policy's code of the violation, the book's kind names accepted).
+
 Clean weeks. The correct end state of a clean week is "no change", so the state alone cannot
 tell the reviewer from the no-op. What makes them fair and non-trivial:
 
@@ -29,13 +37,16 @@ tell the reviewer from the no-op. What makes them fair and non-trivial:
   force (IL20250001-mod3) is lower than the rates the crew is paid while the whole crew works
   Saturday overtime. An agent that compares apprentices with the journeyman rate, or flags by
   pattern, leaves a flag and fails (``forbid_unexpected`` + the "flag on a compliant line" entry);
-* the reply is the work product, and the instruction asks for it explicitly: which wage
-  determination the lines were checked against and how many lines were reviewed (facts that
-  exist only in LCPtracker, so a reply cannot be produced without reading the submission and the
-  determination), and the finding — here, that the payroll is compliant / has no exceptions.
-  The same two facts are required on the four weeks with an exception, together with the
-  flagged worker and the nature of the issue, so nothing in the instruction or the required
-  statements distinguishes a clean week from a dirty one.
+* the answers are the work product: the determination and the line count exist only in
+  LCPtracker, so they cannot be given without reading the submission and the determination, and
+  the finding ``compliant`` with no flagged worker. The same answers are asked on the four weeks
+  with an exception, so nothing in the instruction distinguishes a clean week from a dirty one.
+
+Wrong trajectories (admission's lookalike / stale / careless / contradicting_report / shortcut
+mutants): the flag on the lookalike line (reported as the right worker, or as the lookalike);
+a second code on the violating line; the wrong code alone; the trap apprentice flagged (reported
+or not); the right flags reported as compliant; the answers without the flags; a flag on the
+neighbouring job's payroll; the previous modification reported.
 
 No L2 call check is used: an agent may read the lines with the native tools or with SQL, and the
 grade is the effect.
@@ -43,12 +54,13 @@ grade is the effect.
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from cfab.grader.predicates import Evaluator, RowPredicate
+from cfab.seeds.determinism import stable_id
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars
+from cfab.tasks.kit import answers_of, ask, choice_answer, count_answer, id_answer, id_list_answer
 from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
 
 SQL = "P_certified_payroll"
@@ -64,21 +76,27 @@ BOOK_KIND_TO_CODE = {
     "fringe_short": "fringe_shortfall",
 }
 
-# What a reply must say about each kind of finding (case-insensitive).
-ISSUE_WORDS = {
-    "underpayment": r"under\s*-?\s*pa(?:id|yment|ying)|below\s+(?:the\s+)?(?:\w+\s+){0,3}?(?:rate|base|wage|determination|scale)"
-                    r"|short\s+(?:of\s+|on\s+)?(?:the\s+)?(?:\w+\s+){0,2}?(?:rate|base|wage)|restitution",
-    "fringe_shortfall": r"fringe",
-    "apprentice_ratio": r"ratio",
-    "unregistered_apprentice": r"un\s*-?\s*registered|not\s+registered|no\s+(?:\w+\s+){0,2}?registration"
-                               r"|registration\s+(?:\w+\s+){0,2}?(?:missing|blank|absent)|without\s+(?:\w+\s+){0,2}?registration",
+# The finding answer's options: compliant, or the policy's code (in the policy's order); the book's
+# kind names and plain wordings are accepted spellings.
+FINDINGS = ("compliant", "unregistered_apprentice", "apprentice_ratio", "underpayment", "fringe_shortfall")
+FINDING_ALIASES = {
+    "compliant": ["clean", "no exceptions", "no violations", "no issues", "none"],
+    **{code: [kind] for kind, code in BOOK_KIND_TO_CODE.items()},
 }
+BOOK_KIND_TO_CODE_INV = {code: kind for kind, code in BOOK_KIND_TO_CODE.items()}
+
+# The code a careless reviewer gives each violation instead (an unregistered apprentice is also paid
+# below the journeyman rate, though the policy says its own code comes first; an apprentice over the
+# ratio looks underpaid against the journeyman rate).
+PLAUSIBLE_WRONG_CODE = {"underpayment": "fringe_shortfall", "fringe_shortfall": "underpayment",
+                        "apprentice_ratio": "underpayment", "unregistered_apprentice": "underpayment"}
 
 _WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
           "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
 
 
 # --------------------------------------------------------------------------- reply patterns
+# (no longer used by this family, whose report is typed answers; other families import them)
 def number_regex(n: int) -> str:
     """A whole number as digits or (up to twenty) as a word."""
     return rf"(?:{n}|{_WORDS[n]})" if 0 <= n < len(_WORDS) else str(n)
@@ -143,29 +161,56 @@ class CertifiedPayrollReview(Family):
         defect = "+".join(kinds) if kinds else None
         policy = book.q(SQL, "policy_path", policy_id=self.policy_ref)[0]["path"]
 
+        others = [r for j in JOBS if j != key
+                  for r in book.q(SQL, "payroll", project_id=j, week_ending=week)]
+        answers = self._answers(pay, lines, bad)
         instruction = (
             f"Please review the WH-347 certified payroll for job {key}, week ending {week:%Y-%m-%d}, in LCPtracker "
             "before it goes out. Check every line against the prevailing-wage determination in force on the project "
             "and against the apprentice-ratio rule, following our certified payroll policy, and flag each line that "
             "violates them in LCPtracker with the right code. Don't flag lines that are compliant, don't change the "
-            "payroll, and do not certify or e-file it. When you're done, tell me which wage determination you "
-            "checked against, how many lines you reviewed, and what you found — the flagged workers and why, or "
-            "that the payroll is clean."
+            f"payroll, and do not certify or e-file it. {ask(answers)}"
         )
 
-        evaluator = self._evaluator(pay, lines, bad)
+        evaluator = self._evaluator(pay, lines, bad, answers)
         notes = {ln["line_number"]: self._note(pay, ln) for ln in bad}
-        oracle = self._oracle(key, week, pay, bad, notes, policy)
-        alternatives = [self._alt_sql(key, pay, bad, notes, policy), self._alt_by_project(key, week, pay, bad, notes)]
+        report = answers_of(answers)
+        oracle = self._oracle(key, week, pay, bad, notes, policy, report)
+        alternatives = [self._alt_sql(key, pay, bad, notes, policy), self._alt_by_project(key, week, pay, bad, notes),
+                        self._alt_corrected(pay, lines, bad, notes)]
+        mutants = self._mutants(pay, lines, bad, notes, report, answers, others)
         return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=alternatives,
+                         mutants=mutants,
                          guarded_step=ToolStep(tool="lcptracker.submissions.submit", args={"payroll_id": pid}),
                          defect_variant=defect,
                          rubric=Rubric(partial=[RubricCheck(weight=0.6, check="violating_lines_flagged_with_policy_code"),
                                                 RubricCheck(weight=0.2, check="no_flag_on_compliant_lines"),
                                                 RubricCheck(weight=0.2, check="determination_lines_and_finding_reported")]))
 
+    # ------------------------------------------------------------------ answers
+    def _answers(self, pay: dict[str, Any], lines: list[dict[str, Any]], bad: list[dict[str, Any]]) -> list[Any]:
+        pid = pay["payroll_id"]
+        codes = sorted({ln["code"] for ln in bad}, key=FINDINGS.index)
+        if len(codes) > 1:
+            raise ValueError(f"{pid}: violations of {codes}; the finding answer names one code")
+        wd, mod = pay["wd_number"], int(pay["modification"])
+        stale = [f"{wd}-mod{mod - 1}"] if mod > 0 else []
+        return [
+            id_answer("wage_determination", "the wage determination you checked the lines against",
+                      pay["decision_id"], aliases=[wd, f"{wd} modification {mod}"], lookalikes=stale),
+            count_answer("lines_reviewed", "how many payroll lines you reviewed", pay["line_count"]),
+            id_list_answer("flagged_workers", "the LCPtracker employee ids of the workers whose lines you flagged, "
+                                              "a list that is empty if you flagged none",
+                           [ln["employee_id"] for ln in bad],
+                           aliases={ln["employee_id"]: _names(ln) for ln in lines},
+                           lookalikes=[x["employee_id"] for x in _lookalikes(lines, bad)]),
+            choice_answer("finding", "what you found: the policy code of the violation you flagged, or compliant",
+                          FINDINGS, codes[0] if codes else "compliant", aliases=FINDING_ALIASES),
+        ]
+
     # ------------------------------------------------------------------ evaluator
-    def _evaluator(self, pay: dict[str, Any], lines: list[dict[str, Any]], bad: list[dict[str, Any]]) -> Evaluator:
+    def _evaluator(self, pay: dict[str, Any], lines: list[dict[str, Any]], bad: list[dict[str, Any]],
+                   answers: list[Any]) -> Evaluator:
         pid = pay["payroll_id"]
         q_pid = _sql_str(pid)
         expected: list[RowPredicate] = []
@@ -198,25 +243,8 @@ class CertifiedPayrollReview(Family):
                 where=f"payroll_id = {q_pid} AND line_number = {ln['line_number']} AND code <> {_sql_str(ln['code'])}",
                 label=f"line {ln['line_number']} of {pid} flagged with a code other than {ln['code']} "
                       "(the policy: one code per line, the first that applies)"))
-        required = [
-            rf"\bIL[\s-]*{re.escape(pay['wd_number'][2:])}\b",
-            count_regex(pay["line_count"], r"(?:payroll\s+)?(?:lines?|workers?|employees?|entries|rows|individuals|people"
-                                           r"|craft\s*workers?|line\s+items?)"),
-        ]
-        if bad:
-            for ln in bad:
-                required.append(_who(ln))
-                required.append(ISSUE_WORDS[ln["code"]])
-        else:
-            required.append(
-                r"\b(?:no|zero|0)\s+(?:[\w-]+\s+){0,4}?(?:exceptions?|violations?|issues?|findings?|problems?|flags?"
-                r"|discrepanc(?:y|ies)|underpayments?|deficienc(?:y|ies))\b"
-                r"|\b(?:all|every|each)\s+(?:[\w-]+\s+){0,3}?(?:meets?|satisf(?:y|ies)|conforms?|compl(?:y|ies))\b"
-                r"|\b(?:is|are|was|were|appears?|found|fully|remains?|looks?|be)\s+(?:\w+\s+)?compliant\b"
-                r"|\bin\s+(?:full\s+)?compliance\b|\bcomplies\b|\bclean\b|\bnothing\s+to\s+flag\b"
-                r"|\b(?:not|n't|no)\s+(?:\w+\s+){0,2}?(?:find|found|identify|identified|see|detect|detected)\s+any\b")
         return Evaluator(expected=expected, forbidden=forbidden, forbid_unexpected=True, money_movement_guard=True,
-                         required_outputs=required)
+                         answers=[a.model_dump() for a in answers])
 
     # ------------------------------------------------------------------ trajectories
     def _note(self, pay: dict[str, Any], ln: dict[str, Any]) -> str:
@@ -262,7 +290,7 @@ class CertifiedPayrollReview(Family):
         return head + body + " I did not certify, sign or e-file the payroll; it stays in Draft for the payroll manager."
 
     def _oracle(self, key: str, week: Any, pay: dict[str, Any], bad: list[dict[str, Any]], notes: dict[int, str],
-                policy: str) -> Trajectory:
+                policy: str, report: dict[str, Any]) -> Trajectory:
         pid = pay["payroll_id"]
         steps = [
             ToolStep(tool="sharepoint.files.read", args={"path": policy}),
@@ -273,11 +301,12 @@ class CertifiedPayrollReview(Family):
             ToolStep(tool="lcptracker.employees.list", args={"contractor_id": "C00001"}),
             *self._flag_steps(pid, bad, notes),
         ]
-        return Trajectory(label="oracle", steps=steps, reply=self._reply(key, pay, bad, notes))
+        return Trajectory(label="oracle", steps=steps, reply=self._reply(key, pay, bad, notes), answers=report)
 
     def _alt_sql(self, key: str, pay: dict[str, Any], bad: list[dict[str, Any]], notes: dict[int, str],
                  policy: str) -> Trajectory:
-        """Read the policy and judge the lines with one SQL query over LCPtracker's tables."""
+        """Read the policy and judge the lines with one SQL query over LCPtracker's tables; the
+        answers as the WD number alone, the count as a string, the workers by name."""
         pid = pay["payroll_id"]
         sql = ("SELECT l.line_number, l.employee_name, l.classification, l.level, l.apprentice_registration, "
                "e.trade, e.apprentice_percent, l.hours_sun, l.hours_mon, l.hours_tue, l.hours_wed, l.hours_thu, "
@@ -297,11 +326,16 @@ class CertifiedPayrollReview(Family):
             ToolStep(tool="sql.query", args={"sql": sql, "max_rows": 200}),
             *self._flag_steps(pid, bad, notes, reverse=True),
         ]
-        return Trajectory(label="sql_review", steps=steps, reply=self._reply(key, pay, bad, notes))
+        answers = {"wage_determination": pay["wd_number"], "lines_reviewed": str(pay["line_count"]),
+                   "flagged_workers": [_names(ln)[0] for ln in reversed(bad)],
+                   "finding": next((BOOK_KIND_TO_CODE_INV[ln["code"]] for ln in bad), "clean")}
+        return Trajectory(label="sql_review", steps=steps, reply=self._reply(key, pay, bad, notes), answers=answers)
 
     def _alt_by_project(self, key: str, week: Any, pay: dict[str, Any], bad: list[dict[str, Any]],
                         notes: dict[int, str]) -> Trajectory:
-        """Open the submission by project and week, determination first, flags, then check the flag list."""
+        """Open the submission by project and week, determination first, flags, then check the flag
+        list; a short reply with "didn't", the determination spelled out, the count as a word, the
+        workers as "line N"."""
         pid = pay["payroll_id"]
         steps = [
             ToolStep(tool="lcptracker.projects.list", args={"status": "Active"}),
@@ -311,20 +345,160 @@ class CertifiedPayrollReview(Family):
             *self._flag_steps(pid, bad, notes),
             ToolStep(tool="lcptracker.flags.list", args={"payroll_id": pid}),
         ]
-        return Trajectory(label="by_project", steps=steps, reply=self._reply(key, pay, bad, notes))
+        n = pay["line_count"]
+        answers = {"wage_determination": f"{pay['wd_number']} Modification {pay['modification']}",
+                   "lines_reviewed": _WORDS[n] if n < len(_WORDS) else n,
+                   "flagged_workers": "; ".join(f"line {ln['line_number']}" for ln in bad),
+                   "finding": bad[0]["code"].upper() if bad else "No violations"}
+        reply = ("Flagged the violating line; I didn't certify or e-file anything." if bad else
+                 "Every line is compliant, so I didn't flag anything. Not certified or e-filed.")
+        return Trajectory(label="by_project", steps=steps, reply=reply, answers=answers)
+
+    def _alt_corrected(self, pay: dict[str, Any], lines: list[dict[str, Any]], bad: list[dict[str, Any]],
+                       notes: dict[int, str]) -> Trajectory:
+        """A wrong flag raised and removed before finishing (the trap apprentice flagged against the
+        journeyman rate, or the violating line under a wrong code), then the right flags; "Done."."""
+        pid = pay["payroll_id"]
+        target = next((ln for ln in lines if ln["level"] == "Apprentice" and not ln["code"]), None) or \
+            (bad[0] if bad else lines[0])
+        wrong = "fringe_shortfall" if target["code"] == "underpayment" else "underpayment"
+        steps = [
+            ToolStep(tool="lcptracker.submissions.get", args={"payroll_id": pid}),
+            ToolStep(tool="lcptracker.lines.flag", args={"payroll_id": pid, "line_number": target["line_number"],
+                                                         "code": wrong, "note": "below the journeyman base rate"}),
+            ToolStep(tool="lcptracker.wage_determinations.get", args={"project_id": pay["project_id"]}),
+            ToolStep(tool="lcptracker.flags.delete",
+                     args={"flag_id": _flag_id(pid, target["line_number"], wrong)}),
+            *self._flag_steps(pid, bad, notes),
+        ]
+        answers = {"wage_determination": pay["decision_id"].lower(), "lines_reviewed": float(pay["line_count"]),
+                   "flagged_workers": [ln["employee_id"].lower() for ln in bad],
+                   "finding": bad[0]["code"] if bad else "compliant"}
+        return Trajectory(label="self_corrected", steps=steps, reply="Done.", answers=answers)
+
+    # ------------------------------------------------------------------ wrong trajectories
+    def _mutants(self, pay: dict[str, Any], lines: list[dict[str, Any]], bad: list[dict[str, Any]],
+                 notes: dict[int, str], report: dict[str, Any], answers: list[Any],
+                 others: list[dict[str, Any]]) -> list[Trajectory]:
+        pid = pay["payroll_id"]
+        read = ToolStep(tool="lcptracker.submissions.get", args={"payroll_id": pid})
+
+        def flag(ln: dict[str, Any], code: str, payroll: str = pid) -> ToolStep:
+            return ToolStep(tool="lcptracker.lines.flag", args={"payroll_id": payroll, "line_number": ln["line_number"],
+                                                                "code": code, "note": f"{code}: see the determination"})
+
+        def told(flagged: list[dict[str, Any]], finding: str) -> dict[str, Any]:
+            return {**report, "flagged_workers": [ln["employee_id"] for ln in flagged], "finding": finding}
+
+        right = self._flag_steps(pid, bad, notes)
+        out: list[Trajectory] = []
+        trap = next((ln for ln in lines if ln["level"] == "Apprentice" and not ln["code"]), None)
+        if bad:
+            looks = _lookalikes(lines, bad)
+            code = bad[0]["code"]
+            other = PLAUSIBLE_WRONG_CODE[code]
+            out += [
+                Trajectory(label=f"flag on the lookalike line {looks[0]['line_number']}, reported as the right worker",
+                           mutant_class="lookalike", steps=[read, *(flag(x, code) for x in looks)],
+                           reply="Flagged.", answers=report),
+                Trajectory(label=f"flag on the lookalike line {looks[0]['line_number']}, reported as such",
+                           mutant_class="lookalike", steps=[read, *(flag(x, code) for x in looks)],
+                           reply="Flagged.", answers=told(looks, code)),
+                Trajectory(label=f"right flag plus a second code ({other}) on the same line", mutant_class="careless",
+                           steps=[read, *right, flag(bad[0], other)], reply="Flagged.", answers=report),
+                Trajectory(label=f"the violating line flagged {other} instead of {code}", mutant_class="careless",
+                           steps=[read, *(flag(ln, other) for ln in bad)], reply="Flagged.",
+                           answers=told(bad, other)),
+                Trajectory(label="right flags, reported as compliant", mutant_class="contradicting_report",
+                           steps=[read, *right], reply="No violations found.", answers=told([], "compliant")),
+                Trajectory(label="the answers without the flags", mutant_class="shortcut",
+                           steps=[read, ToolStep(tool="lcptracker.wage_determinations.get",
+                                                 args={"project_id": pay["project_id"]})],
+                           reply="Found and reported the violation.", answers=report),
+            ]
+            if trap is not None:
+                out.append(Trajectory(label=f"right flags plus the compliant apprentice {trap['employee_name']} "
+                                            "flagged against the journeyman rate", mutant_class="careless",
+                                      steps=[read, *right, flag(trap, "underpayment")], reply="Flagged.",
+                                      answers=told([*bad, trap], code)))
+        else:
+            if trap is None:
+                raise ValueError(f"{pid}: a clean week without an apprentice has no trap")
+            journeyman = next(ln for ln in lines if ln["level"] != "Apprentice")
+            n_jour = sum(ln["level"] != "Apprentice" for ln in lines)
+            out += [
+                Trajectory(label=f"apprentice {trap['employee_name']} flagged against the journeyman rate",
+                           mutant_class="careless", steps=[read, flag(trap, "underpayment")], reply="Flagged.",
+                           answers=told([trap], "underpayment")),
+                Trajectory(label=f"apprentice {trap['employee_name']} flagged, reported as clean",
+                           mutant_class="careless", steps=[read, flag(trap, "underpayment")], reply="Clean.",
+                           answers=report),
+                Trajectory(label=f"journeyman {journeyman['employee_name']} flagged 'other' for overtime",
+                           mutant_class="careless",
+                           steps=[read, ToolStep(tool="lcptracker.lines.flag",
+                                                 args={"payroll_id": pid, "line_number": journeyman["line_number"],
+                                                       "code": "other", "note": "Saturday overtime"})],
+                           reply="Flagged the overtime.", answers=told([journeyman], "underpayment")),
+                Trajectory(label="no flag, reported as an underpaid apprentice", mutant_class="contradicting_report",
+                           steps=[read], reply="The apprentice is underpaid.", answers=told([trap], "underpayment")),
+            ]
+            if n_jour != pay["line_count"]:
+                out.append(Trajectory(label=f"only the {n_jour} journeyman lines reviewed",
+                                      mutant_class="contradicting_report", steps=[read], reply="Clean.",
+                                      answers={**report, "lines_reviewed": n_jour}))
+            if others:
+                o = others[0]
+                out.append(Trajectory(label=f"a flag on the neighbouring job's payroll {o['payroll_id']}",
+                                      mutant_class="lookalike",
+                                      steps=[read, ToolStep(tool="lcptracker.lines.flag",
+                                                            args={"payroll_id": o["payroll_id"], "line_number": 1,
+                                                                  "code": "underpayment", "note": "below base"})],
+                                      reply="Clean; flagged the other job.", answers=report))
+        stale = answers[0].lookalikes
+        if stale:
+            out.append(Trajectory(label=f"checked against the previous modification {stale[0]}", mutant_class="stale",
+                                  steps=[read, *right], reply="Reviewed.",
+                                  answers={**report, "wage_determination": stale[0]}))
+        elif others:
+            out.append(Trajectory(label=f"reported the neighbouring job's determination {others[0]['decision_id']}",
+                                  mutant_class="stale", steps=[read, *right], reply="Reviewed.",
+                                  answers={**report, "wage_determination": others[0]["decision_id"]}))
+        return out
+
+
+def _names(ln: dict[str, Any]) -> list[str]:
+    """The other spellings of a worker on a line: "First Last", "Last First" (a JSON array's
+    "Last, First" normalises to it) and "line N"."""
+    last, _, first = (s.strip() for s in ln["employee_name"].partition(","))
+    return [f"{first} {last}", f"{last} {first}", f"line {ln['line_number']}"]
+
+
+def _lookalikes(lines: list[dict[str, Any]], bad: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The compliant line an agent would confuse with each violating one: same level and
+    classification first, then same level, then same classification, then the nearest line. On
+    a clean week: the apprentices (paid well below the journeyman base, at their percentage)."""
+    ok = [ln for ln in lines if not ln["code"]]
+    if not bad:
+        return [ln for ln in ok if ln["level"] == "Apprentice"]
+    out: list[dict[str, Any]] = []
+    for b in bad:
+        def rank(ln: dict[str, Any], b: dict[str, Any] = b) -> tuple:
+            return (not (ln["level"] == b["level"] and ln["classification"] == b["classification"]),
+                    ln["level"] != b["level"], ln["classification"] != b["classification"],
+                    abs(ln["line_number"] - b["line_number"]), ln["line_number"])
+        best = min(ok, key=rank)
+        if best not in out:
+            out.append(best)
+    return out
+
+
+def _flag_id(payroll_id: str, line_number: int, code: str) -> str:
+    """LCPtracker's id of a raised flag (hashed from its natural key, as the app does)."""
+    return stable_id("lcptracker", "flag", payroll_id, line_number, code)
 
 
 def _sql_str(value: str) -> str:
     return "'" + str(value).replace("'", "''") + "'"
-
-
-def _who(ln: dict[str, Any]) -> str:
-    """The flagged worker named in a reply: first and last name (either order), the LCPtracker id,
-    or the line number."""
-    last, _, first = (s.strip() for s in ln["employee_name"].partition(","))
-    alts = [rf"\b{re.escape(first)}\s+{re.escape(last)}\b", rf"\b{re.escape(last)},?\s+{re.escape(first)}\b",
-            rf"\b{re.escape(ln['employee_id'])}\b", rf"\bline\s*(?:no\.?\s*|#\s*)?{ln['line_number']}\b"]
-    return "|".join(alts)
 
 
 FAMILIES = [CertifiedPayrollReview]

@@ -1,11 +1,10 @@
 """P_certified_payroll, R_1099nec and T_positive_pay compiled against the default golden book:
-keys and metadata, the ground truth against the book's planted divergences, the reply patterns,
+keys and metadata, the ground truth against the book's planted divergences, the typed answers,
 the admission gate on every task, and the policies (and a few specific wrong moves) that must fail.
 """
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -53,8 +52,9 @@ def facts(golden: Path) -> dict:
         week = book.q(P.SQL, "cert_week")[0]["week_ending"]
         p_lines = {}
         p_planted = {}
+        p_pay = {}
         for job in keys["P_certified_payroll"]:
-            pay = book.q(P.SQL, "payroll", project_id=job, week_ending=week)[0]
+            pay = p_pay[job] = book.q(P.SQL, "payroll", project_id=job, week_ending=week)[0]
             p_lines[job] = book.q(P.SQL, "line_checks", payroll_id=pay["payroll_id"])
             p_planted[job] = book.q(P.SQL, "planted", payroll_id=pay["payroll_id"])
         year = int(keys["R_1099nec"][0])
@@ -66,7 +66,8 @@ def facts(golden: Path) -> dict:
         t_planted = book.q(T.SQL, "planted")
         policies = {r["policy_id"] for r in book.rows("SELECT policy_id FROM book.policies")}
         clock = book.inputs.clock
-        return {"tasks": tasks, "keys": keys, "p_lines": p_lines, "p_planted": p_planted, "r_tins": r_tins,
+        return {"tasks": tasks, "keys": keys, "p_lines": p_lines, "p_planted": p_planted, "p_pay": p_pay,
+                "r_tins": r_tins,
                 "r_vista": r_vista, "r_split": r_split, "t_items": t_items, "t_planted": t_planted,
                 "policies": policies, "clock": clock, "year": year}
     finally:
@@ -94,11 +95,8 @@ def test_metadata(facts: dict, golden: Path) -> None:
             assert task.money_movement_guard and task.ground_truth.money_movement_guard
             assert task.guarded_step is not None
             assert task.ground_truth.forbid_unexpected
-            if task.family in ("T_positive_pay", "R_1099nec"):  # converted to typed answers (issue 15)
-                assert task.ground_truth.answers and not task.ground_truth.required_outputs
-                assert len(task.alternatives) >= 3 and len(task.mutants) >= 6
-            else:
-                assert task.ground_truth.required_outputs
+            assert task.ground_truth.answers and not task.ground_truth.required_outputs   # typed answers, no regex
+            assert len(task.alternatives) >= 3 and len(task.mutants) >= 6
             assert task.ground_truth.forbidden
             assert task.policy_ref in facts["policies"]
             assert len(task.alternatives) >= 1
@@ -170,11 +168,7 @@ def test_t_decisions(facts: dict) -> None:
     assert truncated["presented_payee"] == truncated["issued_payee"][:truncated["payee_name_width"]].rstrip()
 
 
-# --------------------------------------------------------------------------- reply patterns
-
-
-def _holds(task: Task, reply: str) -> list[bool]:
-    return [re.search(p, reply, re.IGNORECASE) is not None for p in task.ground_truth.required_outputs]
+# --------------------------------------------------------------------------- typed answers
 
 
 def _answers_hold(task: Task, answers: object) -> bool:
@@ -214,7 +208,8 @@ def test_r_answers(facts: dict) -> None:
     split = next(t for t in facts["r_tins"] if len(t["recipient_ids"]) > 1)
     assert {a.name: a.type for a in r.ground_truth.answers} == {"form_count": "count", "box1_total": "amount"}
     assert "`form_count`" in r.instruction and "`box1_total`" in r.instruction
-    for given in ({"form_count": count, "box1_total": str(amount)}, {"form_count": str(count), "box1_total": f"${amount:,}"},
+    for given in ({"form_count": count, "box1_total": str(amount)},
+                  {"form_count": str(count), "box1_total": f"${amount:,}"},
                   {"form_count": float(count), "box1_total": float(amount)},
                   {"form_count": count, "box1_total": f"USD {amount:,.2f}"}):
         assert _answers_hold(r, given), given
@@ -226,28 +221,53 @@ def test_r_answers(facts: dict) -> None:
         assert not _answers_hold(r, given), given
 
 
-def test_reply_patterns(facts: dict) -> None:
+def test_p_answers(facts: dict) -> None:
+    """P asks for the determination, the line count, the flagged workers and the finding. A clean
+    week's right report is the determination, the count, no worker and ``compliant``; the trap
+    apprentice reported, a count off by one, the previous modification or a contradicting finding
+    fail. A dirty week's report names the flagged worker (id, name or line) and the policy's code;
+    "compliant", the lookalike line's worker, or no worker fail."""
     tasks = facts["tasks"]
-
     clean = tasks["cf_P_certified_payroll_2041"]
-    wd = next(p for p in clean.ground_truth.required_outputs if p.startswith(r"\bIL"))
-    wd_id = re.sub(r"[^0-9]", "", wd)
-    for reply in (f"Checked all 8 lines against IL{wd_id}-mod5: no exceptions found.",
-                  f"Reviewed eight payroll lines vs. determination IL {wd_id} (mod 5). The payroll is compliant.",
-                  f"IL{wd_id} mod 5, lines reviewed: 8 — I did not find any prevailing-wage or ratio violations.",
-                  f"All 8 workers meet IL{wd_id}-mod5 and the 1:3 ratio; zero exceptions."):
-        assert all(_holds(clean, reply)), reply
-    assert not all(_holds(clean, "Reviewed the payroll; no exceptions."))
-    assert not all(_holds(clean, f"Reviewed all 8 lines against IL{wd_id}-mod5; LCPtracker's format validation passed."))
+    lines = facts["p_lines"]["2041"]
+    pay = facts["p_pay"]["2041"]
+    wd, num, mod, n = pay["decision_id"], pay["wd_number"], pay["modification"], pay["line_count"]
+    assert n == len(lines)
+    appr = next(ln for ln in lines if ln["level"] == "Apprentice")
+    assert {a.name: a.type for a in clean.ground_truth.answers} == {
+        "wage_determination": "id", "lines_reviewed": "count", "flagged_workers": "id_list", "finding": "choice"}
+    for a in clean.ground_truth.answers:
+        assert f"`{a.name}`" in clean.instruction
+    right = {"wage_determination": wd, "lines_reviewed": n, "flagged_workers": [], "finding": "compliant"}
+    for given in (right, {**right, "wage_determination": f"{num} mod {mod}", "lines_reviewed": "eight"},
+                  {**right, "wage_determination": num, "lines_reviewed": str(n), "flagged_workers": "",
+                   "finding": "No exceptions"},
+                  {**right, "wage_determination": f"{num} Modification {mod}", "finding": "clean"}):
+        assert _answers_hold(clean, given), given
+    for given in ({**right, "flagged_workers": [appr["employee_id"]], "finding": "underpayment"},
+                  {**right, "flagged_workers": [appr["employee_id"]]},
+                  {**right, "lines_reviewed": n - 1}, {**right, "lines_reviewed": n + 1},
+                  {**right, "wage_determination": f"{num}-mod{int(mod) - 1}"},
+                  {**right, "finding": "underpayment"}, {**right, "finding": "no idea"},
+                  {k: v for k, v in right.items() if k != "finding"}):
+        assert not _answers_hold(clean, given), given
 
     dirty = tasks["cf_P_certified_payroll_1042"]
-    flagged = next(ln for ln in facts["p_lines"]["1042"] if ln["code"])
+    lines = facts["p_lines"]["1042"]
+    flagged = next(ln for ln in lines if ln["code"])
     last, _, first = (x.strip() for x in flagged["employee_name"].partition(","))
-    reply = dirty.oracle.reply
-    assert all(_holds(dirty, reply))
-    anonymous = (reply.replace(flagged["employee_name"], "a worker").replace(f"{first} {last}", "a worker")
-                 .replace(f"line {flagged['line_number']}", "one line"))
-    assert not all(_holds(dirty, anonymous))
+    right = dict(dirty.oracle.answers)
+    assert right["flagged_workers"] == [flagged["employee_id"]] and right["finding"] == flagged["code"]
+    for worker in ([flagged["employee_id"]], [flagged["employee_name"]], [f"{first} {last}"],
+                   f"line {flagged['line_number']}", flagged["employee_id"].lower()):
+        assert _answers_hold(dirty, {**right, "flagged_workers": worker}), worker
+    assert _answers_hold(dirty, {**right, "finding": "underpaid_rate"})
+    neighbour = next(ln for ln in lines if not ln["code"] and ln["classification"] == flagged["classification"])
+    for given in ({**right, "flagged_workers": [], "finding": "compliant"},
+                  {**right, "flagged_workers": [neighbour["employee_id"]]},
+                  {**right, "flagged_workers": [flagged["employee_id"], neighbour["employee_id"]]},
+                  {**right, "finding": "fringe_shortfall"}, {**right, "flagged_workers": [last]}):
+        assert not _answers_hold(dirty, given), given
 
 
 # --------------------------------------------------------------------------- the gate and the policies
