@@ -20,7 +20,8 @@ Types and what they accept (every comparison is exact; nothing is rounded):
 * ``date`` — a calendar date: ISO ``2026-01-31``, ``01/31/2026`` or ``January 31, 2026``.
 * ``choice`` — one of the declared options (or an option's alias), normalised like an id.
 * ``id_list`` — a set of ids (a JSON array, or one string separated by ``;``, ``,`` or
-  newlines): every expected id present, nothing else. Order and duplicates do not matter.
+  newlines; ``"none"`` or ``"n/a"`` for the empty list): every expected id present, nothing
+  else. Order and duplicates do not matter.
 
 :func:`compare` never raises: a value of the wrong shape is a failed comparison with a detail
 that says what was wrong. :func:`answers_schema` is the JSON Schema of a task's answers
@@ -51,6 +52,7 @@ _NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen twenty".split())}
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%Y/%m/%d")
+_EMPTY_WORDS = frozenset({"", "none", "na", "nil", "nothing", "noneofthem", "empty"})
 _MAX_TEXT = 10_000  # longer values are not answers; compared as wrong without parsing
 
 
@@ -303,6 +305,8 @@ def parse_list(value: Any) -> list[Any]:
     if isinstance(value, str):
         if len(value) > _MAX_TEXT:
             raise AnswerError(f"expected a list of ids, got a {len(value):,}-character string")
+        if _key(value) in _EMPTY_WORDS:
+            return []
         return [p for p in (x.strip() for x in re.split(r"[;\n]|,(?!\d{3}(?!\d))", value)) if p]
     if isinstance(value, (list, tuple, set, frozenset)):
         if len(value) > 10_000:

@@ -34,6 +34,7 @@ CO_KIND = choice_answer("classification", "whether the change is an owner change
                                  "owner_change_order": ["owner change order", "owner CO"]})
 DECISION = choice_answer("decision", "what you did with the pay application", ["approve", "hold"], "hold")
 VIOLATIONS = id_list_answer("violating_lines", "the payroll lines you flagged", ["4"], lookalikes=["5"])
+NO_FLAGS = id_list_answer("flagged_workers", "the workers you flagged", [], lookalikes=["W1"])
 SYNCED = count_answer("synced", "how many requisitions you synced", 2)
 SYNCED_IDS = id_list_answer("synced_invoices", "the invoice numbers you synced", ["26-9659", "55475"])
 DUE = amount_answer("amount_due", "the current payment due", Decimal("731218.48"), lookalikes=["731218.50"])
@@ -47,6 +48,7 @@ PERIOD = date_answer("period_end", "the period end date", dt.date(2026, 1, 31))
     (CO_KIND, "budget-only"), (DECISION, "HOLD"),
     (VIOLATIONS, ["4"]), (VIOLATIONS, [4]), (VIOLATIONS, "4"),
     (SYNCED, 2), (SYNCED, "2"), (SYNCED, "two"), (SYNCED, 2.0),
+    (NO_FLAGS, []), (NO_FLAGS, "none"), (NO_FLAGS, "N/A"), (NO_FLAGS, ""),
     (SYNCED_IDS, ["55475", "26-9659"]), (SYNCED_IDS, "26-9659, 55475"), (SYNCED_IDS, ["26 9659", 55475, "55475"]),
     (DUE, "731218.48"), (DUE, "$731,218.48"), (DUE, 731218.48), (DUE, Decimal("731218.480")), (DUE, "USD 731,218.48"),
     (PERIOD, "2026-01-31"), (PERIOD, "01/31/2026"), (PERIOD, "January 31, 2026"), (PERIOD, dt.date(2026, 1, 31)),
@@ -62,7 +64,7 @@ def test_right_answers_in_any_accepted_form_pass(spec: AnswerSpec, value: Any) -
     (HOLD_ID, ["13571"]), (HOLD_ID, {"id": "13571"}),
     (CO_KIND, "owner_change_order"), (CO_KIND, "owner change order"), (CO_KIND, "not an owner change order"),
     (CO_KIND, "both"), (DECISION, "approve"), (DECISION, "approved and held"),
-    (VIOLATIONS, []), (VIOLATIONS, ["4", "5"]), (VIOLATIONS, ["5"]), (VIOLATIONS, "none"),
+    (VIOLATIONS, []), (VIOLATIONS, ["4", "5"]), (VIOLATIONS, ["5"]), (VIOLATIONS, "none"), (NO_FLAGS, "W1"), (NO_FLAGS, ["none of them", "W1"]),
     (SYNCED, 3), (SYNCED, 1), (SYNCED, "2.5"), (SYNCED, True), (SYNCED, "a couple"),
     (SYNCED_IDS, ["26-9659"]), (SYNCED_IDS, ["26-9659", "55475", "55476"]),
     (DUE, "731218.49"), (DUE, "731218.47"), (DUE, 731218.481), (DUE, "738530.66"), (DUE, "731,218"),
