@@ -6,7 +6,8 @@
   `lock_configuration`. CHECKPOINT keeps working (the environment's snapshots need it).
 * `run_read(con, sql, allowed)`: the guard (`cfab.apps.sqlguard.prepare_read`), then the
   guard's rendered SQL on a fresh cursor inside `BEGIN TRANSACTION READ ONLY … ROLLBACK`,
-  with a timer thread that interrupts the cursor at the deadline. Never raises for agent
+  with a timer thread that interrupts the cursor at the deadline, under a per-statement
+  memory cap (`cfab.apps.sqlmemory`). Never raises for agent
   mistakes: refusals, timeouts and engine errors come back as `SqlError`.
 * `translate_duckdb_error(exc)`: one clean line from a DuckDB exception, for every tool.
 """
@@ -27,6 +28,7 @@ from typing import Any, Literal
 import duckdb
 
 from cfab.apps.sqlguard import SqlRefused, prepare_read
+from cfab.apps.sqlmemory import statement_memory_cap
 from cfab.apps.sqlpolicy import normalize_allowed
 from cfab.schema.models import FrozenModel
 
@@ -278,20 +280,21 @@ def run_read(con: duckdb.DuckDBPyConnection, sql: str, allowed_schemas: Collecti
     deadline = _Deadline(cursor, timeout_s)
     try:
         cursor.execute("BEGIN TRANSACTION READ ONLY")
-        deadline.start()
-        cursor.execute(checked.sql)
-        description = cursor.description or []
-        fetched = cursor.fetchmany(max_rows + 1)
-        truncated = len(fetched) > max_rows
-        count, exact = len(fetched), not truncated
-        if truncated:  # keep counting in small chunks while it stays cheap
-            while count < _COUNT_CAP and not deadline.fired:
-                chunk = cursor.fetchmany(min(1_000, _COUNT_CAP - count))
-                if not chunk:
-                    exact = True
-                    break
-                count += len(chunk)
-        rows = [[json_safe(v, max_chars=max_cell_chars) for v in row] for row in fetched[:max_rows]]
+        with statement_memory_cap():  # values DuckDB's memory_limit does not see (cfab.apps.sqlmemory)
+            deadline.start()
+            cursor.execute(checked.sql)
+            description = cursor.description or []
+            fetched = cursor.fetchmany(max_rows + 1)
+            truncated = len(fetched) > max_rows
+            count, exact = len(fetched), not truncated
+            if truncated:  # keep counting in small chunks while it stays cheap
+                while count < _COUNT_CAP and not deadline.fired:
+                    chunk = cursor.fetchmany(min(1_000, _COUNT_CAP - count))
+                    if not chunk:
+                        exact = True
+                        break
+                    count += len(chunk)
+            rows = [[json_safe(v, max_chars=max_cell_chars) for v in row] for row in fetched[:max_rows]]
         deadline.finish()
         if deadline.fired:
             raise duckdb.InterruptException("interrupted")
@@ -306,6 +309,10 @@ def run_read(con: duckdb.DuckDBPyConnection, sql: str, allowed_schemas: Collecti
             return SqlError(kind="timeout", elapsed_ms=_ms(start),
                             message=f"query stopped: it ran longer than the {timeout_s:g} s time limit; "
                                     "add filters or a LIMIT")
+        if isinstance(exc, (MemoryError, duckdb.OutOfMemoryException)):
+            return SqlError(kind="error", elapsed_ms=_ms(start),
+                            message="query stopped: out of memory (it needed more than the memory one query may "
+                                    "use); add filters, aggregate, or build smaller values")
         message = (translate_duckdb_error(exc, allowed_schemas=allowed)
                    if isinstance(exc, duckdb.Error) else f"{type(exc).__name__}: {exc}")
         return SqlError(kind="error", message=message, elapsed_ms=_ms(start))
