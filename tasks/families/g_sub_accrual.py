@@ -14,14 +14,14 @@ orders show progress in Procore too but are not subcontract work.
 Report: the instruction asks for the accrual amount (a typed ``amount`` answer); the totals a
 careless reading gives (netting the billed-ahead subcontract, counting pay requests under review
 or drafts as billed, counting only synced approvals, including purchase orders) are its
-lookalikes. The instruction fixes the entry's shape (two lines, each for the total, the job on
-both), so each account's line is asserted; a per-subcontract split would need a per-account sum
-the grader does not offer.
+lookalikes. Amounts are asserted per account (the lines on 5200 total the accrual, the lines on
+2100 total its negative), so one debit line or one per subcontract are both right; every line
+carries the job.
 
 Wrong trajectories: each of those careless totals staged and reported; the entry on the
 neighbouring job; the credit to 2000 Accounts Payable; the job missing from the credit line; an
-entry that does not reverse; the entry staged twice; the right entry reported with the
-synced-only total.
+entry that does not reverse; the entry staged twice; one debit line per subcontract with one
+subcontract left out; the right entry reported with the synced-only total.
 """
 
 from __future__ import annotations
@@ -92,9 +92,9 @@ class SubAccrual(Family):
             f"but not yet billed. For each subcontract, take the PM's work completed to date in Procore against what "
             f"has been billed on approved requisitions (approved ones count whether or not they've been synced; "
             f"drafts and pay requests still under review don't). Stage one draft journal entry in Vista for the total "
-            f"as two lines, Dr {DEBIT} Subcontract Cost and Cr {CREDIT} Accrued Liabilities, each for the total and "
-            f"each carrying the job, dated {entry_date} and set to reverse automatically next period. Do not post "
-            f"it, and don't change anything else. {ask(answers)}")
+            f"— Dr {DEBIT} Subcontract Cost / Cr {CREDIT} Accrued Liabilities, dated {entry_date}, with the job on "
+            f"every line, set to reverse automatically next period. Do not post it, and don't change anything else. "
+            f"{ask(answers)}")
 
         # ---------------------------------------------------------------- evaluator
         amt = money_str(amount)
@@ -104,12 +104,12 @@ class SubAccrual(Family):
                 {"app": "vista_erp", "table": "GLJB", "op": "added", "count": 1, "where": {"Mth": month},
                  "assert": {"ReverseYN": "Y", "ActDate": entry_date},
                  "label": f"one draft journal batch in period {month[:7]} dated {entry_date}, auto-reversing"},
-                {"app": "vista_erp", "table": "GLDB", "op": "added", "count": 1, "where": f"GLAcct = '{DEBIT}'",
-                 "assert": {"Job": erp_job, "Amount": amt},
-                 "label": f"Dr {DEBIT} {amt} on job {erp_job}"},
-                {"app": "vista_erp", "table": "GLDB", "op": "added", "count": 1, "where": f"GLAcct = '{CREDIT}'",
-                 "assert": {"Job": erp_job, "Amount": neg},
-                 "label": f"Cr {CREDIT} {amt} on job {erp_job}"},
+                {"app": "vista_erp", "table": "GLDB", "op": "added", "where": f"GLAcct = '{DEBIT}'",
+                 "assert": {"Job": erp_job}, "total": {"Amount": amt},
+                 "label": f"Dr {DEBIT} {amt} on job {erp_job} (the {DEBIT} lines' total)"},
+                {"app": "vista_erp", "table": "GLDB", "op": "added", "where": f"GLAcct = '{CREDIT}'",
+                 "assert": {"Job": erp_job}, "total": {"Amount": neg},
+                 "label": f"Cr {CREDIT} {amt} on job {erp_job} (the {CREDIT} lines' total)"},
             ],
             "forbidden": [
                 {"app": "vista_erp", "table": "GLDB", "op": "added", "where": f"Job IS DISTINCT FROM '{erp_job}'",
@@ -206,6 +206,24 @@ class SubAccrual(Family):
             *steps[:-1], unbalanced, staged(amount)],
             reply="Done. Didn't post it.", answers={"accrual_amount": f"{amount:,}"})
 
+        # one debit line per accruing subcontract, one credit for the total
+        accruing = [x for x in subs if Decimal(x["accrual"]) > 0]
+
+        def per_sub(rows: list[dict]) -> ToolStep:
+            total = sum((Decimal(x["accrual"]) for x in rows), Decimal(0))
+            return ToolStep(tool="vista_erp.journal_entries.stage", args={
+                "entry_date": entry_date, "description": description, "auto_reverse": True, "period": f"{clock:%Y-%m}",
+                "lines": [*({"account": DEBIT, "debit": money_str(x["accrual"]), "job_id": erp_job,
+                             "memo": f"{x['contract_code']} uninvoiced work"} for x in rows),
+                          {"account": CREDIT, "credit": money_str(total), "job_id": erp_job, "memo": memo}]})
+
+        alt_split = Trajectory(label="one debit line per subcontract", steps=[
+            ToolStep(tool="procore.commitments.list", args={"project_number": job}),
+            *(ToolStep(tool="procore.requisitions.list", args={"commitment_id": x["contract_code"]}) for x in subs),
+            per_sub(accruing)],
+            reply=f"Staged the accrual, {len(accruing)} subcontract lines; not posted.",
+            answers={"accrual_amount": money_str(amount)})
+
         # ---------------------------------------------------------------- wrong trajectories
         what = {"netted": ("stale", "the billed-ahead subcontract netted against the others"),
                 "under_review_billed": ("stale", "pay requests under review counted as billed"),
@@ -230,6 +248,10 @@ class SubAccrual(Family):
             Trajectory(label="the entry staged twice", mutant_class="careless",
                        steps=[staged(amount), staged(amount)], reply="Done.", answers=report),
         ]
+        if len(accruing) > 1:
+            mutants.append(Trajectory(label=f"one line per subcontract, {accruing[-1]['contract_code']} left out",
+                                      mutant_class="careless", steps=[per_sub(accruing[:-1])], reply="Done.",
+                                      answers=report))
         if "synced_only" in careless:
             mutants.append(Trajectory(label="right entry, reported with the synced-only total",
                                       mutant_class="contradicting_report", steps=[stage], reply="Done.",
@@ -239,7 +261,7 @@ class SubAccrual(Family):
         rubric = Rubric(partial=[RubricCheck(weight=0.5, check="accrual_amount_per_subcontract_floored"),
                                  RubricCheck(weight=0.3, check="balanced_entry_job_on_both_lines_auto_reversing"),
                                  RubricCheck(weight=0.2, check="left_unposted")])
-        return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[alt_sql, alt_numbers, alt_retry],
+        return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=[alt_sql, alt_numbers, alt_retry, alt_split],
                          mutants=mutants, guarded_step=guarded, defect_variant=defect, rubric=rubric)
 
 

@@ -146,9 +146,12 @@ def test_accrual_amounts(compiled: dict[str, Task]) -> None:
     for t in compiled.values():
         if t.family != "G_sub_accrual":
             continue
-        dr, cr = t.ground_truth.expected[1].assert_, t.ground_truth.expected[2].assert_
+        debit, credit = t.ground_truth.expected[1], t.ground_truth.expected[2]
+        dr, cr = debit.total, credit.total  # per account, whatever the number of lines
+        assert debit.count is None and credit.count is None
         assert Decimal(dr["Amount"]) > 0 and Decimal(cr["Amount"]) == -Decimal(dr["Amount"])
-        assert dr["Job"] == cr["Job"] == f"{t.key}-"
+        assert debit.assert_["Job"] == credit.assert_["Job"] == f"{t.key}-"
+        assert any(a.label == "one debit line per subcontract" for a in t.alternatives)
         stage = t.oracle.steps[-1]
         assert stage.tool == "vista_erp.journal_entries.stage" and stage.args["auto_reverse"] is True
         assert t.guarded_step.args["batch_id"] in t.oracle.reply
@@ -281,7 +284,7 @@ def test_accrual_wrong_answers_fail(compiled: dict[str, Task], golden: Path) -> 
     ]
     for key, wrong in cases:
         t = compiled[f"cf_G_sub_accrual_{key}"]
-        right = t.ground_truth.expected[1].assert_["Amount"]
+        right = t.ground_truth.expected[1].total["Amount"]
         assert wrong != right, key
         assert wrong in t.ground_truth.answers[0].lookalikes, key  # the careless total is a declared lookalike
         traj = Trajectory(label="wrong", steps=_stage_amount(t, wrong), reply=t.oracle.reply.replace(
@@ -289,7 +292,7 @@ def test_accrual_wrong_answers_fail(compiled: dict[str, Task], golden: Path) -> 
         out = run_attempt(t.model_copy(update={"oracle": traj}), OraclePolicy(), golden=golden, inputs=INPUTS)
         assert not out.grade.passed and _failed(out, "expected") and _failed(out, "answer"), key
     t = compiled["cf_G_sub_accrual_2200"]
-    out = _run(t, golden, _stage_amount(t, t.ground_truth.expected[1].assert_["Amount"], auto_reverse=False))
+    out = _run(t, golden, _stage_amount(t, t.ground_truth.expected[1].total["Amount"], auto_reverse=False))
     assert not out.grade.passed
 
 
