@@ -187,8 +187,8 @@ def _body_size(body: exp.Expression | None) -> int | None:
 
 
 def _refuse_size(fn: str, size: int) -> SqlRefused:
-    return SqlRefused(f"function {fn} would build a value of about {size:,} characters or elements "
-                      f"(at most {MAX_BUILT_VALUE:,})")
+    return SqlRefused(f"function {fn} would build a value of about {size:,} characters or elements, "
+                      f"past the memory limit for one value ({MAX_BUILT_VALUE:,})")
 
 
 def _bounded(fn: str, what: str, node: exp.Expression | None) -> bool:
