@@ -18,10 +18,11 @@ The gate never opens or commits transactions: the caller wraps one tool call in 
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from decimal import Decimal, InvalidOperation
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import duckdb
 from sqlglot import exp
@@ -69,6 +70,21 @@ class WriteGate:
         self.writable = {s.lower() for s in writable_schemas} if writable_schemas is not None else None
         self._seq = 0
         self._touched: dict[str, _Touched] = {}
+        self._workflows: list[str] = []
+
+    @contextmanager
+    def workflow(self, name: str) -> Iterator[None]:
+        """Run the enclosed writes as the named tool workflow: rules that list ``name`` in
+        ``except_in`` do not apply to them (a sync may mark a record synced; agent SQL, which
+        never runs in a workflow, may not)."""
+        self._workflows.append(name)
+        try:
+            yield
+        finally:
+            self._workflows.pop()
+
+    def _rules_for(self, info: TableInfo, op: str) -> list[Rule]:
+        return self.rules.for_table(info.qualified, op, frozenset(self._workflows))
 
     # ------------------------------------------------------------------ call lifecycle
     def begin(self, seq: int) -> None:
@@ -186,11 +202,11 @@ class WriteGate:
     def _resolve(self, info: TableInfo, op: str, where: exp.Expression,
                  assignments: Mapping[str, exp.Expression]) -> list[dict[str, Any]]:
         """Rows matching ``where`` with the verdict of each rule; raises on reject/guard."""
-        rules = self.rules.for_table(info.qualified, op)
+        rules = self._rules_for(info, op)
         new_map = {c: _qualify(e, "old") for c, e in assignments.items()}
         select = exp.select(exp.column(exp.Star(), table=ident("old")))
         for i, rule in enumerate(rules):
-            pred = _rewrite(_rule_tree(rule.when), info, new=new_map, old_alias="old")
+            pred = _rewrite(self.rules.condition(rule, op), info, new=new_map, old_alias="old")
             select = select.select(exp.alias_(exp.func("coalesce", pred, exp.false()), f"__rule{i}"))
         select = select.from_(info.table_expr().as_("old")).where(_qualify(where, "old"))
         cur = self.con.execute(to_sql(select))
@@ -208,10 +224,10 @@ class WriteGate:
 
         Only the columns the rules mention become literals (a file's bytes never do unless a
         rule reads them)."""
-        rules = self.rules.for_table(info.qualified, "insert")
+        rules = self._rules_for(info, "insert")
         if not rules:
             return
-        trees = [_rule_tree(r.when) for r in rules]
+        trees = [self.rules.condition(r, "insert") for r in rules]
         used = {info.column(c.name) for t in trees for c in t.find_all(exp.Column)
                 if c.table.lower() == "new" and c.name.lower() in {k.lower() for k in info.columns}}
         cols = [c for c in dict.fromkeys(k for r in rows for k in r) if c in used] or ["__one"]
