@@ -28,6 +28,7 @@ from cfab.apps.erp.args import (
     Set1099Args,
     as_amount,
 )
+from cfab.apps.erp.gen import IMPORT_COMMITMENT, UPDATE_ESTIMATE
 from cfab.apps.erp.model import TABLES
 from cfab.apps.erp.reads import ErpReads
 from cfab.apps.tooling import ToolError, tool
@@ -118,15 +119,17 @@ class ErpApp(ErpReads):
         job_id = j[self.N("job", "job_id")]
         pending = self.word("proj", "pending")
         n = 0
-        for p in args.phases or []:
-            rows = self.rows("budget", {"job_id": job_id, "phase": p.phase, "cost_type": p.cost_type})
-            if not rows:
-                self._phase_ok(job_id, p.phase)
-                raise ToolError(f"job {job_id} has no cost type {p.cost_type} on phase {p.phase}", "not_found")
-            n += self.upd("budget", rows[0], {"etc_amount": as_amount(p.estimate_to_complete), "proj_status": pending})
-        if args.estimate_to_complete is not None:
-            self.upd("job", j, {"etc_amount": as_amount(args.estimate_to_complete), "etc_status": pending,
-                                "etc_date": self.today, "etc_by": "agent"})
+        with self.gate.workflow(UPDATE_ESTIMATE):  # a new pending projection replaces a posted one
+            for p in args.phases or []:
+                rows = self.rows("budget", {"job_id": job_id, "phase": p.phase, "cost_type": p.cost_type})
+                if not rows:
+                    self._phase_ok(job_id, p.phase)
+                    raise ToolError(f"job {job_id} has no cost type {p.cost_type} on phase {p.phase}", "not_found")
+                n += self.upd("budget", rows[0], {"etc_amount": as_amount(p.estimate_to_complete),
+                                                  "proj_status": pending})
+            if args.estimate_to_complete is not None:
+                self.upd("job", j, {"etc_amount": as_amount(args.estimate_to_complete), "etc_status": pending,
+                                    "etc_date": self.today, "etc_by": "agent"})
         etc = as_amount(args.estimate_to_complete) if args.estimate_to_complete is not None else j[self.N("job", "etc_amount")]
         return {"job_id": job_id, "estimate_to_complete": etc, "projection_status": pending, "phases_updated": n}
 
@@ -470,14 +473,15 @@ class ErpApp(ErpReads):
             clean.append((ln["phase"], int(ln["cost_type"]), as_amount(ln["amount"]), ln.get("description") or title))
         if clean and sum((c[2] for c in clean), ZERO) != amt:
             raise ToolError("commitment lines do not sum to the amount", "invalid_argument")
-        self.ins(lg, {"co": 1, "sub_id": sub_id, "pm_number": number, "job_id": job, "vendor_id": vid,
-                      "description": title, "status": self.word("commit", "approved"), "orig_amount": amt,
-                      "approved_co": ZERO, "current_amount": amt, "retainage_pct": Decimal(str(retainage_pct)),
-                      "executed_date": self.today, "source_ref": source_ref})
         item = lg.replace("_hdr", "_item")
-        for n, (phase, ct, a, desc) in enumerate(clean, 1):
-            self.ins(item, {"co": 1, "sub_id": sub_id, "item": n, "job_id": job, "phase": phase, "cost_type": ct,
-                            "description": desc, "amount": a})
+        with self.gate.workflow(IMPORT_COMMITMENT):  # the synced commitment arrives approved
+            self.ins(lg, {"co": 1, "sub_id": sub_id, "pm_number": number, "job_id": job, "vendor_id": vid,
+                          "description": title, "status": self.word("commit", "approved"), "orig_amount": amt,
+                          "approved_co": ZERO, "current_amount": amt, "retainage_pct": Decimal(str(retainage_pct)),
+                          "executed_date": self.today, "source_ref": source_ref})
+            for n, (phase, ct, a, desc) in enumerate(clean, 1):
+                self.ins(item, {"co": 1, "sub_id": sub_id, "item": n, "job_id": job, "phase": phase, "cost_type": ct,
+                                "description": desc, "amount": a})
         return {"erp_ref": sub_id, "type": ctype, "status": self.word("commit", "approved"), "amount": amt,
                 "lines": len(clean)}
 

@@ -12,6 +12,8 @@ import json
 import sys
 from pathlib import Path
 
+from sqlglot import exp
+
 from cfab.apps.erp.dialects import DIALECTS, Dialect, TMap
 from cfab.apps.erp.model import TABLES, LTable
 
@@ -232,29 +234,78 @@ def entities_sql(d: Dialect) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Write rules
+# Write rules: one rule per protected fact, enforced for INSERT, UPDATE and DELETE alike
 # ---------------------------------------------------------------------------------------------
-def _link_exists(d: Dialect, line: TMap, hdr: TMap, row: str, cond: str) -> str:
-    joins = " AND ".join(f"h.{q(hdr.n(c))} = {row}.{q(line.n(c))}" for c in line.link)
-    return f"EXISTS (SELECT 1 FROM {d.app}.{q(hdr.table)} h WHERE {joins} AND {cond})"
+# The predicates are sqlglot trees rendered once; ``row.<col>`` is the record a fact is about,
+# ``parent.<col>`` the parent record a child inherits its fact from (triggers/rules.py).
+ALL_OPS = ["insert", "update", "delete"]
+IMPORT_COMMITMENT = "erp.import_commitment"     # the PM sync creating an approved subcontract / PO
+UPDATE_ESTIMATE = "erp.jobs.update_estimate"    # entering a new (pending) projection over a posted one
 
 
-def _in(col: str, words) -> str:
-    return f"{col} IN ({', '.join(repr(w) for w in words)})"
+def _c(alias: str, name: str) -> exp.Column:
+    return exp.column(exp.to_identifier(name, quoted=True), table=exp.to_identifier(alias))
 
 
-def _closed(d: Dialect, t: TMap) -> str | None:
-    p = d.t("fiscal_period")
-    closed = d.word("period", "closed")
-    base = f"FROM {d.app}.{q(p.table)} p WHERE p.{q(p.n('status'))} = '{closed}'"
+def _norm(e: exp.Expression) -> exp.Expression:
+    """A status word compared case- and space-insensitively: lower(trim(CAST(e AS VARCHAR)))."""
+    return exp.func("lower", exp.func("trim", exp.cast(e, "VARCHAR")))
+
+
+def _is_word(e: exp.Expression, words) -> exp.Expression:
+    lowered = list(dict.fromkeys(w.lower() for w in words))
+    if len(lowered) == 1:
+        return exp.EQ(this=_norm(e), expression=exp.Literal.string(lowered[0]))
+    return exp.In(this=_norm(e), expressions=[exp.Literal.string(w) for w in lowered])
+
+
+def _sql(e: exp.Expression) -> str:
+    return e.sql(dialect="duckdb")
+
+
+def _retable(e: exp.Expression, src: str, dst: str) -> exp.Expression:
+    def fix(n: exp.Expression) -> exp.Expression:
+        if isinstance(n, exp.Column) and n.table == src:
+            return exp.column(n.this.copy(), table=exp.to_identifier(dst))
+        return n
+    return e.transform(fix)
+
+
+def _transition(fact: exp.Expression) -> str:
+    """The write gives a row the fact it did not have: fact(new) AND NOT coalesce(fact(old), false)."""
+    new, old = _retable(fact, "row", "new"), _retable(fact, "row", "old")
+    return _sql(exp.and_(exp.paren(new), exp.not_(exp.func("coalesce", old, exp.false()))))
+
+
+def _link(line: TMap, hdr: TMap) -> str:
+    return _sql(exp.and_(*[exp.EQ(this=_c("parent", hdr.n(c)), expression=_c("row", line.n(c))) for c in line.link]))
+
+
+def _month_link(d: Dialect, p: TMap, t: TMap) -> str:
+    """The fiscal period (``parent``) an entry (``row``) falls in, on normalised values: the month of
+    a date (a mid- or end-of-month date is in its month), or the digits of a period code."""
     if t.has("mth"):
-        col = q(t.n("mth"))
-        return f"new.{col} IS DISTINCT FROM old.{col} AND EXISTS (SELECT 1 {base} AND p.{q(p.n('mth'))} = new.{col})"
+        pm, rm = _c("parent", p.n("mth")), _c("row", t.n("mth"))
+        if d.period == "date":
+            lhs = exp.func("date_trunc", exp.Literal.string("month"), pm)
+            rhs = exp.func("date_trunc", exp.Literal.string("month"), exp.cast(rm, "DATE"))
+        else:
+            lhs = exp.func("replace", pm, exp.Literal.string("-"), exp.Literal.string(""))
+            digits = exp.RegexpReplace(this=exp.cast(rm, "VARCHAR"), expression=exp.Literal.string("[^0-9]"),
+                                       replacement=exp.Literal.string(""), modifiers=exp.Literal.string("g"))
+            rhs = exp.func("left", digits, exp.Literal.number(6))
+        return _sql(exp.EQ(this=lhs, expression=rhs))
     for dc in ("gl_date", "act_date"):
         if t.has(dc):
-            col = q(t.n(dc))
-            return (f"new.{col} IS DISTINCT FROM old.{col} AND EXISTS (SELECT 1 {base} AND new.{col} "
-                    f"BETWEEN p.{q(p.n('start_date'))} AND p.{q(p.n('end_date'))})")
+            return _sql(exp.Between(this=exp.cast(_c("row", t.n(dc)), "DATE"), low=_c("parent", p.n("start_date")),
+                                    high=_c("parent", p.n("end_date"))))
+    raise KeyError(f"{t.table} has no period column")
+
+
+def _period_col(t: TMap) -> str | None:
+    for lc in ("mth", "gl_date", "act_date"):
+        if t.has(lc):
+            return t.n(lc)
     return None
 
 
@@ -264,18 +315,38 @@ def rules(d: Dialect) -> dict:
     asserts: list[dict] = []
     seen: set[str] = set()
 
-    def add(rid: str, table: str, on: list[str], when: str, action: str, message: str, kind: str | None = None):
+    def add(rid: str, table: str, action: str, message: str, *, on: list[str] | None = None,
+            when: str | None = None, fact: str | None = None, parent: tuple[str, str] | None = None,
+            columns: list[str] | None = None, except_in: list[str] | None = None, partial: str | None = None,
+            kind: str | None = None) -> str:
         full = f"{s}.{rid}"
         if full in seen:
-            return
+            return full
         seen.add(full)
-        r = {"id": full, "table": f"{s}.{table}", "on": on, "when": when, "action": action, "message": message}
+        r: dict = {"id": full, "table": f"{s}.{table}", "on": on or ALL_OPS}
+        if when is not None:
+            r["when"] = when
+        if fact is not None:
+            r["fact"] = fact
+        if parent is not None:
+            r["parent"] = {"rule": parent[0], "link": parent[1]}
+        if columns:
+            r["columns"] = columns
+        if except_in:
+            r["except_in"] = except_in
+        if partial:
+            r["partial"] = partial
+        r["action"] = action
+        r["message"] = message
         if kind:
             r["guarded_kind"] = kind
         rs.append(r)
+        return full
 
     by_table = _native_tables(d)
-    # 1. posted records: never changed or deleted; creating them is a post (guarded)
+    posted_rule: dict[str, str] = {}   # logical header -> id of its posted-record lock
+    # 1. posted records: creating one is a post (guarded); a posted record, and every line of
+    #    one, is locked for insert, update and delete
     for lg, kind in POST_KIND.items():
         t = d.tables.get(lg)
         if t is None:
@@ -285,77 +356,134 @@ def rules(d: Dialect) -> dict:
         shared = len(by_table[t.table]) > 1
         if t.fixed:
             words = t.fixed[1]
-            fx = q(t.fixed[0])
-            add(f"{t.table}.{lg}_locked", t.table, ["update", "delete"], _in(f"old.{fx}", words), "reject",
-                f"{t.table} record is {what} and locked: {noun} cannot be changed or deleted "
-                f"(reverse or void it through the ERP's own process).")
-            add(f"{t.table}.{lg}_post_guard", t.table, ["insert", "update"], _in(f"new.{fx}", words), "guard",
+            fact = _is_word(_c("row", t.fixed[0]), words)
+            add(f"{t.table}.{lg}_post_guard", t.table, "guard",
                 f"Setting a {t.table} record to {words[0]} is an ERP post ({d.short}_post); it needs human approval.",
-                kind)
+                on=["insert", "update"], when=_transition(fact), kind=kind)
+            posted_rule[lg] = add(
+                f"{t.table}.{lg}_locked", t.table, "reject",
+                f"{t.table} record is {what} and locked: {noun} cannot be changed or deleted "
+                f"(reverse or void it through the ERP's own process).", fact=_sql(fact))
         elif shared and lg in HEADER_OF:
             hdr = d.t(HEADER_OF[lg])
-            if hdr.fixed:
-                cond = _in(f"h.{q(hdr.fixed[0])}", hdr.fixed[1])
-                add(f"{t.table}.{lg}_locked", t.table, ["update", "delete"], _link_exists(d, t, hdr, "old", cond),
-                    "reject", f"{t.table} line belongs to a {what} {hdr.table} record and is locked.")
-                add(f"{t.table}.{lg}_insert_locked", t.table, ["insert"], _link_exists(d, t, hdr, "new", cond),
-                    "reject", f"cannot add a line to a {what} {hdr.table} record.")
+            if hdr.fixed and HEADER_OF[lg] in posted_rule:
+                add(f"{t.table}.{lg}_locked", t.table, "reject",
+                    f"{t.table} line belongs to a {what} {hdr.table} record and is locked: lines cannot be "
+                    f"added, changed or deleted.", parent=(posted_rule[HEADER_OF[lg]], _link(t, hdr)))
         else:
-            add(f"{t.table}.locked", t.table, ["update", "delete"], "true", "reject",
-                f"{t.table} holds {what} records ({noun}); they cannot be changed or deleted.")
-            add(f"{t.table}.post_guard", t.table, ["insert"], "true", "guard",
+            add(f"{t.table}.post_guard", t.table, "guard",
                 f"Writing {t.table} directly is an ERP {'post' if kind == 'post' else 'payment'}; "
-                f"it needs human approval.", kind)
-    # 2. unposted entries: a closed fiscal period rejects them; status moves to posted are guarded
+                f"it needs human approval.", on=["insert"], when="true", kind=kind)
+            add(f"{t.table}.locked", t.table, "reject",
+                f"{t.table} holds {what} records ({noun}); they cannot be changed or deleted.", fact="true")
+    # 2. closed fiscal periods: the period table itself (no reopening, deleting or re-spelling a
+    #    closed period), and every unposted entry whose month falls in one
+    p = d.t("fiscal_period")
+    closed = d.word("period", "closed")
+    period_rule = add(f"{p.table}.closed_locked", p.table, "reject",
+                      f"fiscal period {{{p.n('mth')}}} is closed; closing and reopening periods is the "
+                      f"controller's, not an entry's.", fact=_sql(_is_word(_c("row", p.n("status")), [closed])))
+    closed_rule: dict[str, str] = {}
     for lg in ("ap_open_hdr", "ap_open_line", "je_open_hdr", "je_open_line"):
         t = d.tables.get(lg)
         if t is None:
             continue
-        pred = _closed(d, t)
-        if pred:
-            add(f"{t.table}.closed_period", t.table, ["insert", "update"], pred, "reject",
-                f"the fiscal period of this {t.table} entry is closed; enter it in an open period.")
+        if _period_col(t) is not None:
+            closed_rule[lg] = add(f"{t.table}.closed_period", t.table, "reject",
+                                  f"the fiscal period of this {t.table} entry is closed; enter it in an open period.",
+                                  parent=(period_rule, _month_link(d, p, t)))
+            if t.has("mth"):
+                mth = t.n("mth")
+                new_mth = _c("new", mth)
+                known = exp.select(exp.Literal.number(1)).from_(
+                    exp.Table(this=exp.to_identifier(p.table, quoted=True), db=exp.to_identifier(s),
+                              alias=exp.TableAlias(this=exp.to_identifier("p")))).where(
+                    exp.EQ(this=_c("p", p.n("mth")), expression=new_mth))
+                pred = exp.and_(exp.NullSafeNEQ(this=new_mth, expression=_c("old", mth)),
+                                exp.not_(exp.Exists(this=known)))
+                add(f"{t.table}.known_period", t.table, "reject",
+                    f"{{{mth}}} is not a fiscal period of {s}: give the period exactly as the calendar "
+                    f"({p.table}) spells it.", on=["insert", "update"], when=_sql(pred),
+                    partial="validates the period a row is written with; a DELETE writes none (the "
+                            "closed_period lock covers deleting entries of closed periods)")
+        elif lg in HEADER_OF and HEADER_OF[lg] in closed_rule:
+            hdr = d.t(HEADER_OF[lg])
+            add(f"{t.table}.closed_period", t.table, "reject",
+                f"this {t.table} line belongs to an entry in a closed fiscal period; it is locked.",
+                parent=(closed_rule[HEADER_OF[lg]], _link(t, hdr)))
         if t.has("status"):
             dom = "je" if lg.startswith("je") else "ap"
             posted = d.word(dom, "posted")
-            col = q(t.n("status"))
-            add(f"{t.table}.status_post_guard", t.table, ["update", "insert"],
-                f"new.{col} = '{posted}' AND old.{col} IS DISTINCT FROM '{posted}'", "guard",
+            add(f"{t.table}.status_post_guard", t.table, "guard",
                 f"Setting {t.table}.{t.n('status')} to {posted} posts the batch ({d.short}_post); it needs human approval.",
-                "post")
-    # 3. change orders: approved ones are locked; approving is guarded
+                on=["insert", "update"], when=_transition(_is_word(_c("row", t.n("status")), [posted])), kind="post")
+    # 3. change orders: approving one is guarded; an approved one and its items are locked
     co, coi = d.t("co_hdr"), d.t("co_item")
-    st, appr = q(co.n("status")), d.word("co", "approved")
-    add(f"{co.table}.approved_locked", co.table, ["update", "delete"], f"old.{st} = '{appr}'", "reject",
-        f"change order {{{co.n('co_number')}}} on job {{{co.n('job_id')}}} is approved and locked.")
-    add(f"{co.table}.approve_guard", co.table, ["insert", "update"],
-        f"new.{st} = '{appr}' AND old.{st} IS DISTINCT FROM '{appr}'", "guard",
-        "Approving a change order needs human approval (change_orders.approve).", "approve")
-    add(f"{coi.table}.approved_locked", coi.table, ["update", "delete"],
-        _link_exists(d, coi, co, "old", f"h.{st} = '{appr}'"), "reject",
-        "the change order is approved; its items are locked.")
-    add(f"{coi.table}.approved_insert_locked", coi.table, ["insert"],
-        _link_exists(d, coi, co, "new", f"h.{st} = '{appr}'"), "reject",
-        "the change order is approved; items cannot be added to it.")
-    # 4. projections: posting a pending estimate is guarded
+    appr = d.word("co", "approved")
+    co_fact = _is_word(_c("row", co.n("status")), [appr])
+    add(f"{co.table}.approve_guard", co.table, "guard",
+        "Approving a change order needs human approval (change_orders.approve).",
+        on=["insert", "update"], when=_transition(co_fact), kind="approve")
+    co_rule = add(f"{co.table}.approved_locked", co.table, "reject",
+                  f"change order {{{co.n('co_number')}}} on job {{{co.n('job_id')}}} is approved and locked.",
+                  fact=_sql(co_fact))
+    add(f"{coi.table}.approved_locked", coi.table, "reject",
+        "the change order is approved; its items cannot be added, changed or deleted.",
+        parent=(co_rule, _link(coi, co)))
+    # 4. approved subcontracts / POs and the executed prime contract: amounts change only by an
+    #    approved change order (the PM sync creates them approved, in its workflow)
+    money = ("orig_amount", "approved_co", "current_amount", "retainage_pct", "vendor_id", "job_id", "status")
+    for lg, item_lg, dom, word, flow in (("sub_hdr", "sub_item", "commit", "approved", [IMPORT_COMMITMENT]),
+                                         ("po_hdr", "po_item", "commit", "approved", [IMPORT_COMMITMENT]),
+                                         ("contract", "contract_item", "contract", "executed", None)):
+        h, it = d.t(lg), d.t(item_lg)
+        fact = _is_word(_c("row", h.n("status")), [d.word(dom, word)])
+        if h.fixed:
+            fact = exp.and_(fact, _is_word(_c("row", h.fixed[0]), h.fixed[1]))
+        noun = {"sub_hdr": "subcontract", "po_hdr": "purchase order", "contract": "prime contract"}[lg]
+        cols = [h.n(c) for c in money if h.has(c)] + ([h.fixed[0]] if h.fixed else [])
+        hid = add(f"{h.table}.{lg}_amounts_locked", h.table, "reject",
+                  f"this {noun} is {d.word(dom, word)}: its amounts, vendor and status change only by an approved "
+                  f"change order.", fact=_sql(fact), columns=cols, except_in=flow)
+        item_cols = [it.n(c) for c in ("amount", "orig_amount", "current_amount", "phase", "cost_type", "job_id")
+                     if it.has(c)] + [it.n(c) for c in it.link]
+        add(f"{it.table}.{item_lg}_amounts_locked", it.table, "reject",
+            f"the {noun} is {d.word(dom, word)}: its lines are added, removed or re-priced only by an approved "
+            f"change order.", parent=(hid, _link(it, h)), columns=list(dict.fromkeys(item_cols)), except_in=flow)
+    # 5. budgets: the original budget and approved changes move only with approved change orders
+    b = d.t("budget")
+    bcols = [b.n(c) for c in ("orig_budget", "approved_changes", "revised_budget") if b.has(c)]
+    add(f"{b.table}.original_budget_locked", b.table, "reject",
+        f"the original budget and approved changes of {b.table} lines are locked; change the budget with a "
+        f"change order.", fact="true", columns=bcols + [b.n(c) for c in ("job_id", "phase", "cost_type")])
+    # 6. projections: posting one is guarded; a posted projection is signed off and locked (a new
+    #    estimate is entered as a pending projection, by jobs.update_estimate)
     for lg, col in (("job", "etc_status"), ("budget", "proj_status")):
         t = d.t(lg)
-        c = q(t.n(col))
         posted = d.word("proj", "posted")
-        add(f"{t.table}.projection_post_guard", t.table, ["update"],
-            f"new.{c} = '{posted}' AND old.{c} IS DISTINCT FROM '{posted}'", "guard",
-            f"Posting a projection (estimate to complete) needs sign-off ({d.short}_post).", "post")
-    # 5. an unposted journal batch must balance
+        fact = _is_word(_c("row", t.n(col)), [posted])
+        add(f"{t.table}.projection_post_guard", t.table, "guard",
+            f"Posting a projection (estimate to complete) needs sign-off ({d.short}_post).",
+            on=["insert", "update"], when=_transition(fact), kind="post")
+        pcols = [t.n(c) for c in ("etc_amount", col, "etc_date", "etc_by") if t.has(c)]
+        add(f"{t.table}.posted_projection_locked", t.table, "reject",
+            f"the projection of {t.table} is posted (signed off): enter a new estimate with jobs.update_estimate "
+            f"as a pending projection.", fact=_sql(fact), columns=pcols, except_in=[UPDATE_ESTIMATE])
+    # 7. an unposted journal batch must balance
     t = d.t("je_open_line")
     group = [t.n(c) for c in t.link]
     if d.je_amounts == "dc":
-        check = f"sum({q(t.n('debit'))}) = sum({q(t.n('credit'))})"
+        check = exp.EQ(this=exp.func("sum", exp.column(exp.to_identifier(t.n("debit"), quoted=True))),
+                       expression=exp.func("sum", exp.column(exp.to_identifier(t.n("credit"), quoted=True))))
     elif d.je_amounts == "signed":
-        check = f"sum({q(t.n('amount'))}) = 0"
+        check = exp.EQ(this=exp.func("sum", exp.column(exp.to_identifier(t.n("amount"), quoted=True))),
+                       expression=exp.Literal.number(0))
     else:
-        check = f"sum({q(t.n('tr_type'))} * {q(t.n('abs_amount'))}) = 0"
+        check = exp.EQ(this=exp.func("sum", exp.Mul(this=exp.column(exp.to_identifier(t.n("tr_type"), quoted=True)),
+                                                    expression=exp.column(exp.to_identifier(t.n("abs_amount"), quoted=True)))),
+                       expression=exp.Literal.number(0))
     asserts.append({"id": f"{s}.{t.table}.journal_balanced", "table": f"{s}.{t.table}", "group_by": group,
-                    "check": check,
+                    "check": _sql(check),
                     "message": f"journal batch {{{t.n(d.t('je_open_hdr').display or t.link[-1])}}} does not balance:"
                                f" debits must equal credits"})
     return {"rules": rs, "assertions": asserts}
@@ -364,15 +492,19 @@ def rules(d: Dialect) -> dict:
 def _toml_value(v) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
     return json.dumps(v)
 
 
 def rules_toml(d: Dialect) -> str:
     data = rules(d)
     out = [f"# {d.app}: write rules (GENERATED by cfab.apps.erp.gen from the dialect; regenerate, don't edit).",
-           "# Posted AP/GL/job-cost records and issued checks are locked; creating them is a guarded post/payment;",
-           "# closed fiscal periods reject entries; approving COs and posting projections are guarded;",
-           "# an unposted journal batch must balance.", ""]
+           "# One rule per protected fact, for INSERT, UPDATE and DELETE alike, on normalised values: posted",
+           "# AP/GL/job-cost records and issued checks are locked (creating them is a guarded post/payment);",
+           "# closed fiscal periods are locked and so is every entry in one; approved change orders,",
+           "# subcontracts, POs and the prime contract change only by change order; posted projections are",
+           "# signed off (posting is guarded); an unposted journal batch must balance.", ""]
     for r in data["rules"]:
         out.append("[[rules]]")
         out += [f"{k} = {_toml_value(v)}" for k, v in r.items()]
