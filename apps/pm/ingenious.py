@@ -302,36 +302,37 @@ class IngeniousBuild(PMApp):
 
         Returns {"approval_id", "object_type", "object_id", "status": "Pending", "approver_role"}.
         """
-        note = (args.note or "").strip()
-        if args.object_type == "invoice":
-            inv = self._invoice(args.object_id)
-            what = f"invoice {inv['invoice_id']} ({inv['custom_id']})"
-            if inv["status"] not in OPEN_STATUSES:
-                raise ToolError(f"{what} is {inv['status']}; it cannot be routed for approval", "rejected")
-            funding = self.select("invoice_funding", {"invoice_id": inv["invoice_id"]})
-            funded = cents(sum((dec(f["amount"]) for f in funding), Decimal("0")))
-            if funded != cents(dec(inv["net_amount"])):
-                raise ToolError(f"{what} is funded {funded} of {inv['net_amount']}; allocate its funding first "
-                                f"(invoices.allocate_funding)", "rejected")
-            project_id, object_type, object_id, role = inv["project_id"], "Invoice", str(inv["invoice_id"]), "Owner's Representative"
-            self.update("invoices", {"invoice_id": inv["invoice_id"]}, {"status": "Pending Approval"})
-        else:
-            revs = self.select("forecast_revisions", {"revision_id": args.object_id.strip()})
-            if not revs:
-                raise ToolError(f"no forecast revision {args.object_id!r} in INGENIOUS.BUILD", "not_found")
-            rev = revs[0]
-            if rev["status"] != "Draft":
-                raise ToolError(f"forecast revision {rev['revision_id']} is {rev['status']}", "rejected")
-            project_id, object_type, object_id, role = rev["project_id"], "Forecast", rev["revision_id"], "Project Manager"
-            self.update("forecast_revisions", {"revision_id": rev["revision_id"]}, {"status": "Pending Approval"})
-            self.update("budget_lines", {"project_id": rev["project_id"], "cost_code": rev["cost_code"]},
-                        {"forecast_status": "Pending Approval"})
-        prior = self.select("approval_requests", {"object_type": object_type, "object_id": object_id})
-        approval_id = "APR-" + self.new_id(object_type, object_id, len(prior) + 1, length=10).upper()
-        self.insert("approval_requests", {"approval_id": approval_id, "project_id": project_id,
-                                          "object_type": object_type, "object_id": object_id, "step": 1,
-                                          "approver_role": role, "status": "Pending", "submitted_at": self.now,
-                                          "note": note})
+        with self.gate.workflow("ingenious_build.approvals.submit"):  # triggers/rules/ingenious_build.toml
+            note = (args.note or "").strip()
+            if args.object_type == "invoice":
+                inv = self._invoice(args.object_id)
+                what = f"invoice {inv['invoice_id']} ({inv['custom_id']})"
+                if inv["status"] not in OPEN_STATUSES:
+                    raise ToolError(f"{what} is {inv['status']}; it cannot be routed for approval", "rejected")
+                funding = self.select("invoice_funding", {"invoice_id": inv["invoice_id"]})
+                funded = cents(sum((dec(f["amount"]) for f in funding), Decimal("0")))
+                if funded != cents(dec(inv["net_amount"])):
+                    raise ToolError(f"{what} is funded {funded} of {inv['net_amount']}; allocate its funding first "
+                                    f"(invoices.allocate_funding)", "rejected")
+                project_id, object_type, object_id, role = inv["project_id"], "Invoice", str(inv["invoice_id"]), "Owner's Representative"
+                self.update("invoices", {"invoice_id": inv["invoice_id"]}, {"status": "Pending Approval"})
+            else:
+                revs = self.select("forecast_revisions", {"revision_id": args.object_id.strip()})
+                if not revs:
+                    raise ToolError(f"no forecast revision {args.object_id!r} in INGENIOUS.BUILD", "not_found")
+                rev = revs[0]
+                if rev["status"] != "Draft":
+                    raise ToolError(f"forecast revision {rev['revision_id']} is {rev['status']}", "rejected")
+                project_id, object_type, object_id, role = rev["project_id"], "Forecast", rev["revision_id"], "Project Manager"
+                self.update("forecast_revisions", {"revision_id": rev["revision_id"]}, {"status": "Pending Approval"})
+                self.update("budget_lines", {"project_id": rev["project_id"], "cost_code": rev["cost_code"]},
+                            {"forecast_status": "Pending Approval"})
+            prior = self.select("approval_requests", {"object_type": object_type, "object_id": object_id})
+            approval_id = "APR-" + self.new_id(object_type, object_id, len(prior) + 1, length=10).upper()
+            self.insert("approval_requests", {"approval_id": approval_id, "project_id": project_id,
+                                              "object_type": object_type, "object_id": object_id, "step": 1,
+                                              "approver_role": role, "status": "Pending", "submitted_at": self.now,
+                                              "note": note})
         return {"approval_id": approval_id, "object_type": object_type, "object_id": object_id, "status": "Pending",
                 "approver_role": role}
 

@@ -22,6 +22,7 @@ from cfab.apps.tooling import ToolArgs, ToolError, tool
 
 SYNCED = "synced"
 NOT_SYNCED = "not_synced"
+SYNC_WORKFLOW = "procore.erp.sync"  # triggers/rules/procore.toml: rules excepted while a sync tool writes
 
 
 # ---------------------------------------------------------------------------------- args
@@ -478,10 +479,11 @@ class Procore(PMApp):
             title=row["title"], amount=dec(row["grand_total"]), retainage_pct=dec(row["retainage_percent"]),
             lines=erp_lines, source_ref=row["contract_code"], commitment_type=ctype)
         erp_ref = str((result or {}).get("erp_ref") or row["contract_code"])
-        self.update("commitments", {"id": row["id"]},
-                    {"erp_sync_status": SYNCED, "erp_ref": erp_ref, "synced_at": self.now, "locked": True})
-        for ln in lines:
-            self.update("commitment_line_items", {"id": ln["id"]}, {"locked": True})
+        with self.gate.workflow(SYNC_WORKFLOW):  # the one way a commitment becomes synced and locked
+            self.update("commitments", {"id": row["id"]},
+                        {"erp_sync_status": SYNCED, "erp_ref": erp_ref, "synced_at": self.now, "locked": True})
+            for ln in lines:
+                self.update("commitment_line_items", {"id": ln["id"]}, {"locked": True})
         return {"commitment_id": row["id"], "contract_code": row["contract_code"], "number": row["number"],
                 "erp_system": self.ERP_APP, "erp_ref": erp_ref, "erp_result": result,
                 "grand_total": row["grand_total"], "erp_sync_status": SYNCED, "locked": True}
@@ -544,11 +546,12 @@ class Procore(PMApp):
             source="procore", source_ref=f"procore:requisition:{req['id']}", commitment_id=linked)
         result = result or {}
         erp_ref = str(result.get("erp_ref") or req["invoice_number"])
-        self.update("requisitions", {"id": req["id"]},
-                    {"erp_sync_status": SYNCED, "erp_ref": erp_ref, "synced_at": self.now, "locked": True})
-        for ln in lines:
-            self.update("requisition_line_items", {"requisition_id": req["id"], "position": ln["position"]},
-                        {"locked": True})
+        with self.gate.workflow(SYNC_WORKFLOW):  # the one way a requisition becomes synced and locked
+            self.update("requisitions", {"id": req["id"]},
+                        {"erp_sync_status": SYNCED, "erp_ref": erp_ref, "synced_at": self.now, "locked": True})
+            for ln in lines:
+                self.update("requisition_line_items", {"requisition_id": req["id"], "position": ln["position"]},
+                            {"locked": True})
         return {"requisition_id": req["id"], "number": req["number"], "invoice_number": req["invoice_number"],
                 "contract_code": commitment["contract_code"], "erp_system": self.ERP_APP, "erp_ref": erp_ref,
                 "erp_status": result.get("status"), "erp_result": result,

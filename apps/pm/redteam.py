@@ -235,8 +235,9 @@ class RedTeam(PMApp):
             warnings.append(f"approved although it bills {check['amount_this_period']} against a remaining "
                             f"{check['remaining_before_this']} on {check['commitment_number']} "
                             f"(over the commitment cap by {check['over_by']})")
-        self.update("eapps", {"eapp_id": eapp["eapp_id"]},
-                    {"status": status, "review_reason": reason, "reviewed_at": self.now})
+        with self.gate.workflow("redteam.eapps.review"):  # triggers/rules/redteam.toml: review only here
+            self.update("eapps", {"eapp_id": eapp["eapp_id"]},
+                        {"status": status, "review_reason": reason, "reviewed_at": self.now})
         return {"eapp_id": eapp["eapp_id"], "status": status, "review_reason": reason, "reviewed_at": self.now,
                 "cap_check": check, "warnings": warnings}
 

@@ -15,6 +15,8 @@ from cfab.apps.tooling import ToolArgs, ToolError, tool
 
 COUNTS_AGAINST_PO = ("Approved", "Paid")
 
+MATCH_WORKFLOW = "ressio.bills.match_po"  # triggers/rules/ressio.toml: match records are written only here
+
 
 class BillsArgs(ToolArgs):
     project_number: str | None = Field(None, description="Company job number", examples=["9140"])
@@ -224,13 +226,15 @@ class Ressio(PMApp):
             row = {"bill_id": bill["bill_id"], "item_no": item["item_no"], "po_id": po["po_id"],
                    "po_item_no": target["item_no"] if target else None, "result": result, "bill_amount": cents(amount),
                    "po_open_amount": cents(open_amt), "variance": variance, "reason": reason, "matched_at": self.now}
-            self.insert("bill_po_matches", row)
+            with self.gate.workflow(MATCH_WORKFLOW):
+                self.insert("bill_po_matches", row)
             results.append({k: row[k] for k in ("item_no", "po_item_no", "result", "bill_amount", "po_open_amount",
                                                 "variance", "reason")})
         if not results:
             raise ToolError(f"{what} has no cost items to match", "rejected")
         status = "Exception" if any(r["result"] == "Exception" for r in results) else "Matched"
-        self.update("bills", {"bill_id": bill["bill_id"]}, {"match_status": status, "po_id": po["po_id"]})
+        with self.gate.workflow(MATCH_WORKFLOW):
+            self.update("bills", {"bill_id": bill["bill_id"]}, {"match_status": status, "po_id": po["po_id"]})
         return {"bill_id": bill["bill_id"], "po_number": po["po_number"], "commitment_ref": po["commitment_ref"],
                 "match_status": status, "items": results}
 

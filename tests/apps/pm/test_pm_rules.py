@@ -41,15 +41,41 @@ CASES: dict[str, tuple[list[tuple[str, dict[str, Any]]], str]] = {
         ([], "UPDATE procore.direct_costs SET description = 'x' WHERE invoice_number = 'BP-9'"),
     "procore.original_budget_locked":
         ([], "UPDATE procore.budget_line_items SET original_budget_amount = 1 WHERE cost_code = '26-100'"),
+    "procore.commitment_amounts_by_change_order":
+        ([], "UPDATE procore.commitments SET grand_total = 1 WHERE contract_code = 'SC-1042-1'"),
+    "procore.commitment_lines_by_change_order":
+        ([], "UPDATE procore.commitment_line_items SET amount = 1 WHERE id = 2000005001"),
+    "procore.requisition_approval_guard":
+        ([], "UPDATE procore.requisitions SET status = 'approved' WHERE invoice_number = 'WE-1005'"),
+    "procore.requisition_lines_of_synced":
+        ([], "INSERT INTO procore.requisition_line_items VALUES (1000003, 9, NULL, '26-100', 'x', 0, 0, false)"),
+    "procore.requisition_lines_from_subcontractors":
+        ([], "INSERT INTO procore.requisition_line_items VALUES (1000005, 9, NULL, '26-100', 'x', 0, 0, false)"),
+    "procore.direct_cost_lines_locked_after_sync":
+        ([], "UPDATE procore.direct_cost_line_items SET amount = 1 WHERE direct_cost_id = 6000001"),
+    "procore.change_order_approval_guard":
+        ([], "INSERT INTO procore.change_orders VALUES (4599999, 1, 'PrimeContract', NULL, '009', 'x', 'approved', "
+             "NULL, 1.00, true, NULL, 'PCO-X')"),
+    "procore.approved_change_order_locked":
+        ([], "UPDATE procore.change_orders SET grand_total = 1 WHERE id = 4500001"),
+    "procore.approved_change_order_lines_locked":
+        ([], "DELETE FROM procore.change_order_line_items WHERE change_order_id = 4500002"),
+    "procore.prime_contract_amounts_by_change_order":
+        ([], "UPDATE procore.prime_contracts SET revised_contract_amount = 1 WHERE id = 3000001"),
+    "procore.prime_contract_sov_by_change_order":
+        ([], "UPDATE procore.prime_contract_line_items SET amount = 1 WHERE id = 3000001001"),
     # redteam ------------------------------------------------------------------------------
     "redteam.locked_commitment_amounts":
         ([], "UPDATE redteam.commitments SET revised_amount = 700000 WHERE commitment_number = 'SC-1042-0'"),
-    "redteam.locked_commitment_no_delete":
-        ([], "DELETE FROM redteam.commitments WHERE commitment_number = 'SC-1042-0'"),
+    "redteam.change_order_approval_guard":
+        ([], "INSERT INTO redteam.change_orders VALUES (759999, 'RT1042', 'OCO-009', 'Owner', NULL, 'x', 1.00, "
+             "'Approved', NULL, 'PCO-X')"),
+    "redteam.approved_change_order_locked":
+        ([], "UPDATE redteam.change_orders SET amount = 1 WHERE co_number = 'SCO-001'"),
+    "redteam.eapp_review_through_tool":
+        ([], "UPDATE redteam.eapps SET status = 'Approved' WHERE invoice_number = 'WE-1005'"),
     "redteam.approved_sov_fixed":
         ([], "UPDATE redteam.commitment_sov SET scheduled_value = 1 WHERE commitment_id = 700004 AND line_no = 1"),
-    "redteam.approved_sov_lines_fixed":
-        ([], "DELETE FROM redteam.commitment_sov WHERE commitment_id = 700004 AND line_no = 3"),
     "redteam.eapp_payment_guard":
         ([], "UPDATE redteam.eapps SET payment_status = 'Approved for Payment' WHERE invoice_number = 'WE-1004'"),
     "redteam.paid_eapp_locked":
@@ -83,6 +109,20 @@ CASES: dict[str, tuple[list[tuple[str, dict[str, Any]]], str]] = {
     "ingenious_build.funding_draws_are_the_lenders":
         ([], "UPDATE ingenious_build.funding_sources SET drawn_to_date = 0 WHERE project_id = 'IB1042' "
              "AND funding_source_id = 'FS-1'"),
+    "ingenious_build.invoice_routed_locked":
+        ([], "UPDATE ingenious_build.invoices SET funding_status = 'Unallocated' WHERE custom_id = 'WE-1004'"),
+    "ingenious_build.invoice_lines_are_the_vendors":
+        ([], "UPDATE ingenious_build.invoice_lines SET amount = 1 WHERE invoice_id = 950002"),
+    "ingenious_build.approvals_routed_by_submit":
+        ([], "INSERT INTO ingenious_build.approval_requests VALUES ('APR-Y', 'IB1042', 'Invoice', '950008', 1, "
+             "'Owner''s Representative', 'Pending', '2026-01-31 17:00:00', 'x')"),
+    "ingenious_build.forecast_approval_guard":
+        ([], "INSERT INTO ingenious_build.forecast_revisions VALUES ('FR-X', 'IB1042', '26-100', 1.00, 2.00, 'x', "
+             "'Approved', '2026-01-31 17:00:00')"),
+    "ingenious_build.executed_contract_by_change_order":
+        ([], "UPDATE ingenious_build.contracts SET current_value = 1 WHERE contract_number = 'SC-1042-0'"),
+    "ingenious_build.executed_sov_by_change_order":
+        ([], "UPDATE ingenious_build.contract_sov SET scheduled_value = 1 WHERE contract_id = 900004"),
     "ingenious_build.original_budget_locked":
         ([], "UPDATE ingenious_build.budget_lines SET original_budget = 1 WHERE project_id = 'IB1042' "
              "AND cost_code = '26-100'"),
@@ -93,6 +133,10 @@ CASES: dict[str, tuple[list[tuple[str, dict[str, Any]]], str]] = {
         ([], "UPDATE ressio.bills SET description = 'x' WHERE bill_name = 'JSM-88007'"),
     "ressio.bill_amounts_are_the_vendors":
         ([], "UPDATE ressio.bills SET total = 1 WHERE bill_name = 'JSM-88500'"),
+    "ressio.bill_approval_guard":
+        ([], "UPDATE ressio.bills SET status = 'Approved' WHERE bill_name = 'JSM-88500'"),
+    "ressio.match_status_by_match_po":
+        ([], "UPDATE ressio.bills SET match_status = 'Matched' WHERE bill_name = 'JSM-88500'"),
     "ressio.bill_item_amounts_are_the_vendors":
         ([], "UPDATE ressio.bill_items SET amount = 1 WHERE bill_id = 500007"),
     "ressio.match_results_are_a_record":
@@ -112,8 +156,12 @@ CASES: dict[str, tuple[list[tuple[str, dict[str, Any]]], str]] = {
         ([], "UPDATE smartbuild.progress_claim_lines SET pct_complete = 1 WHERE claim_id = 'SB-1042-PC01'"),
     "smartbuild.accepted_estimate_kept":
         ([], "UPDATE smartbuild.boq_items SET quantity = 1 WHERE estimate_id = 'EST-1042' AND item_no = 1"),
-    "smartbuild.boq_items_fixed":
-        ([], "DELETE FROM smartbuild.boq_items WHERE estimate_id = 'EST-1042' AND item_no = 1"),
+    "smartbuild.committed_subcontract_by_variation":
+        ([], "UPDATE smartbuild.subcontracts SET contract_value = 1 WHERE sc_number = 'SC-1042-0'"),
+    "smartbuild.committed_subcontract_items":
+        ([], "UPDATE smartbuild.subcontract_items SET value = 1 WHERE subcontract_id = 600004"),
+    "smartbuild.approved_variation_locked":
+        ([], "UPDATE smartbuild.variations SET amount = 1 WHERE variation_no = 'V001'"),
     "smartbuild.contract_by_variation":
         ([], "UPDATE smartbuild.claim_schedule SET contract_value = 1 WHERE job_id = 'SB-1042' AND item_no = 1"),
     "smartbuild.variation_approval_guard":
