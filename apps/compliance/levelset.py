@@ -217,7 +217,8 @@ class LienWaiverArchetype(App):
         req = self.require("waiver_requests", "waiver request", request_id=args.request_id)
         if req["status"] != "Draft":
             raise ToolError(f"request {args.request_id} is {req['status']}; only drafts can be cancelled here", "rejected")
-        self.update("waiver_requests", {"request_id": args.request_id}, {"status": "Cancelled"})
+        with self.gate.workflow("levelset.waiver_requests.cancel"):  # triggers/rules/levelset.toml
+            self.update("waiver_requests", {"request_id": args.request_id}, {"status": "Cancelled"})
         return {"request": self.require("waiver_requests", "waiver request", request_id=args.request_id)}
 
     # ------------------------------------------------------------------ guarded
