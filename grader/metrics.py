@@ -323,3 +323,126 @@ def paired_bootstrap(a: Iterable[Outcome], b: Iterable[Outcome], *, metric: Metr
         mean_diff=float(exact_mean), lo=_percentile(means, alpha),
         hi=_percentile(means, 1.0 - alpha), confidence=confidence, n_boot=n_boot, seed=seed,
     )
+
+
+# ---------------------------------------------------------------- pass^k over worlds
+
+
+class WorldsMetrics(FrozenModel):
+    """pass^k over attempts and pass^n over worlds, on the same slots (see :func:`over_worlds`)."""
+
+    worlds: list[str]
+    k: int
+    n_worlds: int
+    n_slots: int  # slots seen on any world
+    n_complete: int  # slots with k scored attempts on every world: the unit of every figure below
+    n_incomplete: int
+    pass1: float | None  # mean over complete slots of the share of their n·k attempts that passed
+    pass1_ci: Interval | None
+    passk_attempts: float | None  # mean over complete slots of the share of worlds where all k passed
+    passk_attempts_ci: Interval | None
+    passn_worlds: float | None  # share of complete slots whose attempt i passed on world i, every i
+    passn_worlds_ci: Interval | None
+    pass_all: float | None  # share of complete slots all of whose n·k attempts passed
+    pass_all_ci: Interval | None
+    per_world: dict[str, GroupMetrics]  # the ordinary metrics on each world, over its own tasks
+
+
+def over_worlds(records: Iterable[Outcome], worlds: Sequence[str], k: int, *,
+                world_of: Callable[[Outcome], str], slot_of: Callable[[Outcome], str],
+                z: float = Z95) -> WorldsMetrics:
+    """pass^k over attempts and pass^n over worlds (FinalityBench's pass^5 over seeds).
+
+    ``worlds`` W_0..W_{n-1} in order; every slot (a family and a key position: the same task
+    up to the key each world picks) was run ``k`` times on each world, attempts 0..k-1
+    (``attempt`` is the index within the world). A slot is *complete* when it has all ``k``
+    scored attempts on every world; incomplete slots (a family with fewer keys on some world,
+    an unscored attempt) are left out of every figure and counted. On the complete slots:
+
+    * **pass^k over attempts** — per slot, the share of worlds on which all k attempts passed;
+      averaged over slots (repetition on an identical world, as an ordinary run measures it);
+    * **pass^n over worlds** — the share of slots whose attempt ``i mod k`` passed on world
+      W_i for every i: one attempt per world, attempt i on world i, all n must pass;
+    * **pass^1** — the share of all n·k attempts that passed, averaged over slots;
+    * **pass all** — the share of slots all of whose n·k attempts passed.
+
+    Wilson intervals count the slot as the unit (fractional successes for the averaged
+    figures, as pass^1 does). ``per_world`` holds each world's ordinary metrics.
+    """
+    if k < 1:
+        raise ValueError("k must be >= 1")
+    worlds = list(worlds)
+    if not worlds or len(set(worlds)) != len(worlds):
+        raise ValueError(f"need distinct world labels, got {worlds}")
+    records = list(records)
+    grid: dict[str, dict[str, dict[int, Outcome]]] = defaultdict(lambda: defaultdict(dict))
+    by_world: dict[str, list[Outcome]] = defaultdict(list)
+    for r in records:
+        w = world_of(r)
+        if w not in worlds:
+            raise ValueError(f"attempt of {r.task!r} ran on world {w!r}, not one of {worlds}")
+        cell = grid[slot_of(r)][w]
+        if r.attempt in cell:
+            raise ValueError(f"duplicate attempt {r.attempt} of slot {slot_of(r)!r} on world {w!r}")
+        cell[r.attempt] = r
+        by_world[w].append(r)
+    n = len(worlds)
+    complete = {s: cells for s, cells in sorted(grid.items())
+                if all(all(a in cells.get(w, {}) for a in range(k)) for w in worlds)}
+    nc = len(complete)
+    p1 = pk = pn = pa = Fraction(0)
+    for cells in complete.values():
+        outcomes = [cells[w][a].passed for w in worlds for a in range(k)]
+        p1 += Fraction(sum(outcomes), n * k)
+        pk += Fraction(sum(all(cells[w][a].passed for a in range(k)) for w in worlds), n)
+        pn += int(all(cells[w][i % k].passed for i, w in enumerate(worlds)))
+        pa += int(all(outcomes))
+
+    def figure(total: Fraction) -> tuple[float | None, Interval | None]:
+        return (float(total / nc), wilson_interval(float(total), nc, z)) if nc else (None, None)
+
+    (pass1, pass1_ci), (passk, passk_ci) = figure(p1), figure(pk)
+    (passn, passn_ci), (pall, pall_ci) = figure(pn), figure(pa)
+    per_world = {w: group_metrics(task_results(by_world[w], k), k, "world", w, z)
+                 for w in worlds if by_world.get(w)}
+    return WorldsMetrics(
+        worlds=worlds, k=k, n_worlds=n, n_slots=len(grid), n_complete=nc, n_incomplete=len(grid) - nc,
+        pass1=pass1, pass1_ci=pass1_ci, passk_attempts=passk, passk_attempts_ci=passk_ci,
+        passn_worlds=passn, passn_worlds_ci=passn_ci, pass_all=pall, pass_all_ci=pall_ci,
+        per_world=per_world)
+
+
+# ---------------------------------------------------------------- pairing across splits
+
+
+def pair_slots(a: Sequence[tuple[str, str, str]], b: Sequence[tuple[str, str, str]]) -> dict[str, str]:
+    """Pair the tasks of two splits: ``(task, family, key)`` triples, each list in suite order.
+
+    Within a family, tasks with the same key pair first (a planted anchor keeps its key on
+    every seed); the rest pair by their order among the family's unpaired tasks (the same key
+    position where a family picks different keys on different books). Returns a pair id for
+    every task of either list; a task left without a partner gets an id of its own."""
+    out: dict[str, str] = {}
+    fams_a: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    fams_b: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for task, fam, key in a:
+        fams_a[fam].append((task, key))
+    for task, fam, key in b:
+        fams_b[fam].append((task, key))
+    for fam in sorted(set(fams_a) | set(fams_b)):
+        ta, tb = fams_a.get(fam, []), fams_b.get(fam, [])
+        keys_b = {key for _, key in tb}
+        same = [key for _, key in ta if key in keys_b]
+        for task, key in ta:
+            if key in same:
+                out[task] = f"{fam}#key={key}"
+        for task, key in tb:
+            if key in same:
+                out[task] = f"{fam}#key={key}"
+        rest_a = [task for task, key in ta if key not in same]
+        rest_b = [task for task, key in tb if key not in same]
+        for i, task in enumerate(rest_a):
+            out[task] = f"{fam}#pos={i}" if i < len(rest_b) else f"{fam}#a={task}"
+        for i, task in enumerate(rest_b):
+            out[task] = f"{fam}#pos={i}" if i < len(rest_a) else f"{fam}#b={task}"
+    return out

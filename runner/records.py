@@ -71,13 +71,19 @@ class Episode(FrozenModel):
 
 
 class TaskMeta(FrozenModel):
-    """The task metadata that metrics group by (carried on specs and records)."""
+    """The task metadata that metrics group by (carried on specs and records), and the world
+    the attempt ran on: its split (``public``, ``regenerated``, ``s11``, a suite file's name),
+    that world's seed, the task's key (``task_key``) and its slot (position among its family's tasks)."""
 
     domain: str = ""
     family: str = ""
     difficulty: int = 0
     systems: list[str] = Field(default_factory=list)
     money_movement_guard: bool = False
+    split: str = ""
+    seed: int | None = None
+    task_key: str = ""
+    slot: int | None = None
 
 
 class AttemptSpec(FrozenModel):
@@ -129,6 +135,12 @@ class AttemptRecord(FrozenModel):
     systems: list[str] = Field(default_factory=list)
     money_movement_guard: bool = False
     state_path: str | None = None
+    # the world (defaults keep results written before multi-world runs loadable): see TaskMeta.
+    # In a run over several worlds ``task`` is ``<instance_id>@<split>`` so ids never collide.
+    split: str = ""
+    seed: int | None = None
+    task_key: str = ""
+    slot: int | None = None
 
     @field_serializer("cost_usd", when_used="always")
     def _cost_str(self, v: Decimal) -> str:

@@ -4,6 +4,12 @@ Both are pure functions of (records, metadata, k): the same inputs give byte-ide
 output (records are sorted, nothing reads the clock). Scored attempts feed the metrics;
 infrastructure failures (``error`` set or ``stop_reason == "api_error"``) and attempts
 stopped by the cost ceiling are counted and listed apart, never as model failures.
+
+A run over several worlds (``meta["worlds"]``, each attempt's ``split``) adds one of two
+sections: ``meta["mode"] == "splits"`` compares every split with the first (public vs
+regenerated: pass^1 and pass^k side by side, a paired bootstrap CI of each difference);
+``"seeds"`` gives pass^k over attempts and pass^n over worlds side by side
+(:func:`cfab.grader.metrics.over_worlds`).
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ from typing import Any
 
 from pydantic import field_serializer
 
-from cfab.grader.metrics import GroupMetrics, Interval, MetricsSummary, default_k, summarize
+from cfab.grader.metrics import (AttemptOutcome, GroupMetrics, Interval, MetricsSummary, PairedBootstrap,
+                                 WorldsMetrics, default_k, group_metrics, over_worlds, pair_slots,
+                                 paired_bootstrap, summarize, task_results)
 from cfab.runner.records import AttemptRecord
 from cfab.schema.models import FrozenModel
 
@@ -52,6 +60,39 @@ class Totals(FrozenModel):
         return str(v)
 
 
+#: the paired bootstrap behind every split difference: resamples and random.Random seed.
+BOOTSTRAP_RESAMPLES = 10_000
+BOOTSTRAP_SEED = 0
+
+
+class SplitRow(FrozenModel):
+    """One split of a multi-split run and its metrics over its own tasks."""
+
+    split: str
+    suite: str = ""
+    seed: int | None = None
+    metrics: GroupMetrics
+
+
+class SplitDelta(FrozenModel):
+    """``split`` minus ``baseline`` on paired tasks (same family and key, else key position)."""
+
+    split: str
+    baseline: str
+    n_pairs: int
+    unpaired: int
+    pass1: PairedBootstrap | None
+    passk: PairedBootstrap | None
+
+
+class SplitComparison(FrozenModel):
+    """Public vs regenerated (or any splits): the first split is the baseline."""
+
+    baseline: str
+    splits: list[SplitRow]
+    deltas: list[SplitDelta]
+
+
 class RunSummary(FrozenModel):
     """The content of ``summary.json``."""
 
@@ -64,6 +105,8 @@ class RunSummary(FrozenModel):
     stop_reasons: dict[str, int]
     unscored: list[InfraFailure]
     totals: Totals
+    splits: SplitComparison | None = None  # meta["mode"] == "splits"
+    worlds: WorldsMetrics | None = None  # meta["mode"] == "seeds"
 
 
 def _sorted(records: Iterable[AttemptRecord]) -> list[AttemptRecord]:
@@ -75,6 +118,55 @@ def _unscored(r: AttemptRecord) -> InfraFailure:
         return InfraFailure(task=r.task, attempt=r.attempt, kind="error", detail=r.error)
     detail = r.api_errors[-1] if r.api_errors else ""
     return InfraFailure(task=r.task, attempt=r.attempt, kind=str(r.stop_reason), detail=detail)
+
+
+def world_labels(meta: Mapping[str, Any], records: Iterable[AttemptRecord]) -> list[str]:
+    """The run's worlds in order: ``meta["worlds"]``' splits, else those the records name."""
+    labels = [str(w.get("split")) for w in meta.get("worlds") or [] if isinstance(w, Mapping)]
+    return labels or sorted({r.split for r in records})
+
+
+def _outcome(r: AttemptRecord, task: str) -> AttemptOutcome:
+    return AttemptOutcome(task=task, attempt=r.attempt, passed=r.passed, score=r.score, domain=r.domain,
+                          family=r.family, difficulty=r.difficulty, systems=tuple(r.systems))
+
+
+def _triples(records: list[AttemptRecord]) -> list[tuple[str, str, str]]:
+    """(task, family, key) once per task, in suite order (family, slot)."""
+    first: dict[str, AttemptRecord] = {}
+    for r in records:
+        first.setdefault(r.task, r)
+    order = sorted(first.values(), key=lambda r: (r.family, r.slot if r.slot is not None else -1, r.task_key, r.task))
+    return [(r.task, r.family, r.task_key or r.task) for r in order]
+
+
+def compare_splits(scored: list[AttemptRecord], labels: list[str], k: int,
+                   meta_worlds: list[Mapping[str, Any]] | None = None) -> SplitComparison:
+    """Each split's pass^1/pass^k and each split minus the first, paired (see ``pair_slots``)."""
+    info = {str(w.get("split")): w for w in meta_worlds or [] if isinstance(w, Mapping)}
+    by = {label: [r for r in scored if r.split == label] for label in labels}
+    rows = [SplitRow(split=label, suite=str(info.get(label, {}).get("suite", "")),
+                     seed=info.get(label, {}).get("seed"),
+                     metrics=group_metrics(task_results(by[label], k), k, "split", label))
+            for label in labels]
+    base = labels[0]
+    deltas = []
+    for other in labels[1:]:
+        ids = pair_slots(_triples(by[other]), _triples(by[base]))
+        a = [_outcome(r, ids[r.task]) for r in by[other]]
+        b = [_outcome(r, ids[r.task]) for r in by[base]]
+        figures: dict[str, PairedBootstrap | None] = {}
+        for metric in ("pass1", "passk"):
+            try:
+                figures[metric] = paired_bootstrap(a, b, metric=metric, k=k, n_boot=BOOTSTRAP_RESAMPLES,
+                                                   seed=BOOTSTRAP_SEED)
+            except ValueError:  # no common (complete) pair
+                figures[metric] = None
+        pairs = set(ids[t] for t, _, _ in _triples(by[other])) & set(ids[t] for t, _, _ in _triples(by[base]))
+        deltas.append(SplitDelta(split=other, baseline=base, n_pairs=len(pairs),
+                                 unpaired=len({r.task for r in by[other] + by[base]}) - 2 * len(pairs),
+                                 pass1=figures["pass1"], passk=figures["passk"]))
+    return SplitComparison(baseline=base, splits=rows, deltas=deltas)
 
 
 def summarize_run(records: Iterable[AttemptRecord], meta: Mapping[str, Any] | None = None,
@@ -100,11 +192,21 @@ def summarize_run(records: Iterable[AttemptRecord], meta: Mapping[str, Any] | No
         wall_s=round(sum(r.wall_s for r in recs), 3),
     )
     stops = Counter(r.stop_reason or "error" for r in recs)
+    splits = worlds = None
+    mode = meta.get("mode")
+    if mode in ("splits", "seeds") and scored:
+        labels = world_labels(meta, recs)
+        if mode == "splits" and len(labels) > 1:
+            splits = compare_splits(scored, labels, k, meta.get("worlds"))
+        elif mode == "seeds":
+            worlds = over_worlds(scored, labels, k, world_of=lambda r: r.split,
+                                 slot_of=lambda r: f"{r.family}#{r.slot if r.slot is not None else r.task_key}")
     return RunSummary(
         meta=meta, k=k, n_records=len(recs), n_scored=len(scored),
         metrics=summarize(scored, k) if scored else None, guard=guard,
         stop_reasons=dict(sorted(stops.items())),
         unscored=[_unscored(r) for r in recs if not r.scored], totals=totals,
+        splits=splits, worlds=worlds,
     )
 
 
@@ -135,27 +237,101 @@ def _table(title: str, label: str, groups: Mapping[str, GroupMetrics], k: int) -
     return lines + [""]
 
 
+def _worlds_table(worlds: Any) -> list[str]:
+    if not isinstance(worlds, list) or not worlds:
+        return []
+    cols = ["split", "suite", "seed", "clock", "scale", "golden_digest", "suite_fingerprint"]
+    extra = sorted({c for w in worlds if isinstance(w, Mapping) for c in w} - set(cols))
+    cols += extra
+    out = ["### Worlds", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for w in worlds:
+        if isinstance(w, Mapping):
+            out.append("| " + " | ".join(f"`{_cell(w[c])}`" if c in w and w[c] is not None else "—" for c in cols)
+                       + " |")
+    return out + [""]
+
+
+def _delta(b: PairedBootstrap | None) -> str:
+    if b is None:
+        return "—"
+    return f"{b.mean_diff:+.2f} [{b.lo:+.2f}, {b.hi:+.2f}]"
+
+
+def _splits_section(c: SplitComparison | None, k: int) -> list[str]:
+    if c is None:
+        return []
+    out = ["## Public vs regenerated splits (contamination check)", "",
+           f"| split | suite | seed | tasks | pass^1 [95% CI] | pass^{k} [95% CI] | mean score |",
+           "|---|---|---:|---:|---|---|---:|"]
+    for row in c.splits:
+        g = row.metrics
+        out.append(f"| {_cell(row.split)} | {_cell(row.suite) or '—'} | {'—' if row.seed is None else row.seed} | "
+                   f"{g.n_tasks} | {_f(g.pass1)}{_ci(g.pass1_ci)} | {_f(g.passk)}{_ci(g.passk_ci)} | "
+                   f"{_f(g.mean_score)} |")
+    out += ["", f"| difference | paired tasks | unpaired | Δ pass^1 [95% bootstrap CI] | "
+                f"Δ pass^{k} [95% bootstrap CI] |", "|---|---:|---:|---|---|"]
+    for d in c.deltas:
+        out.append(f"| {_cell(d.split)} − {_cell(d.baseline)} | {d.n_pairs} | {d.unpaired} | {_delta(d.pass1)} | "
+                   f"{_delta(d.passk)} |")
+    out += ["", f"Differences are paired: a task is paired with the other split's task of the same family and "
+                f"key, else of the same key position within its family; tasks are resampled in pairs "
+                f"({BOOTSTRAP_RESAMPLES:,} resamples, `random.Random({BOOTSTRAP_SEED})`, percentile interval). "
+                f"A regenerated split scoring clearly below the public one — an interval below zero — is "
+                f"the contamination signal: the regenerated world shares the generator, not the "
+                f"public split's ids and amounts.", ""]
+    return out
+
+
+def _seeds_section(w: WorldsMetrics | None) -> list[str]:
+    if w is None:
+        return []
+    k, n = w.k, w.n_worlds
+    out = ["## pass^k over attempts and over worlds", "",
+           f"Worlds: {', '.join(f'`{x}`' for x in w.worlds)}; {k} attempt(s) of every slot (family and key "
+           f"position) on each world.", "",
+           f"| slots (complete) | pass^1 [95% CI] | pass^{k} over attempts [95% CI] | "
+           f"pass^{n} over worlds [95% CI] | all {n * k} attempts [95% CI] |",
+           "|---:|---|---|---|---|",
+           f"| {w.n_complete} of {w.n_slots} | {_f(w.pass1)}{_ci(w.pass1_ci)} | "
+           f"{_f(w.passk_attempts)}{_ci(w.passk_attempts_ci)} | {_f(w.passn_worlds)}{_ci(w.passn_worlds_ci)} | "
+           f"{_f(w.pass_all)}{_ci(w.pass_all_ci)} |", "",
+           f"pass^{k} over attempts: per slot, the share of worlds on which all {k} attempts passed (repetition "
+           f"on an identical world). pass^{n} over worlds: the share of slots whose attempt i passed on world i "
+           f"for every i (attempt i mod {k}) — one attempt per world, every world must pass. Only slots with "
+           f"{k} scored attempts on every world count"
+           + (f"; {w.n_incomplete} slot(s) are incomplete (a family with fewer keys on some world, or "
+              f"unscored attempts) and left out." if w.n_incomplete else "."), "",
+           f"| world | tasks | attempts | pass^1 [95% CI] | pass^{k} [95% CI] |", "|---|---:|---:|---|---|"]
+    for label, g in w.per_world.items():
+        out.append(f"| {_cell(label)} | {g.n_tasks} | {g.n_attempts} | {_f(g.pass1)}{_ci(g.pass1_ci)} | "
+                   f"{_f(g.passk)}{_ci(g.passk_ci)} |")
+    return out + [""]
+
+
 def render_report(summary: RunSummary) -> str:
     """``report.md`` for a :class:`RunSummary`."""
     m, k, meta = summary.metrics, summary.k, summary.meta
     out = ["# CFAgentBench run report", ""]
     policy, model = meta.get("policy", "?"), meta.get("model") or "—"
     out += [f"- policy: `{policy}`", f"- model: `{model}`", f"- k: {k}"]
-    for key in sorted(set(meta) - {"policy", "model", "k", "provenance"}):
+    for key in sorted(set(meta) - {"policy", "model", "k", "provenance", "worlds"}):
         out.append(f"- {key}: `{_cell(meta[key])}`")
     out += [f"- attempts recorded: {summary.n_records} (scored: {summary.n_scored}, "
             f"not scored: {len(summary.unscored)})", ""]
     prov = meta.get("provenance")
     if isinstance(prov, Mapping):
         out += ["## Provenance", "", "| field | value |", "|---|---|"]
-        for key in sorted(prov):
+        for key in sorted(set(prov) - {"worlds"}):
             value = prov[key]
             if isinstance(value, Mapping):
                 out += [f"| {key}.{sub} | `{_cell(v)}` |" for sub, v in sorted(value.items())]
             else:
                 out.append(f"| {key} | `{_cell(value)}` |")
         out.append("")
-    out += ["## Overall", ""]
+        out += _worlds_table(prov.get("worlds"))
+    out += _splits_section(summary.splits, k) + _seeds_section(summary.worlds)
+    out += ["## Overall" + (" (all worlds pooled; a task is one task on one world)"
+                            if meta.get("mode") in ("splits", "seeds") else ""), ""]
     if m is None:
         out += ["No scored attempts.", ""]
     else:
