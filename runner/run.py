@@ -1,36 +1,174 @@
 """``runner --suite executable --k 5``: run a policy over a suite, k attempts per task, in
 worker processes, appending each graded attempt to ``DIR/attempts.jsonl`` as it finishes,
-then writing ``summary.json`` and ``report.md``. ``--resume`` finishes an interrupted run."""
+then writing ``summary.json`` and ``report.md``. ``--resume`` finishes an interrupted run.
+
+One run can cover several *worlds* (a golden book and the suite compiled from it):
+
+* ``--suite PATH`` runs a file ``runner tasks compile --out PATH`` wrote, on the world its
+  header names (seed, clock, scale);
+* ``--suite executable,regenerated`` (any comma-separated list of suites, named or files) runs
+  each split in one results folder and compares every split with the first (``mode`` "splits");
+* ``--seeds 7,11,13 --k K`` runs K attempts of every task on each seed's world, each world with
+  its own golden file and its own keys (``mode`` "seeds": pass^k over attempts and over worlds).
+
+With more than one world a record's ``task`` is ``<instance_id>@<split>`` so ids never collide;
+every record carries its ``split``, ``seed``, ``task_key`` and ``slot`` (position in its family).
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cfab.runner.cli import add_inputs, inputs_from, subcommand
 from cfab.runner.limits import add_memory_cap
 from cfab.runner.records import AttemptRecord, AttemptSpec, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
-from cfab.seeds.determinism import BuildInputs
+from cfab.seeds.determinism import BuildInputs, parse_clock
 
 _TASKS: dict[tuple, dict[str, Any]] = {}
 
 
-def _suite_tasks(suite: str, inputs: BuildInputs, golden: Path | None = None) -> dict[str, Any]:
-    """The suite's tasks by id, loaded once per worker process."""
-    key = (suite, inputs)
+def _suite_tasks(suite: str, inputs: BuildInputs, golden: Path | None = None,
+                 select: str | None = None) -> dict[str, Any]:
+    """The suite's tasks by id, loaded once per worker process (``suite``: a packaged suite's
+    name or a suite file's path)."""
+    key = (suite, inputs, select)
     if key not in _TASKS:
-        from cfab.tasks.suite import load_suite
+        from cfab.tasks.suite import is_suite_file, load_suite, load_suite_file
 
-        _TASKS[key] = {t.instance_id: t for t in load_suite(suite, inputs, golden=golden)}
+        tasks = load_suite_file(suite).tasks if is_suite_file(suite) else \
+            load_suite(suite, inputs, golden=golden, select=select)
+        _TASKS[key] = {t.instance_id: t for t in tasks}
     return _TASKS[key]
 
 
-def task_meta(task: Any) -> TaskMeta:
+def task_meta(task: Any, split: str = "", seed: int | None = None, slot: int | None = None) -> TaskMeta:
     return TaskMeta(domain=task.domain, family=task.family, difficulty=task.difficulty,
-                    systems=list(task.systems), money_movement_guard=task.money_movement_guard)
+                    systems=list(task.systems), money_movement_guard=task.money_movement_guard,
+                    split=split, seed=seed, task_key=task.key, slot=slot)
+
+
+@dataclass
+class World:
+    """One world of a run: a split label, the suite it runs (a name or a file's absolute path),
+    the book inputs, and once resolved its golden file and tasks."""
+
+    split: str
+    suite: str
+    inputs: BuildInputs
+    file: Any = None  # a SuiteFile for --suite PATH
+    golden: Path | None = None
+    tasks: list[Any] = field(default_factory=list)  # selected tasks
+    slots: dict[str, int] = field(default_factory=dict)  # instance id -> position in its family
+
+    def entry(self) -> dict[str, Any]:
+        return {"split": self.split, "suite": self.suite, "seed": self.inputs.seed,
+                "clock": self.inputs.clock.isoformat(), "scale": self.inputs.scale, "tasks": len(self.tasks)}
+
+    def provenance(self) -> dict[str, Any]:
+        from cfab.runner.provenance import golden_digest, suite_fingerprint
+
+        out = self.entry()
+        out["golden_digest"] = golden_digest(self.golden) if self.golden else None
+        if self.file is not None:
+            out["suite_fingerprint"] = f"{self.file.path.name}:{self.file.code}:{self.inputs.key()}"
+            out["suite_sha256"] = self.file.sha256
+            out["suite_code_current"] = self.file.current
+        else:
+            out["suite_fingerprint"] = suite_fingerprint(self.suite, self.inputs)
+        return out
+
+
+def _label(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", Path(name).name.removesuffix(".jsonl")) or "suite"
+
+
+def plan_worlds(args: argparse.Namespace) -> tuple[str | None, list[World]]:
+    """The run's mode (None, "splits" or "seeds") and its worlds, from --suite, --seeds and the
+    explicit --seed/--clock/--scale. Raises SystemExit with a clear message on a contradiction."""
+    from cfab.tasks.suite import (REGENERATED_SEED, SPLITS, SUITES, is_suite_file, load_suite_file, split_inputs,
+                                  split_suite)
+
+    names = [n.strip() for n in str(args.suite).split(",") if n.strip()]
+    if not names:
+        raise SystemExit("runner: --suite names no suite")
+    base = inputs_from(args)
+    known = sorted(set(SUITES) | set(SPLITS))
+    seeds_arg = getattr(args, "seeds", None)
+    if seeds_arg:
+        if len(names) != 1 or names[0] not in SUITES:
+            raise SystemExit(f"runner: --seeds runs one packaged suite ({', '.join(SUITES)}) on each seed's world; "
+                             f"got --suite {args.suite}")
+        if args.seed is not None:
+            raise SystemExit("runner: give either --seed or --seeds, not both")
+        try:
+            seeds = [int(x) for x in str(seeds_arg).split(",") if x.strip()]
+        except ValueError:
+            raise SystemExit(f"runner: --seeds takes comma-separated integers, got {seeds_arg!r}") from None
+        if len(seeds) < 2 or len(set(seeds)) != len(seeds):
+            raise SystemExit(f"runner: --seeds needs at least two distinct seeds, got {seeds_arg!r}")
+        return "seeds", [World(f"s{seed}", names[0], BuildInputs(seed=seed, clock=base.clock, scale=base.scale))
+                         for seed in seeds]
+    worlds: list[World] = []
+    for name in names:
+        if name in SPLITS:
+            if name == "regenerated" and len(names) == 1 and args.seed is not None and args.seed != REGENERATED_SEED:
+                raise SystemExit(f"runner: the regenerated split is the executable suite at seed {REGENERATED_SEED}; "
+                                 f"--seed {args.seed} contradicts it (use --suite executable --seed {args.seed})")
+            worlds.append(World(SPLITS[name], name, split_inputs(name, base)))
+        elif is_suite_file(name):
+            try:
+                sf = load_suite_file(name)
+            except ValueError as exc:
+                raise SystemExit(f"runner: {exc}") from None
+            for flag, given, header in (("--seed", args.seed, sf.inputs.seed),
+                                        ("--clock", args.clock and parse_clock(args.clock), sf.inputs.clock),
+                                        ("--scale", args.scale, sf.inputs.scale)):
+                if given is not None and given != header:
+                    raise SystemExit(f"runner: {flag} {given} contradicts {name}, which was compiled for "
+                                     f"{flag.lstrip('-')} {header} (its header picks the world; drop {flag})")
+            if not sf.current:
+                from cfab.tasks.suite import suite_code_fingerprint
+
+                print(f"runner: warning: {name} was compiled by code {sf.code}, this code is "
+                      f"{suite_code_fingerprint()}; its tasks may not match the book this code builds "
+                      f"(recompile with runner tasks compile --seed {sf.inputs.seed} --clock "
+                      f"{sf.inputs.clock.isoformat()} --out {name})", file=sys.stderr)
+            worlds.append(World(_label(name), str(sf.path), sf.inputs, sf))
+        else:
+            raise SystemExit(f"runner: unknown suite {name!r}: use {', '.join(known)} or a suite file "
+                             f"(runner tasks compile --seed S --out PATH)")
+    labels = [w.split for w in worlds]
+    if len(set(labels)) != len(labels):
+        raise SystemExit(f"runner: --suite {args.suite} names the same split twice ({', '.join(labels)})")
+    same = {(w.file.sha256 if w.file else split_suite(w.suite), w.inputs) for w in worlds}
+    if len(same) != len(worlds):
+        raise SystemExit(f"runner: --suite {args.suite} runs the same world twice")
+    return ("splits" if len(worlds) > 1 else None), worlds
+
+
+def resolve_world(world: World, select: str | None) -> None:
+    """Build (or find) the world's golden file and load its suite; fills golden, tasks, slots."""
+    from cfab.runner.golden import ensure_golden
+    from cfab.tasks.suite import load_suite, select_tasks, slot_positions, split_suite
+
+    world.golden = ensure_golden(world.inputs)  # resolved once: workers never re-hash the code or rebuild
+    if world.file is not None:
+        tasks = world.file.tasks
+    else:
+        try:
+            tasks = load_suite(split_suite(world.suite), world.inputs, golden=world.golden, select=select)
+        except Exception as exc:
+            raise SystemExit(f"runner: the {world.suite} suite does not compile on world {world.split} "
+                             f"(seed {world.inputs.seed}, clock {world.inputs.clock.isoformat()}, scale "
+                             f"{world.inputs.scale}): {exc}") from None
+    world.slots = slot_positions(tasks)
+    world.tasks = select_tasks(tasks, select)
 
 
 def run_one(spec: AttemptSpec) -> AttemptRecord:
@@ -41,13 +179,15 @@ def run_one(spec: AttemptSpec) -> AttemptRecord:
 
     cfg = spec.config
     inputs = BuildInputs.from_env(seed=cfg["seed"], clock=cfg["clock"], scale=cfg["scale"])
+    instance = cfg.get("instance_id") or spec.task
     try:
-        task = _suite_tasks(cfg["suite"], inputs, Path(cfg["golden"]) if cfg.get("golden") else None)[spec.task]
+        task = _suite_tasks(cfg["suite"], inputs, Path(cfg["golden"]) if cfg.get("golden") else None,
+                            cfg.get("select"))[instance]
     except KeyError:
-        return AttemptRecord.infra_error(spec, f"task {spec.task} is not in suite {cfg['suite']}")
+        return AttemptRecord.infra_error(spec, f"task {instance} is not in suite {cfg['suite']}")
     except Exception as exc:  # an unloadable suite is recorded, the run goes on
         return AttemptRecord.infra_error(spec, f"could not load suite {cfg['suite']}: {exc}")
-    meta = task_meta(task)
+    meta = spec.task_meta or task_meta(task)
     keep = cfg.get("keep_state")
     state_file = Path(cfg["out"]) / "states" / f"{spec.task}__{spec.attempt}.duckdb" if keep else None
     try:
@@ -97,8 +237,15 @@ def _policy_options(args: argparse.Namespace) -> dict[str, Any]:
 
 @subcommand("run", "run a policy over a task suite, k attempts per task")
 def _run(parser: argparse.ArgumentParser):
-    parser.add_argument("--suite", default="executable", help="task suite (default: executable)")
-    parser.add_argument("--k", type=int, default=1, help="attempts per task; pass^k needs all k to pass")
+    parser.add_argument("--suite", default="executable",
+                        help="task suite: executable (default), regenerated (the executable families at the "
+                             "regenerated seed: the contamination check), a file `runner tasks compile --out` "
+                             "wrote, or several comma-separated (executable,regenerated: compared in one report)")
+    parser.add_argument("--k", type=int, default=1,
+                        help="attempts per task (with --seeds: per task on each world); pass^k needs all k to pass")
+    parser.add_argument("--seeds", default=None, metavar="S1,S2,…",
+                        help="run every task on each seed's world (its own golden file and keys) and report "
+                             "pass^k over attempts and over worlds")
     parser.add_argument("--policy", default="oracle",
                         help="oracle (default), noop, do-everything, execute, stage-payment, alternative, llm")
     parser.add_argument("--tasks", default=None, help="comma-separated globs over task ids or families")
@@ -123,15 +270,15 @@ def _run(parser: argparse.ArgumentParser):
     add_inputs(parser)
 
     def run(args: argparse.Namespace) -> int:
-        from cfab.runner.golden import ensure_golden
         from cfab.runner.pool import run_attempts
+        from cfab.runner.provenance import provenance
         from cfab.runner.report import write_outputs
         from cfab.runner.results import ResultsDir
-        from cfab.tasks.suite import load_suite, select_tasks
+        from cfab.tasks.suite import split_suite
 
         if args.k < 1 or args.workers < 1:
             raise SystemExit("runner: --k and --workers must be at least 1")
-        inputs = inputs_from(args)
+        mode, worlds = plan_worlds(args)
         if args.out is None:
             args.out = str(_fresh_out(args))
         out = Path(args.out)
@@ -140,38 +287,61 @@ def _run(parser: argparse.ArgumentParser):
             print(f"runner: {out} already holds {len(results)} attempts; pass --resume to finish that run "
                   f"or --out for a new one", file=sys.stderr)
             return 2
-        golden = ensure_golden(inputs)  # resolved once: workers never re-hash the code or rebuild mid-run
-        tasks = select_tasks(load_suite(args.suite, inputs), args.tasks)
-        if inputs.scale > 1:
+        for world in worlds:
+            resolve_world(world, args.tasks)
+        if any(w.inputs.scale > 1 for w in worlds) and any(w.file is None for w in worlds):
             from cfab.tasks.suite import scale_one_families
 
-            print(f"runner: scale {inputs.scale}: families defined on the scale-1 book only are left out: "
-                  f"{', '.join(scale_one_families())}", file=sys.stderr)
-        if not tasks:
-            print(f"runner: no task matches {args.tasks!r}", file=sys.stderr)
+            print(f"runner: scale {worlds[0].inputs.scale}: families defined on the scale-1 book only are left "
+                  f"out: {', '.join(scale_one_families())}", file=sys.stderr)
+        empty = [w.split for w in worlds if not w.tasks]
+        if empty:
+            where = "" if len(worlds) == 1 else f" on world(s) {', '.join(empty)}"
+            print(f"runner: no task matches {args.tasks!r}{where}", file=sys.stderr)
             return 2
         options = _policy_options(args)
         if args.policy == "llm":  # fail fast on a missing key or unknown price, before any worker starts
             from cfab.runner.policies import make_policy
 
             make_policy("llm", **options)
-        config = {"suite": args.suite, "seed": inputs.seed, "clock": inputs.clock.isoformat(), "scale": inputs.scale,
-                  "out": str(out), "keep_state": args.keep_state, "transport": args.transport, "golden": str(golden)}
-        from cfab.runner.provenance import provenance
-
-        meta = {"suite": args.suite, "policy": args.policy, "model": args.model, "k": args.k,
-                "seed": inputs.seed, "clock": inputs.clock.isoformat(), "scale": inputs.scale,
-                "tasks": len(tasks), "transport": args.transport,
-                "provenance": provenance(suite=args.suite, inputs=inputs, golden=golden, transport=args.transport,
-                                         policy=args.policy, policy_options=options)}
+        first = worlds[0]
+        prov = provenance(suite=args.suite, inputs=first.inputs, golden=first.golden, transport=args.transport,
+                          policy=args.policy, policy_options=options)
+        prov["suite_fingerprint"] = first.provenance()["suite_fingerprint"]  # a file's own, not this code's
+        if first.file is not None:
+            prov["suite_sha256"] = first.file.sha256
+            prov["suite_code_current"] = first.file.current
+        meta: dict[str, Any] = {
+            "suite": args.suite, "policy": args.policy, "model": args.model, "k": args.k,
+            "seed": first.inputs.seed, "clock": first.inputs.clock.isoformat(), "scale": first.inputs.scale,
+            "tasks": sum(len(w.tasks) for w in worlds), "transport": args.transport}
+        if len(worlds) > 1:
+            meta["mode"] = mode
+            meta["worlds"] = [w.entry() for w in worlds]
+            meta["seeds"] = [w.inputs.seed for w in worlds]
+            prov["worlds"] = [w.provenance() for w in worlds]
+            prov["seeds"] = meta["seeds"]
+            prov["golden_digests"] = [p["golden_digest"] for p in prov["worlds"]]
+        meta["provenance"] = prov
+        same = ("suite", "policy", "model", "seed", "clock", "scale", "mode", "seeds")
         previous = results.read_meta()
-        if previous and args.resume and {k: previous.get(k) for k in ("suite", "policy", "model", "seed", "clock", "scale")} != \
-                {k: meta[k] for k in ("suite", "policy", "model", "seed", "clock", "scale")}:
+        if previous and args.resume and {k: previous.get(k) for k in same} != {k: meta.get(k) for k in same}:
             print(f"runner: {out} holds a different run ({previous}); use another --out", file=sys.stderr)
             return 2
         results.write_meta(meta)
-        jobs = [AttemptSpec(task=t.instance_id, attempt=i, policy=args.policy, policy_options=options,
-                            config=config, task_meta=task_meta(t)) for t in tasks for i in range(args.k)]
+        qualify = len(worlds) > 1
+        jobs = []
+        for w in worlds:
+            config = {"suite": w.suite if w.file is not None else split_suite(w.suite),
+                      "seed": w.inputs.seed, "clock": w.inputs.clock.isoformat(),
+                      "scale": w.inputs.scale, "out": str(out), "keep_state": args.keep_state,
+                      "transport": args.transport, "golden": str(w.golden), "select": args.tasks}
+            for t in w.tasks:
+                tid = f"{t.instance_id}@{w.split}" if qualify else t.instance_id
+                tm = task_meta(t, w.split, w.inputs.seed, w.slots.get(t.instance_id))
+                jobs += [AttemptSpec(task=tid, attempt=i, policy=args.policy, policy_options=options,
+                                     config={**config, "instance_id": t.instance_id}, task_meta=tm)
+                         for i in range(args.k)]
         run_attempts(jobs, run_one, workers=args.workers, results=results, memory_cap=args.memory_cap,
                      progress=not args.no_progress and sys.stderr.isatty(), retry_errors=args.retry_errors)
         summary = write_outputs(results, meta=meta, k=args.k)
@@ -184,7 +354,10 @@ def _run(parser: argparse.ArgumentParser):
 def _fresh_out(args: argparse.Namespace) -> Path:
     """runs/<suite>-<policy>[-<model>], numbered -2, -3, … when an earlier run holds the name."""
     tag = f"-{args.model.replace('/', '_')}" if args.model else ""
-    base = Path("runs") / f"{args.suite}-{args.policy}{tag}"
+    suite = "+".join(_label(n.strip()) for n in str(args.suite).split(",") if n.strip())
+    if getattr(args, "seeds", None):
+        suite += "-seeds-" + "-".join(x.strip() for x in str(args.seeds).split(",") if x.strip())
+    base = Path("runs") / f"{suite}-{args.policy}{tag}"
     if args.resume or not base.exists():
         return base
     n = 2
@@ -201,5 +374,24 @@ def _print_summary(summary: Any, out: Path) -> None:
         passk = "n/a" if o.passk is None else f"{o.passk:.3f}"
         print(f"tasks {o.n_tasks}  attempts {o.n_attempts}  pass^1 {o.pass1:.3f}  pass^{summary.k} {passk}  "
               f"mean score {o.mean_score:.3f}  unscored {summary.n_records - summary.n_scored}")
+        if summary.splits is not None:
+            for row in summary.splits.splits:
+                g = row.metrics
+                pk = "n/a" if g.passk is None else f"{g.passk:.3f}"
+                print(f"  split {row.split:<12} tasks {g.n_tasks}  pass^1 {g.pass1:.3f}  pass^{summary.k} {pk}")
+            for d in summary.splits.deltas:
+                for name, b in (("pass^1", d.pass1), (f"pass^{summary.k}", d.passk)):
+                    if b is not None and (name == "pass^1" or summary.k > 1):
+                        print(f"  {d.split} − {d.baseline} {name} {b.mean_diff:+.3f} [{b.lo:+.3f}, {b.hi:+.3f}] "
+                              f"({b.n_tasks} pairs)")
+        if summary.worlds is not None:
+            w = summary.worlds
+
+            def fmt(x: float | None) -> str:
+                return "n/a" if x is None else f"{x:.3f}"
+
+            print(f"  worlds {','.join(w.worlds)}  slots {w.n_complete}/{w.n_slots}  pass^1 {fmt(w.pass1)}  "
+                  f"pass^{w.k} over attempts {fmt(w.passk_attempts)}  pass^{w.n_worlds} over worlds "
+                  f"{fmt(w.passn_worlds)}")
     print(f"results {out / 'attempts.jsonl'}")
     print(f"report  {out / 'report.md'}")

@@ -5,21 +5,37 @@ The committed ``executable.jsonl`` is compiled from the default book (seed 7, cl
 shapes the book and the tasks; it is used only when both match, so an edited family, app or
 generator never runs a stale task (the suite is recompiled into the cache next to the golden
 file instead), and a test recompiles it and compares, so the committed file never drifts.
+
+Splits. ``executable`` at the run's inputs is the *public* split. ``regenerated`` is the same
+families compiled at :data:`REGENERATED_SEED`, a seed no published suite or result uses, with the
+run's clock and scale: the contamination check (FinalityBench §VI) — a model that memorised the
+public split's ids and amounts gains nothing there, so a public−regenerated gap is a signal.
+Any file ``runner tasks compile --seed S --out PATH`` wrote is a split too (``load_suite_file``):
+its header's inputs pick the world.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import json
+import re
+from collections.abc import Collection
 from importlib import resources
 from pathlib import Path
 
-from cfab.seeds.determinism import BuildInputs
+from cfab.seeds.determinism import BuildInputs, parse_clock
 from cfab.tasks.family import BookReader, Family
 from cfab.tasks.model import Task
 
 SUITES = ("executable",)
 SUITE_HEADER = "cfab-suite"
+
+#: The regenerated split's seed: outside every published one (the packaged suite and the
+#: documented runs use seed 7; the multi-world examples 7, 11, 13, 17, 19; CI 1–12).
+REGENERATED_SEED = 29
+#: Named splits → the suite they compile (``regenerated`` also fixes its seed).
+SPLITS = {"executable": "public", "regenerated": "regenerated"}
 
 
 def families() -> list[Family]:
@@ -29,14 +45,17 @@ def families() -> list[Family]:
     return [cls() for cls in FAMILIES]
 
 
-def compile_suite(golden: str | Path, name: str = "executable", keys_from: str | Path | None = None) -> list[Task]:
+def compile_suite(golden: str | Path, name: str = "executable", keys_from: str | Path | None = None,
+                  only: Collection[str] | None = None) -> list[Task]:
     """Build every task of the suite from the golden file (deterministic order).
 
     ``keys_from``: the golden file whose book picks each family's keys (default ``golden``).
     A scale-N book keeps the scale-1 universe exactly and adds replicas that carry its rows but
     not its documents, mail or positive-pay file, so a scale-N suite is the scale-1 suite's
     tasks (same keys) with every expected value computed from the scale-N book, less the
-    families that are defined on the scale-1 book only (`scale_one_families`)."""
+    families that are defined on the scale-1 book only (`scale_one_families`).
+
+    ``only``: compile just these families (by name), in suite order."""
     if name not in SUITES:
         raise KeyError(f"unknown suite {name!r}; suites: {', '.join(SUITES)}")
     book = BookReader(golden)
@@ -46,6 +65,8 @@ def compile_suite(golden: str | Path, name: str = "executable", keys_from: str |
         for fam in families():
             if chooser is not book and not fam.scales:
                 continue  # see scale_one_families()
+            if only is not None and fam.family not in only:
+                continue
             for key in fam.keys(chooser):
                 tasks.append(fam.task(key, book))
     finally:
@@ -111,9 +132,15 @@ def packaged_suite_text(name: str) -> str | None:
     return ref.read_text(encoding="utf-8") if ref.is_file() else None
 
 
-def load_suite(name: str = "executable", inputs: BuildInputs | None = None, golden: Path | None = None) -> list[Task]:
+def load_suite(name: str = "executable", inputs: BuildInputs | None = None, golden: Path | None = None,
+               select: str | None = None) -> list[Task]:
     """The suite's tasks for ``inputs``: the packaged file when it was compiled for the same
-    inputs by the same code, else a fresh compile cached next to the golden file."""
+    inputs by the same code, else a fresh compile cached next to the golden file.
+
+    ``select`` (the ``--tasks`` patterns): when no whole compiled suite is at hand, compile only
+    the families those patterns can match (see :func:`families_for`), so a run filtered to some
+    families needs only those to compile on this book. The caller still filters the result with
+    :func:`select_tasks`."""
     from cfab.runner.golden import ensure_golden
 
     inputs = inputs or BuildInputs.from_env()
@@ -127,11 +154,97 @@ def load_suite(name: str = "executable", inputs: BuildInputs | None = None, gold
     cached = golden.with_name(golden.name + f".{name}-{suite_code_fingerprint()[:10]}.jsonl")
     if cached.exists():
         return parse_suite(cached.read_text(encoding="utf-8"), str(cached))[1]
-    tasks = compile_suite(golden, name, keys_from=keys_golden(inputs))
+    only = families_for(select)
+    if only is not None and set(only) != {fam.family for fam in families()}:
+        tag = hashlib.sha256(",".join(only).encode()).hexdigest()[:8]
+        cached = golden.with_name(golden.name + f".{name}-{suite_code_fingerprint()[:10]}-only{tag}.jsonl")
+        if cached.exists():
+            return parse_suite(cached.read_text(encoding="utf-8"), str(cached))[1]
+        tasks = compile_suite(golden, name, keys_from=keys_golden(inputs), only=only)
+    else:
+        tasks = compile_suite(golden, name, keys_from=keys_golden(inputs))
     tmp = cached.with_name(cached.name + ".tmp")
     tmp.write_text(dump_suite(tasks, inputs), encoding="utf-8")
     tmp.replace(cached)
     return tasks
+
+
+def families_for(patterns: str | None) -> list[str] | None:
+    """The families whose tasks ``select_tasks(…, patterns)`` can keep (None: all of them).
+
+    Ids are ``cf_<family>_<key>``; keys are not known before compiling, so a pattern over ids
+    names every family whose id prefix is consistent with the pattern's literal prefix."""
+    if not patterns:
+        return None
+    pats = [p.strip() for p in patterns.split(",") if p.strip()]
+    out = []
+    for fam in families():
+        name = fam.family
+        for p in pats:
+            literal = re.split(r"[*?\[]", p, maxsplit=1)[0]
+            prefix = f"cf_{name}_"
+            if fnmatch.fnmatch(name, p) or prefix.startswith(literal) or literal.startswith(prefix):
+                out.append(name)
+                break
+    return out
+
+
+def slot_positions(tasks: list[Task]) -> dict[str, int]:
+    """Each task's position among its family's tasks, in suite order: with the family, the
+    *slot* that pairs a task with its counterpart on another world, whose keys may differ."""
+    seen: dict[str, int] = {}
+    out = {}
+    for t in tasks:
+        out[t.instance_id] = seen.get(t.family, 0)
+        seen[t.family] = out[t.instance_id] + 1
+    return out
+
+
+class SuiteFile:
+    """A compiled suite file (``runner tasks compile --out PATH``): header, world and tasks."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path).resolve()
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"cannot read suite file {path}: {exc.strerror or exc}") from exc
+        self.header, self.tasks = parse_suite(text, str(path))
+        try:
+            self.inputs = BuildInputs(seed=int(self.header["seed"]), clock=parse_clock(self.header["clock"]),
+                                      scale=int(self.header.get("scale", 1)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path}: suite header lacks valid seed/clock/scale: {exc}") from exc
+        self.code: str | None = self.header.get("code")
+        self.sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    @property
+    def current(self) -> bool:
+        """Compiled by the code that runs now (same code fingerprint)."""
+        return self.code == suite_code_fingerprint()
+
+
+def load_suite_file(path: str | Path) -> SuiteFile:
+    """Read a compiled suite file; its header's seed, clock and scale are the world it runs on."""
+    return SuiteFile(path)
+
+
+def is_suite_file(name: str) -> bool:
+    """``--suite`` names a file (a path or a ``.jsonl`` name) rather than a packaged suite."""
+    return name.endswith(".jsonl") or "/" in name or Path(name).is_file()
+
+
+def split_inputs(name: str, inputs: BuildInputs) -> BuildInputs:
+    """The world a named split runs on: ``regenerated`` at :data:`REGENERATED_SEED` (the run's
+    clock and scale), any other suite at ``inputs``."""
+    if name == "regenerated":
+        return BuildInputs(seed=REGENERATED_SEED, clock=inputs.clock, scale=inputs.scale)
+    return inputs
+
+
+def split_suite(name: str) -> str:
+    """The packaged suite a named split compiles (``regenerated`` → ``executable``)."""
+    return "executable" if name == "regenerated" else name
 
 
 def select_tasks(tasks: list[Task], patterns: str | None) -> list[Task]:
