@@ -135,9 +135,18 @@ def test_coi_identity(compiled: dict[str, Task]) -> None:
     t = compiled["cf_C_coi_hold_V1000"]
     exp = t.ground_truth.expected[0]
     assert (exp.table, exp.op, exp.count) == ("APVH", "added", 1)
-    assert exp.where == {"VendorGroup": 1, "Vendor": 13571} and exp.assert_ == {"HoldCode": "COI"}
+    # the instruction names no hold code, so any hold Vista offers is right; the vendor is what counts
+    assert exp.where == {"VendorGroup": 1, "Vendor": 13571} and exp.assert_ is None
     assert t.instruction.startswith("Walsh Electrical Contractors, LLC's certificate of insurance has expired.")
     assert any("52412" in str(f.where) for f in t.ground_truth.forbidden)  # Walsh Electric Supply Co.
+    (held,) = t.ground_truth.answers
+    assert held.name == "vista_vendor_id" and "`vista_vendor_id`" in t.instruction
+    for right in ("13571", 13571, "13,571", "WALSH ELEC CONTR LLC"):
+        assert held.compare(right)[0], right
+    for wrong in ("52412", "V1000", "13572"):  # the lookalike, the Procore/master id, a typo
+        assert not held.compare(wrong)[0], wrong
+    assert not t.ground_truth.required_outputs
+    assert len(t.alternatives) >= 3 and len(t.mutants) >= 6
 
 
 def test_invoice_pdf_numbers(compiled: dict[str, Task]) -> None:
