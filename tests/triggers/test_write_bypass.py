@@ -192,6 +192,19 @@ def test_approved_totals_and_bulk_approvals_need_the_workflow(env: Environment) 
             "eapps.review")
 
 
+def test_the_links_a_sync_relies_on_are_not_rewritten(env: Environment) -> None:
+    """Re-pointing a crosswalk or a Procore ERP link would send a synced invoice to another vendor."""
+    vm = row(env, "hh2.vendor_map", "system = 'procore'")
+    attempt(env, f"UPDATE hh2.vendor_map SET system_vendor_id = '1' WHERE {key_where(env, 'hh2.vendor_map', vm)}",
+            "rejected", "crosswalk")
+    attempt(env, insert_sql("hh2.vendor_map", {**vm, "master_vendor_id": "V9999"}), "rejected", "crosswalk")
+    attempt(env, "DELETE FROM hh2.cost_code_map WHERE erp_system = 'vista_erp'", "rejected")
+    attempt(env, "DELETE FROM hh2.sync_log", "rejected", "record")
+    v = row(env, "procore.vendors", "origin_id IS NOT NULL")
+    attempt(env, f"UPDATE procore.vendors SET origin_id = NULL WHERE id = {v['id']}", "rejected", "origin_id")
+    attempt(env, "UPDATE procore.erp_cost_code_mappings SET erp_phase = '99-999-99'", "rejected")
+
+
 # ------------------------------------------------------------------------------ ERPs
 def _erp(app: str):
     return DIALECTS[app]

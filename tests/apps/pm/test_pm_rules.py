@@ -62,6 +62,12 @@ CASES: dict[str, tuple[list[tuple[str, dict[str, Any]]], str]] = {
         ([], "DELETE FROM procore.change_order_line_items WHERE change_order_id = 4500002"),
     "procore.prime_contract_amounts_by_change_order":
         ([], "UPDATE procore.prime_contracts SET revised_contract_amount = 1 WHERE id = 3000001"),
+    "procore.erp_cost_code_map_maintained_by_integration":
+        ([], "UPDATE procore.erp_cost_code_mappings SET erp_phase = '99-999-99' WHERE cost_code = '26-100'"),
+    "procore.vendor_erp_link":
+        ([], "UPDATE procore.vendors SET origin_id = '1' WHERE id = 4410287"),
+    "procore.project_erp_link":
+        ([], "DELETE FROM procore.projects WHERE id = 2068235"),
     "procore.prime_contract_sov_by_change_order":
         ([], "UPDATE procore.prime_contract_line_items SET amount = 1 WHERE id = 3000001001"),
     # redteam ------------------------------------------------------------------------------
@@ -123,6 +129,14 @@ CASES: dict[str, tuple[list[tuple[str, dict[str, Any]]], str]] = {
         ([], "UPDATE ingenious_build.contracts SET current_value = 1 WHERE contract_number = 'SC-1042-0'"),
     "ingenious_build.executed_sov_by_change_order":
         ([], "UPDATE ingenious_build.contract_sov SET scheduled_value = 1 WHERE contract_id = 900004"),
+    "ingenious_build.budget_forecast_approval_guard":
+        ([("ingenious_build.forecasts.update", {"project_number": "1042", "cost_code": "26-100",
+                                                "forecast_to_complete": "1000.00", "note": "x"})],
+         "UPDATE ingenious_build.budget_lines SET forecast_status = 'Approved' WHERE project_id = 'IB1042' "
+         "AND cost_code = '26-100'"),
+    "ingenious_build.approved_forecast_kept":
+        ([], "UPDATE ingenious_build.budget_lines SET forecast_to_complete = 1 WHERE project_id = 'IB1042' "
+             "AND cost_code = '26-100'"),
     "ingenious_build.original_budget_locked":
         ([], "UPDATE ingenious_build.budget_lines SET original_budget = 1 WHERE project_id = 'IB1042' "
              "AND cost_code = '26-100'"),
