@@ -362,9 +362,10 @@ class IngeniousBuild(PMApp):
                                            "cost_code": line["cost_code"], "previous_forecast": line["forecast_to_complete"],
                                            "forecast_to_complete": amount, "note": args.note.strip(), "status": "Draft",
                                            "created_at": self.now})
-        self.update("budget_lines", {"project_id": project["project_id"], "cost_code": line["cost_code"]},
-                    {"forecast_to_complete": amount, "estimate_at_completion": eac, "forecast_status": "Draft",
-                     "forecast_updated_at": self.now})
+        with self.gate.workflow("ingenious_build.forecasts.update"):  # a new draft replaces an approved forecast
+            self.update("budget_lines", {"project_id": project["project_id"], "cost_code": line["cost_code"]},
+                        {"forecast_to_complete": amount, "estimate_at_completion": eac, "forecast_status": "Draft",
+                         "forecast_updated_at": self.now})
         total = self.query("SELECT sum(forecast_to_complete) AS t FROM ingenious_build.budget_lines WHERE project_id = ?",
                            [project["project_id"]])[0]["t"]
         return {"revision_id": revision_id, "project_id": project["project_id"], "cost_code": line["cost_code"],
