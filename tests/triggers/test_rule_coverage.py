@@ -139,3 +139,18 @@ def test_rule_shapes_are_checked() -> None:
                              'parent = { rule = "a.nope", link = "parent.id = row.pid" }')
     with pytest.raises(ValueError, match="does not exist"):
         RuleSet(parsed.rules, [])
+
+
+def test_every_excepted_workflow_is_opened_by_a_tool() -> None:
+    """``except_in`` names a workflow some app opens (``gate.workflow(...)``): a misspelt name would
+    make the rule refuse the tool's own writes, or (worse) name a workflow nobody audits."""
+    from pathlib import Path
+
+    import cfab.apps
+
+    source = "\n".join(p.read_text(encoding="utf-8") for p in Path(cfab.apps.__file__).parent.rglob("*.py"))
+    opened = set(re.findall(r'"([a-z0-9_]+(?:\.[a-z0-9_]+)+)"', source))
+    for rule in RULES.rules:
+        for name in rule.except_in:
+            assert name in opened, f"{rule.id}: no app opens workflow {name!r}"
+    assert "gate.workflow(" in source
