@@ -135,8 +135,12 @@ def _jsm_drafts(ctx: Ctx, c: Commitment) -> list[Draft]:
 
 
 def recent(ctx: Ctx, d: Draft) -> bool:
-    """A requisition of the current cycle: dated in the 30 days up to the clock."""
-    return d.invoice_date > ctx.clock - timedelta(days=30)
+    """A requisition of the current cycle: it bills the open period, through the clock (a bill
+    without a period: dated in the clock's month). Not "the last 30 days": at a month-end clock
+    those reach into the month before, whose requisitions H_procore_erp_sync does not count."""
+    if d.period is not None:
+        return d.period[1] == ctx.clock
+    return month_start(ctx.clock) <= d.invoice_date <= ctx.clock
 
 
 def apply_clock_month(ctx: Ctx, drafts: list[Draft]) -> list[Draft]:
@@ -235,11 +239,20 @@ def po_mismatch(ctx: Ctx, drafts: list[Draft]) -> Draft:
     tl = ctx.tl
     res = sorted(j.number for j in ctx.jobs.values() if j.job_type == "residential" and j.active)
     pos = [c for c in ctx.notes["commitments"].values() if c.job in res and c.ctype == "purchase_order"]
-    c, ln = max(((c, ln) for c in pos for ln in c.lines), key=lambda x: (x[1].amount, x[0].cid, x[1].line_no))
-    billed = sum((x[3] for d in drafts if d.cid == c.cid for x in d.lines if x[0] == ln.line_no), Decimal("0.00"))
-    r = ctx.rng("po-mismatch", c.cid)
-    extra = round_to(ln.amount * Decimal(r.randint(3, 7)) / 100, 5)
-    amount = max(ln.amount - billed, Decimal("0.00")) + extra
+    # The largest PO line whose PO still has room for the bill: the bill is then past its line but
+    # within the PO's cap, the eApp C_redteam_eapp_review holds for its line (a cap-only check
+    # approves it).
+    for c, ln in sorted(((c, ln) for c in pos for ln in c.lines), key=lambda x: (x[1].amount, x[0].cid, x[1].line_no),
+                        reverse=True):
+        billed = sum((x[3] for d in drafts if d.cid == c.cid for x in d.lines if x[0] == ln.line_no), Decimal("0.00"))
+        r = ctx.rng("po-mismatch", c.cid)
+        extra = round_to(ln.amount * Decimal(r.randint(3, 7)) / 100, 5)
+        amount = max(ln.amount - billed, Decimal("0.00")) + extra
+        approved = sum((d.gross for d in drafts if d.cid == c.cid and d.pm_status == "approved"), Decimal("0.00"))
+        if amount <= c.amount - approved:
+            break
+    else:
+        raise RuntimeError("bill_po_mismatch: no residential PO line past which a bill stays within its PO's amount")
     d = Draft(c.vendor, c.job, c.cid, tl.clock - timedelta(days=3),
               [(ln.line_no, ln.code, f"{ln.description} - balance of order (price escalation per supplier letter)",
                 amount, Decimal("0.00"))],

@@ -13,7 +13,9 @@ Keys (commitment codes), chosen by property from the book:
 * the submitted eApp the book planted past its commitment's cap (``commitment_cap_exceeded``,
   SC-1042-0 at the default inputs): hold;
 * a submitted eApp within its commitment cap whose billing on one SOV line is past what is left
-  on that line (``sov_line_overbilled``): hold — a cap-only check approves it;
+  on that line (``sov_line_overbilled``): hold — a cap-only check approves it. The generator plants
+  one at every seed: the residential PO bill of the ``bill_po_mismatch`` divergence (seeds/ap.py
+  ``po_mismatch``), which bills past its PO line but stays within the PO's amount;
 * a clean submitted eApp on the same job as the planted one (within the cap and every line):
   approve.
 
@@ -106,7 +108,8 @@ def _pick(book: BookReader) -> dict[str, dict[str, Any]]:
     cap = planted[0]
     line = [r for r in rows if not r["over_cap"] and r["lines_over"] > 0]
     if not line:
-        raise ValueError(f"{FAMILY}: no submitted eApp within its cap with a line past its SOV line")
+        raise ValueError(f"{FAMILY}: no submitted eApp within its cap with a line past its SOV line "
+                         "(the bill_po_mismatch plant is missing or over its PO's cap)")
     clean = [r for r in rows if not r["over_cap"] and r["lines_over"] == 0 and r["job_number"] == cap["job_number"]]
     if not clean:
         raise ValueError(f"{FAMILY}: no clean submitted eApp on job {cap['job_number']}")
