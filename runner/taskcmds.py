@@ -9,11 +9,33 @@ from importlib import resources
 from pathlib import Path
 
 from cfab.runner.cli import add_inputs, inputs_from, subcommand
+from cfab.seeds.determinism import parse_clock
 
 
 def _source_suites_dir() -> Path:
     """The ``tasks/suites`` folder of the source tree (compile writes the committed file there)."""
     return Path(str(resources.files("cfab.tasks").joinpath("suites")))
+
+
+def _suite(args: argparse.Namespace):
+    """``--suite``: a packaged suite's name, or a compiled suite file (``runner tasks compile --out``)
+    whose header's seed, clock and scale pick the world (an explicit flag contradicting it is an error)."""
+    from cfab.tasks.suite import is_suite_file, load_suite, load_suite_file
+
+    if not is_suite_file(args.suite):
+        inputs = inputs_from(args)
+        return inputs, load_suite(args.suite, inputs)
+    try:
+        sf = load_suite_file(args.suite)
+    except ValueError as exc:
+        raise SystemExit(f"runner: {exc}") from None
+    for flag, given, header in (("--seed", args.seed, sf.inputs.seed),
+                                ("--clock", args.clock and parse_clock(args.clock), sf.inputs.clock),
+                                ("--scale", args.scale, sf.inputs.scale)):
+        if given is not None and given != header:
+            raise SystemExit(f"runner: {flag} {given} contradicts {args.suite}, which was compiled for "
+                             f"{flag.lstrip('-')} {header} (its header picks the world; drop {flag})")
+    return sf.inputs, sf.tasks
 
 
 @subcommand("tasks", "compile, list and admit the task suites")
@@ -24,13 +46,13 @@ def _tasks(parser: argparse.ArgumentParser):
     c.add_argument("--out", default=None, help="write here instead of the package's tasks/suites/")
     add_inputs(c)
     ls = sub.add_parser("list", help="print the suite as a table")
-    ls.add_argument("--suite", default="executable")
+    ls.add_argument("--suite", default="executable", help="a suite name or a compiled suite file (.jsonl)")
     ls.add_argument("--tasks", default=None)
     ls.add_argument("--json", action="store_true",
                     help="print one JSON object per task: metadata and the answers it asks for (names, types)")
     add_inputs(ls)
     ad = sub.add_parser("admit", help="run the admission gate and print its table")
-    ad.add_argument("--suite", default="executable")
+    ad.add_argument("--suite", default="executable", help="a suite name or a compiled suite file (.jsonl)")
     ad.add_argument("--tasks", default=None)
     ad.add_argument("--k", type=int, default=5)
     ad.add_argument("--json", default=None, metavar="PATH",
@@ -68,9 +90,10 @@ def _list(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from cfab.tasks.suite import load_suite, select_tasks
+    from cfab.tasks.suite import select_tasks
 
-    tasks = select_tasks(load_suite(args.suite, inputs_from(args)), args.tasks)
+    inputs, tasks = _suite(args)
+    tasks = select_tasks(tasks, args.tasks)
     if args.json:
         for t in tasks:
             row = {"instance_id": t.instance_id, "domain": t.domain, "family": t.family, "key": t.key,
@@ -88,7 +111,7 @@ def _list(args: argparse.Namespace) -> int:
     Console(width=220).print(table)
     from cfab.runner.provenance import suite_fingerprint
 
-    print(f"{len(tasks)} tasks  suite fingerprint {suite_fingerprint(args.suite, inputs_from(args))}")
+    print(f"{len(tasks)} tasks  suite fingerprint {suite_fingerprint(args.suite, inputs)}")
     return 0
 
 
@@ -98,11 +121,11 @@ def _admit(args: argparse.Namespace) -> int:
 
     from cfab.runner.golden import ensure_golden
     from cfab.tasks.admit import admit_task, suite_verifier_summary
-    from cfab.tasks.suite import load_suite, select_tasks
+    from cfab.tasks.suite import select_tasks
 
-    inputs = inputs_from(args)
+    inputs, tasks = _suite(args)
     golden = ensure_golden(inputs)
-    tasks = select_tasks(load_suite(args.suite, inputs), args.tasks)
+    tasks = select_tasks(tasks, args.tasks)
     table = Table("task", "oracle", "no-op", "mutants killed", "alternatives", "VMR", "VAA", "V-Acc", "admitted")
     rejected = []
     admissions = []
