@@ -235,10 +235,21 @@ class HRessioVistaAp(Family):
         capped_args = {**bad_args, "lines": [{**ln, "amount": money_str(Decimal(ln["amount"]) * scale)}
                                              for ln in bad_args["lines"]]}
         first = creates[0]
-        wrong_vendor = ToolStep(tool=first.tool, args={**first.args, "vendor_id": str(bad["vista_vendor"])})
-        one_line = ToolStep(tool=first.tool, args={**first.args, "lines": first.args["lines"][:1]} if len(
-            first.args["lines"]) > 1 else {**first.args, "lines": [{**first.args["lines"][0], "amount": money_str(
-                to_book[0]["lines"][0]["amount"])}]})
+        # the exception bill's supplier, else (one supplier bills the whole job) another Vista vendor
+        other_vendor = bad["vista_vendor"] if str(bad["vista_vendor"]) != str(to_book[0]["vista_vendor"]) else \
+            book.scalar("SELECT min(system_vendor_id) FROM hh2.vendor_map WHERE system = 'vista_erp' "
+                        "AND system_vendor_id <> $v", {"v": str(to_book[0]["vista_vendor"])})
+        wrong_vendor = ToolStep(tool=first.tool, args={**first.args, "vendor_id": str(other_vendor)})
+        # a booked bill with more than one Vista line (or bill item) booked for its first one only
+        short = None
+        for n, (c, b) in enumerate(zip(creates, to_book)):
+            if len(c.args["lines"]) > 1:
+                short = (n, ToolStep(tool=c.tool, args={**c.args, "lines": c.args["lines"][:1]}))
+            elif len(b["lines"]) > 1:
+                short = (n, ToolStep(tool=c.tool, args={**c.args, "lines": [
+                    {**c.args["lines"][0], "amount": money_str(b["lines"][0]["amount"])}]}))
+            if short:
+                break
         good_matches = [m for m, b in zip(matches, bills) if b not in exceptions]
         mutants = [
             Trajectory(label=f"the exception bill {bad['bill_name']} booked in Vista too", mutant_class="careless",
@@ -248,10 +259,11 @@ class HRessioVistaAp(Family):
                        mutant_class="stale", steps=[*matches, *creates, ToolStep(tool=first.tool, args=capped_args)],
                        reply="Booked the matched bill and the open PO amount of the other.", answers=report),
             Trajectory(label=f"{to_book[0]['bill_name']} booked under the other supplier's Vista vendor "
-                             f"{bad['vista_vendor']}", mutant_class="lookalike",
+                             f"{other_vendor}", mutant_class="lookalike",
                        steps=[*matches, wrong_vendor, *creates[1:]], reply="Booked.", answers=report),
-            Trajectory(label="a matched bill booked for one item only", mutant_class="careless",
-                       steps=[*matches, one_line, *creates[1:]], reply="Booked.", answers=report),
+            *([Trajectory(label="a matched bill booked for one item only", mutant_class="careless",
+                          steps=[*matches, *creates[:short[0]], short[1], *creates[short[0] + 1:]], reply="Booked.",
+                          answers=report)] if short else []),
             Trajectory(label="the exception bill never matched in Ressio (left for the PM unrecorded)",
                        mutant_class="careless", steps=[*good_matches, *creates], reply="Booked.", answers=report),
             Trajectory(label="right state, booked and exception bills reported the other way round",

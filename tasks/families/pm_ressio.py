@@ -251,13 +251,20 @@ class CRessioBillMatch(Family):
             Trajectory(label="right match, the bill total reported as the amount over",
                        mutant_class="contradicting_report", steps=[match], reply="Done.",
                        answers={**report, "amount_over_po": total}),
-            Trajectory(label=f"right match, {look['bill_name']}'s figure reported", mutant_class="lookalike",
-                       steps=[match], reply="Done.",
-                       answers={"match_result": "exception" if look_variance else "matched",
-                                "amount_over_po": money_str(look_variance)}),
             Trajectory(label="read the bill and answered without recording the match", mutant_class="shortcut",
                        steps=[ToolStep(tool="ressio.bills.get", args={"bill_id": bid})], reply=reply, answers=report),
         ]
+        # the lookalike's figure reported: the lookalike bill's, else the other key's bill's when the
+        # lookalike is as clean as this one (the same figure would not be a wrong answer)
+        figures = [(look, look_variance)] + [
+            (c["bill"], sum((Decimal(str(i["variance"])) for i in c["items"]), Decimal("0")))
+            for k, c in cases.items() if k != key]
+        other = next(((b, v) for b, v in figures if money_str(v) != variance), None)
+        if other is not None:
+            mutants.insert(5, Trajectory(
+                label=f"right match, {other[0]['bill_name']}'s figure reported", mutant_class="lookalike",
+                steps=[match], reply="Done.",
+                answers={"match_result": "exception" if other[1] else "matched", "amount_over_po": money_str(other[1])}))
         if stale_variance != variance:  # the planted bill: approved, unpaid bills use up its PO item
             mutants.append(Trajectory(
                 label="right match, the over-amount counted against paid bills only", mutant_class="stale",
