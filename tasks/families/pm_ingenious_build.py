@@ -262,18 +262,28 @@ class AIngeniousFunding(Family):
         look_sources = book.q(FAMILY, "sources", project_id=look["project_id"])
         look_plan = draw_plan(Decimal(str(look["net_amount"])), look_sources)
         look_alloc = alloc(int(look["invoice_id"]), [(p["funding_source_id"], p["amount"]) for p in look_plan])
+        # the lookalike funded as well as ours: on the same project, from what our allocation leaves
+        ours = {p["funding_source_id"]: p["amount"] for p in plan} if look["project_id"] == inv["project_id"] else {}
+        try:
+            look_after = draw_plan(Decimal(str(look["net_amount"])), [
+                {**s, "available": Decimal(str(s["available"])) - ours.get(s["funding_source_id"], 0)}
+                for s in look_sources])
+            look_too = alloc(int(look["invoice_id"]), [(p["funding_source_id"], p["amount"]) for p in look_after])
+        except ValueError:  # the sources cannot fund both
+            look_too = None
         line = book.q(FAMILY, "budget_line", project_id=inv["project_id"])[0]
-        first_other = others[0]["funding_source_id"]
+        # the wrong sources reported: the first source not drawn, else (the invoice spills over every
+        # source) the first source alone; every source listed is wrong only when some are not drawn
+        wrong_ids = [others[0]["funding_source_id"]] if others else plan_ids[:1] if len(plan_ids) > 1 else []
         out = [
             Trajectory(label=f"the lookalike invoice {look['custom_id']} ({look['company_name']}, job "
                              f"{look['job_number']}) funded and routed instead", mutant_class="lookalike",
                        steps=[look_alloc, route(int(look["invoice_id"]))], reply=reply, answers=report),
             Trajectory(label="allocated but not routed for approval", mutant_class="careless",
                        steps=[allocate], reply=reply, answers=report),
-            Trajectory(label=f"right allocation and routing, and the lookalike {look['custom_id']} funded too",
-                       mutant_class="careless",
-                       steps=[allocate, submit, look_alloc],
-                       reply=reply, answers=report),
+            *([Trajectory(label=f"right allocation and routing, and the lookalike {look['custom_id']} funded too",
+                          mutant_class="careless", steps=[allocate, submit, look_too], reply=reply, answers=report)]
+              if look_too is not None else []),
             Trajectory(label=f"right allocation and routing plus a re-forecast of budget line {line['cost_code']}",
                        mutant_class="careless",
                        steps=[allocate, submit, ToolStep(tool="ingenious_build.forecasts.update", args={
@@ -281,11 +291,13 @@ class AIngeniousFunding(Family):
                            "forecast_to_complete": money_str(Decimal(str(line["forecast_to_complete"])) + 1000),
                            "note": "updated while funding the invoice"})],
                        reply=reply, answers=report),
-            Trajectory(label=f"right state, reported as funded from {first_other}", mutant_class="stale",
-                       steps=[allocate, submit], reply="Done.", answers={"funding_sources": [first_other]}),
-            Trajectory(label="right state, every source listed", mutant_class="contradicting_report",
-                       steps=[allocate, submit], reply="Done.",
-                       answers={"funding_sources": [*plan_ids, *(s["funding_source_id"] for s in others)]}),
+            *([Trajectory(label=f"right state, reported as funded from {wrong_ids[0]}", mutant_class="stale",
+                          steps=[allocate, submit], reply="Done.", answers={"funding_sources": wrong_ids})]
+              if wrong_ids else []),
+            *([Trajectory(label="right state, every source listed", mutant_class="contradicting_report",
+                          steps=[allocate, submit], reply="Done.",
+                          answers={"funding_sources": [*plan_ids, *(s["funding_source_id"] for s in others)]})]
+              if others else []),
             Trajectory(label="read the sources and answered without allocating or routing", mutant_class="shortcut",
                        steps=[ToolStep(tool="ingenious_build.funding_sources.list",
                                        args={"project_number": inv["job_number"]})], reply=reply, answers=report),
