@@ -28,7 +28,7 @@ import sys
 import threading
 from collections.abc import Iterator
 
-__all__ = ["DEFAULT_STATEMENT_MEMORY", "statement_memory", "statement_memory_cap", "data_segment"]
+__all__ = ["DEFAULT_STATEMENT_MEMORY", "data_segment", "parse_size", "statement_memory", "statement_memory_cap"]
 
 DEFAULT_STATEMENT_MEMORY = "1536MB"
 _UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
@@ -38,20 +38,27 @@ _active = 0
 _previous: tuple[int, int] | None = None
 
 
-def statement_memory(text: str | None = None) -> int | None:
-    """Bytes of growth one statement may use (``CFAB_STATEMENT_MEMORY`` or the default);
-    None when turned off. A malformed size raises ValueError naming it."""
-    raw = text if text is not None else os.environ.get("CFAB_STATEMENT_MEMORY", DEFAULT_STATEMENT_MEMORY)
-    t = str(raw).strip().upper()
+def parse_size(text: str, what: str = "memory size", example: str = "1536MB") -> int | None:
+    """``"4GB"`` → bytes; ``"none"``/``"off"``/``"0"`` → None. A malformed size, or one below
+    256MB (too small for ordinary work), raises ValueError naming ``what`` and the value.
+    The one parser of memory sizes (the runner's ``--memory-cap`` uses it too)."""
+    t = str(text).strip().upper()
     if t in ("NONE", "OFF", "0", ""):
         return None
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT]?)I?B?", t)
     if not m:
-        raise ValueError(f"statement memory must look like '1536MB', '2GB' or 'none', got {raw!r}")
+        raise ValueError(f"{what} must look like '{example}', '2GB' or 'none', got {text!r}")
     size = int(float(m.group(1)) * _UNITS[m.group(2)])
     if size < 256 * 1024**2:
-        raise ValueError(f"statement memory {raw!r} is below 256MB: ordinary queries need more")
+        raise ValueError(f"{what} {text!r} is below 256MB: ordinary work needs more")
     return size
+
+
+def statement_memory(text: str | None = None) -> int | None:
+    """Bytes of growth one statement may use (``CFAB_STATEMENT_MEMORY`` or the default);
+    None when turned off. A malformed size raises ValueError naming it."""
+    raw = text if text is not None else os.environ.get("CFAB_STATEMENT_MEMORY", DEFAULT_STATEMENT_MEMORY)
+    return parse_size(raw, "statement memory")
 
 
 def data_segment() -> int:
