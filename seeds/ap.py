@@ -239,9 +239,10 @@ def po_mismatch(ctx: Ctx, drafts: list[Draft]) -> Draft:
     tl = ctx.tl
     res = sorted(j.number for j in ctx.jobs.values() if j.job_type == "residential" and j.active)
     pos = [c for c in ctx.notes["commitments"].values() if c.job in res and c.ctype == "purchase_order"]
-    # The largest PO line whose PO still has room for the bill: the bill is then past its line but
-    # within the PO's cap, the eApp C_redteam_eapp_review holds for its line (a cap-only check
-    # approves it).
+    # The largest PO line with something still open whose PO has room for the bill: the bill is then
+    # partly within its line and past it (C_ressio_bill_match's open amount and variance differ from
+    # the bill total), and within the PO's cap: the eApp C_redteam_eapp_review holds for its line (a
+    # cap-only check approves it).
     for c, ln in sorted(((c, ln) for c in pos for ln in c.lines), key=lambda x: (x[1].amount, x[0].cid, x[1].line_no),
                         reverse=True):
         billed = sum((x[3] for d in drafts if d.cid == c.cid for x in d.lines if x[0] == ln.line_no), Decimal("0.00"))
@@ -249,10 +250,11 @@ def po_mismatch(ctx: Ctx, drafts: list[Draft]) -> Draft:
         extra = round_to(ln.amount * Decimal(r.randint(3, 7)) / 100, 5)
         amount = max(ln.amount - billed, Decimal("0.00")) + extra
         approved = sum((d.gross for d in drafts if d.cid == c.cid and d.pm_status == "approved"), Decimal("0.00"))
-        if amount <= c.amount - approved:
+        if billed < ln.amount and amount <= c.amount - approved:
             break
     else:
-        raise RuntimeError("bill_po_mismatch: no residential PO line past which a bill stays within its PO's amount")
+        raise RuntimeError("bill_po_mismatch: no residential PO line with something open past which a bill stays "
+                           "within its PO's amount")
     d = Draft(c.vendor, c.job, c.cid, tl.clock - timedelta(days=3),
               [(ln.line_no, ln.code, f"{ln.description} - balance of order (price escalation per supplier letter)",
                 amount, Decimal("0.00"))],

@@ -248,9 +248,9 @@ class CRessioBillMatch(Family):
                        answers=report),
             Trajectory(label="right match, result reported the other way", mutant_class="contradicting_report",
                        steps=[match], reply="Done.", answers={**report, "match_result": flip[report["match_result"]]}),
-            Trajectory(label="right match, the bill total reported as the amount over",
-                       mutant_class="contradicting_report", steps=[match], reply="Done.",
-                       answers={**report, "amount_over_po": total}),
+            *([Trajectory(label="right match, the bill total reported as the amount over",
+                          mutant_class="contradicting_report", steps=[match], reply="Done.",
+                          answers={**report, "amount_over_po": total})] if total != variance else []),
             Trajectory(label="read the bill and answered without recording the match", mutant_class="shortcut",
                        steps=[ToolStep(tool="ressio.bills.get", args={"bill_id": bid})], reply=reply, answers=report),
         ]
@@ -261,7 +261,7 @@ class CRessioBillMatch(Family):
             for k, c in cases.items() if k != key]
         other = next(((b, v) for b, v in figures if money_str(v) != variance), None)
         if other is not None:
-            mutants.insert(5, Trajectory(
+            mutants.insert(len(mutants) - 1, Trajectory(
                 label=f"right match, {other[0]['bill_name']}'s figure reported", mutant_class="lookalike",
                 steps=[match], reply="Done.",
                 answers={"match_result": "exception" if other[1] else "matched", "amount_over_po": money_str(other[1])}))
