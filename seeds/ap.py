@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_FLOOR, Decimal
 
 from cfab.seeds import anchors
 from cfab.seeds.commitments import Commitment
@@ -239,22 +239,32 @@ def po_mismatch(ctx: Ctx, drafts: list[Draft]) -> Draft:
     tl = ctx.tl
     res = sorted(j.number for j in ctx.jobs.values() if j.job_type == "residential" and j.active)
     pos = [c for c in ctx.notes["commitments"].values() if c.job in res and c.ctype == "purchase_order"]
-    # The largest PO line with something still open whose PO has room for the bill: the bill is then
-    # partly within its line and past it (C_ressio_bill_match's open amount and variance differ from
-    # the bill total), and within the PO's cap: the eApp C_redteam_eapp_review holds for its line (a
-    # cap-only check approves it).
-    for c, ln in sorted(((c, ln) for c in pos for ln in c.lines), key=lambda x: (x[1].amount, x[0].cid, x[1].line_no),
-                        reverse=True):
+    # The bill goes past its PO line but stays within the PO's amount: the eApp C_redteam_eapp_review
+    # holds for its line (a cap-only check approves it). Preferred: the largest PO line with something
+    # still open (the bill is then partly within its line, so C_ressio_bill_match's variance is not the
+    # bill total); else the largest line whose PO has room for its price escalation; else the largest
+    # open line whose PO has $5 or more beyond it, with the escalation cut down to that room.
+    cands = sorted(((c, ln) for c in pos for ln in c.lines), key=lambda x: (x[1].amount, x[0].cid, x[1].line_no),
+                   reverse=True)
+
+    def plan(c: Commitment, ln, need_open: bool, fit: bool) -> tuple[Decimal, Decimal] | None:
         billed = sum((x[3] for d in drafts if d.cid == c.cid for x in d.lines if x[0] == ln.line_no), Decimal("0.00"))
-        r = ctx.rng("po-mismatch", c.cid)
-        extra = round_to(ln.amount * Decimal(r.randint(3, 7)) / 100, 5)
-        amount = max(ln.amount - billed, Decimal("0.00")) + extra
+        extra = round_to(ln.amount * Decimal(ctx.rng("po-mismatch", c.cid).randint(3, 7)) / 100, 5)
         approved = sum((d.gross for d in drafts if d.cid == c.cid and d.pm_status == "approved"), Decimal("0.00"))
-        if billed < ln.amount and amount <= c.amount - approved:
-            break
-    else:
-        raise RuntimeError("bill_po_mismatch: no residential PO line with something open past which a bill stays "
-                           "within its PO's amount")
+        room = c.amount - approved - max(ln.amount - billed, Decimal("0.00"))   # open on the PO beyond this line
+        if need_open and billed >= ln.amount:
+            return None
+        if fit:
+            extra = ((min(extra, room) / 5).to_integral_value(rounding=ROUND_FLOOR) * 5).quantize(Decimal("0.01"))
+            return (billed, extra) if extra >= 5 else None
+        return (billed, extra) if extra <= room else None
+
+    picked = next(((c, ln, p) for need_open, fit in ((True, False), (False, False), (True, True))
+                   for c, ln in cands if (p := plan(c, ln, need_open, fit))), None)
+    if picked is None:
+        raise RuntimeError("bill_po_mismatch: no residential PO line past which a bill stays within its PO's amount")
+    c, ln, (billed, extra) = picked
+    amount = max(ln.amount - billed, Decimal("0.00")) + extra
     d = Draft(c.vendor, c.job, c.cid, tl.clock - timedelta(days=3),
               [(ln.line_no, ln.code, f"{ln.description} - balance of order (price escalation per supplier letter)",
                 amount, Decimal("0.00"))],
