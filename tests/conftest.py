@@ -17,6 +17,22 @@ from cfab.runner.golden import ensure_composed, ensure_golden
 from cfab.seeds.determinism import BuildInputs
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", default=False,
+                     help="also run the tests marked slow (e.g. every family compiled at ten seeds and three "
+                          "clocks: one golden book each); `-m slow` runs only those")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run with ``--run-slow`` or when ``-m`` names the marker; else they are skipped."""
+    if config.getoption("--run-slow") or "slow" in (config.getoption("-m") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --run-slow (or -m slow)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="session")
 def golden_for() -> Callable[..., Path]:
     """``golden_for(["procore", "vista_erp"])`` → a golden file with only those apps (scale 1)."""
