@@ -24,7 +24,7 @@ phase estimate; the forecast read and reported with nothing written.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from cfab.grader.predicates import Evaluator
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
@@ -32,22 +32,6 @@ from cfab.tasks.kit import amount_answer, answers_of, ask
 from cfab.tasks.model import ToolStep, Trajectory
 
 FAMILY = "A_etc_forecast"
-
-
-def amount_regex(value: Any) -> str:
-    """A case-insensitive regex for an amount as people write it: with or without "$", with or
-    without thousands separators, ".00" optional when the cents are zero — and not as a piece of
-    a longer number."""
-    d = Decimal(str(value)).quantize(Decimal("0.01"))
-    sign = "-?" if d < 0 else ""
-    whole, cents = f"{abs(d):.2f}".split(".")
-    groups = []
-    while whole:
-        groups.insert(0, whole[-3:])
-        whole = whole[:-3]
-    body = ",?".join(groups)
-    tail = r"(?:\.00)?" if cents == "00" else rf"\.{cents}"
-    return rf"(?<![\d.,]){sign}\$?\s?{body}{tail}(?![\d]|[.,]\d)"
 
 
 class AEtcForecast(Family):

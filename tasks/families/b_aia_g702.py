@@ -43,32 +43,6 @@ _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight"
 
 
 # --------------------------------------------------------------------------- shared helpers
-def amount_regex(value: Any) -> str:
-    """A regex that finds ``value`` as people write it: with or without ``$``, thousands
-    separators optional, always with its cents ("$1,234,567.89", "1234567.89")."""
-    text = money_str(value)
-    sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
-    whole, cents = text.split(".")
-    groups = []
-    while len(whole) > 3:
-        groups.insert(0, whole[-3:])
-        whole = whole[:-3]
-    groups.insert(0, whole)
-    body = ",?".join(groups) + r"\." + cents
-    lead = r"(?:-|\(|−)\s*\$?\s*" if sign else r"\$?\s*"
-    return rf"(?<![\d.,]){lead}{body}(?!\d)"
-
-
-def count_regex(verb: str, n: int, *, exclude: tuple[str, ...] = ()) -> str:
-    """A regex for a count stated next to a verb: "synced 2", "2 synced", "synced two requisitions",
-    "2 requisitions were synced" — and not across another count or one of ``exclude``."""
-    num = rf"(?:{n}|{_WORDS[n]})" if 0 <= n < len(_WORDS) else str(n)
-    stop = "|".join(exclude) or "(?!)"
-    gap = rf"(?:(?!{stop})[^0-9\n]){{0,40}}?"
-    alone = rf"(?<![\w.,$-]){num}\b(?![.,]\d)"
-    return rf"(?:\b{verb}\b{gap}{alone}|{alone}{gap}\b{verb}\b)"
-
-
 def _pct_text(value: Decimal) -> str:
     return f"{Decimal(value):.2f}"
 

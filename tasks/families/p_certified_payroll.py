@@ -97,28 +97,6 @@ _WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight"
 
 # --------------------------------------------------------------------------- reply patterns
 # (no longer used by this family, whose report is typed answers; other families import them)
-def number_regex(n: int) -> str:
-    """A whole number as digits or (up to twenty) as a word."""
-    return rf"(?:{n}|{_WORDS[n]})" if 0 <= n < len(_WORDS) else str(n)
-
-
-def count_regex(n: int, nouns: str) -> str:
-    """``n`` stated as a count of ``nouns`` (a regex alternation): "8 lines", "all eight payroll
-    lines", "8-line", "lines reviewed: 8", "paid 1"."""
-    num = number_regex(n)
-    return (rf"(?:\b{num}\b(?:[\s-]+[\w/()'-]+){{0,3}}?[\s-]+(?:{nouns})\b"
-            rf"|\b(?:{nouns})\b[^.\n\d]{{0,30}}?\b{num}\b(?![.,]?\d))")
-
-
-def amount_regex(value: Any) -> str:
-    """An amount as people write it: with or without $ and thousands separators; ".00" optional."""
-    q = Decimal(str(value)).quantize(Decimal("0.01"))
-    whole, cents = f"{q:.2f}".split(".")
-    body = ",?".join(f"{int(whole):,}".split(","))
-    tail = rf"\.{cents}" if cents != "00" else r"(?:\.00)?"
-    return rf"(?<![\d.,]){body}{tail}(?![\d])"
-
-
 def _rate(value: Any) -> str:
     """An hourly rate for a note: $52.25, $36.421."""
     d = Decimal(str(value)).normalize()

@@ -27,7 +27,6 @@ and SmarteBuild re-estimates into Vista).
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -43,11 +42,6 @@ from cfab.tasks.model import ToolStep, Trajectory
 RT_SAGE = "H_redteam_sage_bill"
 IB_VISTA = "H_ingenious_vista_etc"
 SRC = "CFAgentBench paper §'Diversifying the project-management surface' (the four cross-system tasks)"
-
-
-def word(text: str) -> str:
-    """A regex for an identifier as a whole word."""
-    return rf"(?<![\w-]){re.escape(text)}(?![\w-])"
 
 
 # ================================================================================ RedTeam → Sage

@@ -35,7 +35,6 @@ This module also holds the small helpers the other PM modules share (amount rege
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -48,39 +47,6 @@ FAMILY = "C_redteam_eapp_review"
 
 
 # ------------------------------------------------------------------------------ shared helpers
-def amount_regex(value: Any) -> str:
-    """A case-insensitive regex for an amount as people write it: with or without "$", with or
-    without thousands separators, ".00" optional when the cents are zero — and not as a piece of a
-    longer number."""
-    d = Decimal(str(value)).quantize(Decimal("0.01"))
-    sign = "-?" if d < 0 else ""
-    whole, cents = f"{abs(d):.2f}".split(".")
-    groups: list[str] = []
-    while whole:
-        groups.insert(0, whole[-3:])
-        whole = whole[:-3]
-    body = ",?".join(groups)
-    tail = r"(?:\.00)?" if cents == "00" else rf"\.{cents}"
-    return rf"(?<![\d.,]){sign}\$?\s?{body}{tail}(?![\d]|[.,]\d)"
-
-
-def any_of(*patterns: str) -> str:
-    """One regex accepting any of ``patterns``."""
-    return "(?:" + "|".join(f"(?:{p})" for p in patterns) + ")"
-
-
-def check_regex(pattern: str, *samples: str) -> None:
-    """Fail the build if ``pattern`` misses a natural way of writing the fact."""
-    for s in samples:
-        if not re.search(pattern, s, re.IGNORECASE):
-            raise AssertionError(f"{pattern!r} does not match {s!r}")
-
-
-def money_samples(value: Any) -> list[str]:
-    d = Decimal(str(value)).quantize(Decimal("0.01"))
-    return [money_str(d), dollars(d), f"{d:,}"]
-
-
 def quoted(value: str) -> str:
     """A SQL string literal."""
     return "'" + str(value).replace("'", "''") + "'"
@@ -91,10 +57,6 @@ def case_of(key_column: str, values: dict[int, Any], *, money: bool = True) -> s
     check many rows exactly: ``value_to_date = CASE item_no WHEN 1 THEN 120.00 ... END``)."""
     whens = " ".join(f"WHEN {int(k)} THEN {money_str(v) if money else int(v)}" for k, v in sorted(values.items()))
     return f"CASE {key_column} {whens} END"
-
-
-HOLD_WORD = r"\bh[eo]ld\b|\bholding\b|on hold"
-APPROVE_WORD = r"\bapproved?\b|\bapproving\b"
 
 
 # ------------------------------------------------------------------------------ the family

@@ -37,7 +37,6 @@ from cfab.tasks.kit import amount_answer, answers_of, ask, choice_answer
 from cfab.tasks.model import ToolStep, Trajectory
 
 FAMILY = "C_ressio_bill_match"
-EXCEPTION_WORD = r"\bexceptions?\b|mismatch|does not match|doesn't match|not match|over the (?:open|po)|flag"
 MATCHED_WORD = r"(?<!un)\bmatched\b|\bmatches\b"
 
 

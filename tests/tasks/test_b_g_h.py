@@ -20,7 +20,7 @@ from cfab.runner.golden import ensure_golden
 from cfab.runner.policies.oracle import DoEverythingPolicy, ExecutePolicy, OraclePolicy
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.admit import admit_task
-from cfab.tasks.families.b_aia_g702 import AiaG702, amount_regex, count_regex
+from cfab.tasks.families.b_aia_g702 import AiaG702
 from cfab.tasks.families.g_sub_accrual import SubAccrual
 from cfab.tasks.families.h_procore_erp_sync import ProcoreErpSync
 from cfab.tasks.family import BookReader
@@ -181,21 +181,6 @@ def test_sync_counts(compiled: dict[str, Task]) -> None:
         assert "`synced_count`" in t.instruction and "`skipped_count`" in t.instruction
         assert answers["synced_count"].compare("two")[0] and not answers["synced_count"].compare(3)[0]
         assert len(t.alternatives) >= 3 and len(t.mutants) >= 6
-
-
-def test_reply_regexes() -> None:
-    pay = amount_regex("746543.34")
-    for ok in ("$746,543.34", "746543.34", "due: $ 746,543.34."):
-        assert re.search(pay, ok)
-    for bad in ("1746,543.34", "$746,543.345", "746,543.3", "$746,543"):
-        assert not re.search(pay, bad)
-    synced = count_regex("synced", 2, exclude=("skip", "already", r"not\b"))
-    skipped = count_regex("skipped", 4, exclude=("synced",))
-    for ok in ("Synced 2, skipped 4.", "2 synced, 4 skipped", "I synced two requisitions and skipped four",
-               "Synced: 2 of 6; skipped 4 (1 already synced, 3 not approved)"):
-        assert re.search(synced, ok, re.IGNORECASE) and re.search(skipped, ok, re.IGNORECASE), ok
-    for bad in ("synced 3, skipped 2 (2 already synced)", "SC-1042-2 synced; skipped 5", "2 were not synced"):
-        assert not (re.search(synced, bad, re.IGNORECASE) and re.search(skipped, bad, re.IGNORECASE)), bad
 
 
 # --------------------------------------------------------------------------- admission and policies
