@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from cfab.runner.golden import golden_path
 from cfab.runner.run import plan_worlds
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.suite import (REGENERATED_SEED, SUITE_HEADER, families_for, load_suite_file, slot_positions,
@@ -121,12 +120,9 @@ def test_suite_file_and_split_run_end_to_end(tmp_path: Path) -> None:
     assert slot_positions(tasks) == {t.instance_id: i for i, t in enumerate(tasks)}
 
 
-_OTHER = BuildInputs(seed=11)
 
 
-@pytest.mark.skipif(not golden_path(_OTHER).exists(),
-                    reason="needs the seed-11 golden file in the cache (run `runner build --seed 11` first); "
-                           "the default test run builds no other world")
+@pytest.mark.slow  # builds the seed-11 golden file when it is not cached
 def test_seeds_run_end_to_end(tmp_path: Path) -> None:
     """--seeds: k attempts of each slot on every world, both pass^k figures in summary and report."""
     from cfab.runner.cli import main
