@@ -292,9 +292,10 @@ class CRedteamEappReview(Family):
                        reply="Rejected it.", answers=report),
             Trajectory(label="right review, decision reported the other way", mutant_class="contradicting_report",
                        steps=[review], reply="Done.", answers={**report, "decision": flip[report["decision"]]}),
-            Trajectory(label="right review, remaining reported as the commitment cap (approved billing not netted)",
-                       mutant_class="stale", steps=[review], reply="Done.",
-                       answers={**report, "remaining_on_commitment": dollars(e["commitment_cap"])}),
+            *([Trajectory(label="right review, remaining reported as the commitment cap (approved billing not netted)",
+                          mutant_class="stale", steps=[review], reply="Done.",
+                          answers={**report, "remaining_on_commitment": dollars(e["commitment_cap"])})]
+              if money_str(e["commitment_cap"]) != money_str(e["remaining"]) else []),  # nothing approved yet
             Trajectory(label="right review, lines over off by one", mutant_class="contradicting_report",
                        steps=[review], reply="Done.", answers={**report, "lines_over": lines_over + 1}),
             Trajectory(label="read the eApp and answered without recording the review", mutant_class="shortcut",
