@@ -67,6 +67,8 @@ def _due(lines: list[dict[str, Any]], rate: Decimal, previous: Decimal, e: dict[
 def _case(column: str, key: str, values: dict[str, Any], default: Any | None = None) -> str:
     """``column = CASE key WHEN 'k' THEN v ... [ELSE d] END`` with exact decimal literals."""
     whens = " ".join(f"WHEN '{k}' THEN {money_str(v)}" for k, v in values.items())
+    if not whens and default is not None:   # no line with its own value: every line takes the default
+        return f"{column} = {money_str(default)}"
     tail = f" ELSE {money_str(default)}" if default is not None else ""
     return f"{column} = CASE {key} {whens}{tail} END"
 
@@ -312,12 +314,14 @@ class AiaG702(Family):
                    for row, ln in zip(draft_lines, lines)]
         mutants.append(Trajectory(label="work completed to date billed as work this period", mutant_class="careless",
                                   steps=[drafted(to_date)], reply="Drafted.", answers=report))
-        skip = new_lines[-1] if new_lines else [ln for ln in lines if Decimal(ln["e"]) > 0][-1]
+        # a change-order line that bills nothing yet changes nothing when left out: skip a billing line
+        new_billing = [ln for ln in new_lines if Decimal(ln["e"]) > 0 or Decimal(ln["f"]) > 0]
+        skip = new_billing[-1] if new_billing else [ln for ln in lines if Decimal(ln["e"]) > 0][-1]
         mutants.append(Trajectory(
-            label=f"line {skip['item_number']} left unbilled" + (" (the change-order line)" if new_lines else ""),
-            mutant_class="stale" if new_lines else "careless",
+            label=f"line {skip['item_number']} left unbilled" + (" (the change-order line)" if new_billing else ""),
+            mutant_class="stale" if new_billing else "careless",
             steps=[drafted([row for row in draft_lines if row["item_no"] != skip["item_no"]])], reply="Drafted.",
-            answers=said(careless.get("without_co_lines", Decimal(due))) if new_lines else report))
+            answers=said(careless.get("without_co_lines", Decimal(due))) if new_billing else report))
         if any(Decimal(ln["f"]) for ln in lines):
             mutants.append(Trajectory(label="materials presently stored left out", mutant_class="careless",
                                       steps=[drafted([{**row, "materials_stored": "0.00"} for row in draft_lines])],
