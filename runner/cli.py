@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from cfab.seeds.determinism import BuildInputs
 
@@ -42,6 +42,25 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
 
 def inputs_from(args: argparse.Namespace) -> BuildInputs:
     return BuildInputs.from_env(seed=args.seed, clock=args.clock, scale=args.scale)
+
+
+def suite_file(name: str, args: argparse.Namespace) -> Any:
+    """Load the compiled suite file ``name``; its header picks the world, so a ``--seed``,
+    ``--clock`` or ``--scale`` that contradicts it exits with a message naming both."""
+    from cfab.seeds.determinism import parse_clock
+    from cfab.tasks.suite import load_suite_file
+
+    try:
+        sf = load_suite_file(name)
+    except ValueError as exc:
+        raise SystemExit(f"runner: {exc}") from None
+    for flag, given, header in (("--seed", args.seed, sf.inputs.seed),
+                                ("--clock", args.clock and parse_clock(args.clock), sf.inputs.clock),
+                                ("--scale", args.scale, sf.inputs.scale)):
+        if given is not None and given != header:
+            raise SystemExit(f"runner: {flag} {given} contradicts {name}, which was compiled for "
+                             f"{flag.lstrip('-')} {header} (its header picks the world; drop {flag})")
+    return sf
 
 
 def book_path(args: argparse.Namespace) -> Path:

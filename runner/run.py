@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfab.runner.cli import add_inputs, inputs_from, subcommand
+from cfab.runner.cli import add_inputs, inputs_from, subcommand, suite_file
 from cfab.runner.limits import add_memory_cap
 from cfab.runner.records import AttemptRecord, AttemptSpec, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
-from cfab.seeds.determinism import BuildInputs, parse_clock
+from cfab.seeds.determinism import BuildInputs
 
 _TASKS: dict[tuple, dict[str, Any]] = {}
 
@@ -91,7 +91,7 @@ def _label(name: str) -> str:
 def plan_worlds(args: argparse.Namespace) -> tuple[str | None, list[World]]:
     """The run's mode (None, "splits" or "seeds") and its worlds, from --suite, --seeds and the
     explicit --seed/--clock/--scale. Raises SystemExit with a clear message on a contradiction."""
-    from cfab.tasks.suite import (REGENERATED_SEED, SPLITS, SUITES, is_suite_file, load_suite_file, split_inputs,
+    from cfab.tasks.suite import (REGENERATED_SEED, SPLITS, SUITES, is_suite_file, split_inputs,
                                   split_suite)
 
     names = [n.strip() for n in str(args.suite).split(",") if n.strip()]
@@ -122,16 +122,7 @@ def plan_worlds(args: argparse.Namespace) -> tuple[str | None, list[World]]:
                                  f"--seed {args.seed} contradicts it (use --suite executable --seed {args.seed})")
             worlds.append(World(SPLITS[name], name, split_inputs(name, base)))
         elif is_suite_file(name):
-            try:
-                sf = load_suite_file(name)
-            except ValueError as exc:
-                raise SystemExit(f"runner: {exc}") from None
-            for flag, given, header in (("--seed", args.seed, sf.inputs.seed),
-                                        ("--clock", args.clock and parse_clock(args.clock), sf.inputs.clock),
-                                        ("--scale", args.scale, sf.inputs.scale)):
-                if given is not None and given != header:
-                    raise SystemExit(f"runner: {flag} {given} contradicts {name}, which was compiled for "
-                                     f"{flag.lstrip('-')} {header} (its header picks the world; drop {flag})")
+            sf = suite_file(name, args)
             if not sf.current:
                 from cfab.tasks.suite import suite_code_fingerprint
 

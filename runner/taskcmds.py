@@ -8,8 +8,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from cfab.runner.cli import add_inputs, inputs_from, subcommand
-from cfab.seeds.determinism import parse_clock
+from cfab.runner.cli import add_inputs, inputs_from, subcommand, suite_file
 
 
 def _source_suites_dir() -> Path:
@@ -20,21 +19,12 @@ def _source_suites_dir() -> Path:
 def _suite(args: argparse.Namespace):
     """``--suite``: a packaged suite's name, or a compiled suite file (``runner tasks compile --out``)
     whose header's seed, clock and scale pick the world (an explicit flag contradicting it is an error)."""
-    from cfab.tasks.suite import is_suite_file, load_suite, load_suite_file
+    from cfab.tasks.suite import is_suite_file, load_suite
 
     if not is_suite_file(args.suite):
         inputs = inputs_from(args)
         return inputs, load_suite(args.suite, inputs)
-    try:
-        sf = load_suite_file(args.suite)
-    except ValueError as exc:
-        raise SystemExit(f"runner: {exc}") from None
-    for flag, given, header in (("--seed", args.seed, sf.inputs.seed),
-                                ("--clock", args.clock and parse_clock(args.clock), sf.inputs.clock),
-                                ("--scale", args.scale, sf.inputs.scale)):
-        if given is not None and given != header:
-            raise SystemExit(f"runner: {flag} {given} contradicts {args.suite}, which was compiled for "
-                             f"{flag.lstrip('-')} {header} (its header picks the world; drop {flag})")
+    sf = suite_file(args.suite, args)
     return sf.inputs, sf.tasks
 
 
