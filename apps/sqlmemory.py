@@ -3,7 +3,7 @@
 DuckDB's ``memory_limit`` bounds its buffer manager (sorts, hash tables, aggregate states)
 but not the strings and lists an expression builds: a 2,048-row vector of 50 KB strings
 is 100 MB outside it, and a hundred nested ``upper()`` calls hold a hundred of them (10 GB,
-measured). The runner caps its worker processes (``--memory-cap``, `cfab.runner.limits`);
+measured). The runner caps its worker processes (``--memory-cap``, `cfab.apps.world.limits`);
 a library user who opens an `Environment` in their own process has no such cap. So
 `run_read` runs each statement inside `statement_memory_cap()`: the same mechanism as the
 runner's cap (soft ``RLIMIT_DATA``, growth over the data segment the process holds when

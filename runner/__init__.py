@@ -1,10 +1,12 @@
-"""cfab.runner: the Environment, the golden build, attempts, policies, the suite runner, its
-results and reports, and the ``runner`` command line."""
+"""cfab.runner: attempts, policies, the admission gate, the suite runner, its results and
+reports, and the ``runner`` command line. The world model it drives (Environment, golden
+build) is ``cfab.apps.world``; its names are re-exported here for convenience."""
 
+from cfab.runner.admit import Admission, Mutant, admit_task
 from cfab.runner.attempt import AttemptOutcome, AttemptView, load_attempt, run_attempt
 from cfab.runner.cost import LEDGER_NAME, CostMeter, PriceError, resolve_price
-from cfab.runner.environment import Environment, Snapshot
-from cfab.runner.golden import build_golden, cfab_home, ensure_golden, golden_digest, golden_path
+from cfab.apps.world.environment import Environment, Snapshot
+from cfab.apps.world.golden import build_golden, cfab_home, ensure_golden, golden_digest, golden_path
 from cfab.runner.policies import available_policies, make_policy, register_policy
 from cfab.runner.pool import run_attempts
 from cfab.runner.protocols import EnvLike, Policy, TaskLike
@@ -14,6 +16,7 @@ from cfab.runner.results import ResultsDir
 
 __all__ = [
     "LEDGER_NAME",
+    "Admission",
     "AttemptOutcome",
     "AttemptRecord",
     "AttemptSpec",
@@ -24,6 +27,7 @@ __all__ = [
     "Environment",
     "Episode",
     "FailedCheck",
+    "Mutant",
     "Policy",
     "PriceError",
     "ResultsDir",
@@ -32,6 +36,7 @@ __all__ = [
     "TaskLike",
     "TaskMeta",
     "ToolCallRecord",
+    "admit_task",
     "available_policies",
     "build_golden",
     "cfab_home",

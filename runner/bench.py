@@ -133,7 +133,7 @@ class Bench:
     # ------------------------------------------------------------------ helpers
     def _meta(self) -> dict[str, Any]:
         import duckdb
-        from cfab.runner.golden import cfab_home, code_fingerprint, package_version
+        from cfab.apps.world.golden import cfab_home, code_fingerprint, package_version
 
         try:
             rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False,
@@ -178,7 +178,7 @@ class Bench:
         """The golden file per scale, resolved once per run (sources may change meanwhile):
         current code at scale 1; at larger scales one built by an older code version is reused."""
         from cfab.runner.bench_build import golden_for
-        from cfab.runner.golden import ensure_golden
+        from cfab.apps.world.golden import ensure_golden
 
         if scale not in self._goldens:
             if scale == 1:
@@ -319,8 +319,8 @@ class Bench:
 
     def _suite(self) -> dict[str, Any]:
         from cfab.runner.bench_worker import parse_output
-        from cfab.runner.environment import Environment
-        from cfab.runner.golden import ensure_golden
+        from cfab.apps.world.environment import Environment
+        from cfab.apps.world.golden import ensure_golden
         from cfab.tasks.suite import load_suite
 
         golden = ensure_golden(self.inputs[1])  # what the runner will use (rebuilt if the code changed)
@@ -425,7 +425,7 @@ def _preload() -> None:
     even while the source tree changes under it (an editable install imports lazily)."""
     import importlib
 
-    for name in ("cfab.runner.golden", "cfab.runner.environment", "cfab.runner.attempt", "cfab.runner.run",
+    for name in ("cfab.apps.world.golden", "cfab.apps.world.environment", "cfab.runner.attempt", "cfab.runner.run",
                  "cfab.runner.policies", "cfab.runner.bench_measure", "cfab.runner.bench_worker", "cfab.grader",
                  "cfab.grader.diff", "cfab.tasks.suite", "cfab.apps.sqlexec", "cfab.apps.sqltool"):
         importlib.import_module(name)

@@ -24,7 +24,7 @@ def golden_for(inputs: BuildInputs, *, allow_stale: bool) -> dict[str, Any]:
     """The golden file for ``inputs``: the current one if present, else (``allow_stale``) the
     newest one for the same (seed, clock, scale) built by another code version, else built now
     (timed, and the timing recorded beside it)."""
-    from cfab.runner.golden import cfab_home, golden_path
+    from cfab.apps.world.golden import cfab_home, golden_path
 
     exact = golden_path(inputs)
     if _complete(exact):
@@ -64,7 +64,7 @@ def build_into_cache(inputs: BuildInputs, path: Path) -> dict[str, Any]:
 
 def timed_build(inputs: BuildInputs, out: Path) -> dict[str, Any]:
     """``build_golden(inputs, out)`` with its parts timed."""
-    from cfab.runner.golden import build_golden
+    from cfab.apps.world.golden import build_golden
 
     with build_probe() as probe:
         start = now()
@@ -94,7 +94,7 @@ def timed_build(inputs: BuildInputs, out: Path) -> dict[str, Any]:
 def bench_build(inputs: BuildInputs, *, rebuild: bool) -> dict[str, Any]:
     """Build time and size at one scale. Scale 1 is built afresh in a temporary folder; larger
     scales are built into ``$CFAB_HOME`` once and their recorded timing is reused."""
-    from cfab.runner.golden import golden_path
+    from cfab.apps.world.golden import golden_path
 
     if inputs.scale == 1:
         tmp = Path(tempfile.mkdtemp(prefix="cfab-bench-build-"))

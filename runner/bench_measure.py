@@ -25,6 +25,7 @@ from cfab.runner.bench_probe import (
     stats,
 )
 from cfab.seeds.determinism import BuildInputs
+from cfab.runner.policies.oracle import replay
 
 #: The representative task of the overhead section (falls back to the first task with a write).
 DEFAULT_TASK = "cf_A_etc_forecast_3100"
@@ -76,8 +77,8 @@ def bench_overhead(inputs: BuildInputs, golden: Path, task: Any, attempts: int,
     """Per-attempt overhead over ``attempts`` attempts of ``task``: copy, open, log reads, diff,
     grade, close, each split into the calls that cost the time; the tool call is timed apart."""
     from cfab.grader import grade
-    from cfab.runner.environment import Environment
-    from cfab.runner.golden import ensure_golden
+    from cfab.apps.world.environment import Environment
+    from cfab.apps.world.golden import ensure_golden
 
     rows: list[dict[str, Sample]] = []
     cold: dict[str, Sample] | None = None
@@ -93,8 +94,7 @@ def bench_overhead(inputs: BuildInputs, golden: Path, task: Any, attempts: int,
                 steps = write_steps(env, task)
                 used = [s.tool for s in steps]
                 with probe.in_phase("tool"):
-                    for step in steps:
-                        env.call(step.tool, **step.args)
+                    replay(env, steps)
                 with probe.in_phase("logs"):
                     guards, tools = env.guarded_calls(), env.tool_log()
                 with probe.in_phase("diff"):
@@ -259,7 +259,7 @@ def _pick_keys(env: Any, app: str, table: str, column: str) -> tuple[str, list[t
 
 
 def _open_env(probe: Any, inputs: BuildInputs, golden: Path, apps: list[str] | None) -> tuple[Any, dict[str, Any]]:
-    from cfab.runner.environment import Environment
+    from cfab.apps.world.environment import Environment
 
     probe.reset()
     with probe.in_phase("open"):
@@ -391,7 +391,7 @@ def _diff_stats(rows: list[dict[str, Sample]]) -> dict[str, Any]:
 
 def _reset_check(env: Any, app: str, table: str, column: str) -> dict[str, Any]:
     """digest at open == the digest of the file it copied; a change moves it; reset puts it back."""
-    from cfab.runner.golden import golden_digest
+    from cfab.apps.world.golden import golden_digest
 
     t: dict[str, float] = {}
     start = now()
@@ -422,8 +422,8 @@ def _reset_check(env: Any, app: str, table: str, column: str) -> dict[str, Any]:
 def isolation_check(inputs: BuildInputs, golden: Path) -> dict[str, Any]:
     """Two attempts open at the same time in two threads, each changing a different table:
     each diff holds only its own change, their files and workdirs differ, the golden is intact."""
-    from cfab.runner.environment import Environment
-    from cfab.runner.golden import golden_digest
+    from cfab.apps.world.environment import Environment
+    from cfab.apps.world.golden import golden_digest
 
     barrier = threading.Barrier(2, timeout=120)
     results: dict[str, Any] = {}
@@ -479,7 +479,7 @@ def profile_suite(inputs: BuildInputs, golden: Path, tasks: list[Any]) -> dict[s
     from collections import defaultdict
 
     from cfab.grader import grade
-    from cfab.runner.environment import Environment
+    from cfab.apps.world.environment import Environment
     from cfab.runner.policies import make_policy
 
     policy = make_policy("oracle")

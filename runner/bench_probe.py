@@ -154,7 +154,7 @@ def attempt_probe() -> Iterator[Probe]:
 
     import cfab.grader as grader_pkg
     import cfab.grader.diff as diffmod
-    import cfab.runner.environment as envmod
+    import cfab.apps.world.environment as envmod
     from cfab.apps import sqlexec
 
     probe = Probe()

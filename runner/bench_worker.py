@@ -110,7 +110,7 @@ def _attempts(args: argparse.Namespace) -> dict[str, Any]:
 def _warm(args: argparse.Namespace) -> dict[str, Any]:
     """Open (and close) one environment per composition: builds whatever per-composition
     template the environment derives from the golden file; reports time and peak memory."""
-    from cfab.runner.environment import Environment
+    from cfab.apps.world.environment import Environment
     from cfab.seeds.determinism import BuildInputs
 
     inputs = BuildInputs.from_env(seed=args.seed, clock=args.clock, scale=args.scale)

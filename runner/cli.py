@@ -70,7 +70,7 @@ def book_path(args: argparse.Namespace) -> Path:
         if not path.exists():
             raise SystemExit(f"runner: no such book file: {path}")
         return path
-    from cfab.runner.golden import ensure_golden
+    from cfab.apps.world.golden import ensure_golden
 
     return ensure_golden(inputs_from(args))
 

@@ -15,7 +15,7 @@ def _build(parser: argparse.ArgumentParser):
     parser.add_argument("--out", default=None, help="write here instead of the cache ($CFAB_HOME)")
 
     def run(args: argparse.Namespace) -> int:
-        from cfab.runner.golden import build_golden, golden_path
+        from cfab.apps.world.golden import build_golden, golden_path
 
         inputs = inputs_from(args)
         out = Path(args.out) if args.out else golden_path(inputs)

@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
-from cfab.runner.limits import cap_memory, restore_memory
+from cfab.apps.world.limits import cap_memory, restore_memory
 from cfab.runner.records import AttemptRecord, AttemptSpec
 from cfab.runner.results import ResultsDir
 
@@ -221,7 +221,7 @@ def run_attempts(jobs: list[AttemptSpec], run_one: RunOne, *, workers: int,
     ``error_record(spec, message, wall_s=...)`` builds the record of a job whose worker
     died or whose ``run_one`` raised (default :meth:`AttemptRecord.infra_error`).
 
-    ``memory_cap`` (e.g. ``"4GB"``, `cfab.runner.limits`) bounds how far each attempt process's
+    ``memory_cap`` (e.g. ``"4GB"``, `cfab.apps.world.limits`) bounds how far each attempt process's
     data segment may grow; in-process runs (``workers <= 1``) restore the limit afterwards.
     """
     queue = deque(_pending(jobs, results, skip_done, retry_errors))

@@ -20,7 +20,7 @@ class EnvLike(Protocol):
         The LLM policy records native names in its episode when an entry carries
         ``"x-native-name"`` (top level or inside ``function``; stripped before sending) or
         when the env has ``resolve(name)`` returning an object with a ``.name`` (the native
-        name), as ``cfab.runner.environment.Environment`` does."""
+        name), as ``cfab.apps.world.environment.Environment`` does."""
         ...
 
     def call(self, name: str, /, **args: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from cfab.runner.golden import package_version
+from cfab.apps.world.golden import package_version
 from cfab.seeds.determinism import BuildInputs
 
 

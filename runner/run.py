@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cfab.runner.cli import add_inputs, inputs_from, subcommand, suite_file
-from cfab.runner.limits import add_memory_cap
+from cfab.apps.world.limits import add_memory_cap
 from cfab.runner.records import AttemptRecord, AttemptSpec, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
 from cfab.seeds.determinism import BuildInputs
 
@@ -145,7 +145,7 @@ def plan_worlds(args: argparse.Namespace) -> tuple[str | None, list[World]]:
 
 def resolve_world(world: World, select: str | None) -> None:
     """Build (or find) the world's golden file and load its suite; fills golden, tasks, slots."""
-    from cfab.runner.golden import ensure_golden
+    from cfab.apps.world.golden import ensure_golden
     from cfab.tasks.suite import load_suite, select_tasks, slot_positions, split_suite
 
     world.golden = ensure_golden(world.inputs)  # resolved once: workers never re-hash the code or rebuild
@@ -165,7 +165,7 @@ def resolve_world(world: World, select: str | None) -> None:
 def run_one(spec: AttemptSpec) -> AttemptRecord:
     """Run one attempt (top-level and picklable: the worker processes call it)."""
     from cfab.runner.attempt import run_attempt
-    from cfab.runner.golden import ensure_golden
+    from cfab.apps.world.golden import ensure_golden
     from cfab.runner.policies import make_policy
 
     cfg = spec.config

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from cfab.runner.cli import add_inputs, inputs_from, subcommand
-from cfab.runner.limits import add_memory_cap, cap_memory, restore_memory
+from cfab.apps.world.limits import add_memory_cap, cap_memory, restore_memory
 
 DEFAULT_PORTS = {"http": 8000, "mcp": 8001}
 
@@ -69,7 +69,7 @@ def load_task(args: argparse.Namespace, inputs: Any) -> Any:
 def _golden(args: argparse.Namespace, inputs: Any, apps: list[str]) -> Path:
     import duckdb
 
-    from cfab.runner.golden import ensure_golden
+    from cfab.apps.world.golden import ensure_golden
 
     if args.db:
         path = Path(args.db)
@@ -149,7 +149,7 @@ def _serve(parser: argparse.ArgumentParser):
         apps = list(task.systems) if task is not None else [a.strip() for a in args.apps.split(",") if a.strip()]
         golden = _golden(args, inputs, apps)
         cap = cap_memory(args.memory_cap)  # after any build: only the served attempt runs under the cap
-        from cfab.runner.environment import Environment
+        from cfab.apps.world.environment import Environment
         from cfab.runner.transports.session import ServedEnv
 
         try:

@@ -58,7 +58,7 @@ def _tasks(parser: argparse.ArgumentParser):
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from cfab.runner.golden import ensure_golden
+    from cfab.apps.world.golden import ensure_golden
     from cfab.tasks.suite import compile_suite, dump_suite, keys_golden
 
     inputs = inputs_from(args)
@@ -109,8 +109,8 @@ def _admit(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from cfab.runner.golden import ensure_golden
-    from cfab.tasks.admit import admit_task, suite_verifier_summary
+    from cfab.apps.world.golden import ensure_golden
+    from cfab.runner.admit import admit_task, suite_verifier_summary
     from cfab.tasks.suite import select_tasks
 
     inputs, tasks = _suite(args)

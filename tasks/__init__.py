@@ -1,7 +1,7 @@
-"""cfab.tasks: the task model, the families that generate tasks from the book, compiled suites
-and the admission gate.
+"""cfab.tasks: the task model, the families that generate tasks from the book and compiled suites.
 
-Names are imported on first use (the admission gate pulls in the runner)."""
+Tasks are data: nothing here imports the runner (the admission gate that replays them lives in
+``cfab.runner.admit``). Names are imported on first use, so loading a suite stays cheap."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 __all__ = [
     "Task",
     "ToolStep",
+    "StepResults",
+    "result_of",
     "Trajectory",
     "Rubric",
     "RubricCheck",
@@ -22,22 +24,19 @@ __all__ = [
     "select_tasks",
     "dump_suite",
     "parse_suite",
-    "admit_task",
-    "Admission",
-    "Mutant",
 ]
 
 _WHERE = {
-    "Task": "model", "ToolStep": "model", "Trajectory": "model", "Rubric": "model", "RubricCheck": "model",
+    "Task": "model", "ToolStep": "model", "StepResults": "model", "result_of": "model", "Trajectory": "model", "Rubric": "model", "RubricCheck": "model",
     "ContaminationMeta": "model", "Family": "family", "BookReader": "family",
     "compile_suite": "suite", "load_suite": "suite", "select_tasks": "suite", "dump_suite": "suite",
-    "parse_suite": "suite", "admit_task": "admit", "Admission": "admit", "Mutant": "admit",
+    "parse_suite": "suite",
 }
 
 if TYPE_CHECKING:
-    from cfab.tasks.admit import Admission, Mutant, admit_task
     from cfab.tasks.family import BookReader, Family
-    from cfab.tasks.model import ContaminationMeta, Rubric, RubricCheck, Task, ToolStep, Trajectory
+    from cfab.tasks.model import (
+        ContaminationMeta, Rubric, RubricCheck, StepResults, Task, ToolStep, Trajectory, result_of)
     from cfab.tasks.suite import compile_suite, dump_suite, load_suite, parse_suite, select_tasks
 
 

@@ -31,10 +31,59 @@ DOMAINS: dict[str, str] = {
 
 
 class ToolStep(FrozenModel):
-    """One tool call of a trajectory: native tool name and JSON arguments."""
+    """One tool call of a trajectory: native tool name and JSON arguments.
+
+    An argument may be a :func:`result_of` reference instead of a literal: the value an earlier
+    call returned (the batch id a ``stage`` call gave, a new draft's id), resolved when the
+    trajectory is replayed. Families never open an Environment to learn such ids."""
 
     tool: str = Field(..., examples=["procore.commitments.list"])
     args: dict[str, Any] = Field(default_factory=dict)
+
+
+RESULT_OF = "$result_of"
+
+
+def result_of(tool: str, path: str) -> dict[str, str]:
+    """An argument that stands for ``path`` (dotted, e.g. ``"draft.id"``) in the data of the most
+    recent successful call of ``tool`` earlier in the same replay."""
+    return {RESULT_OF: tool, "path": path}
+
+
+class StepResults:
+    """What the calls of one replay returned, to resolve :func:`result_of` arguments.
+
+    One instance spans a replay and whatever is replayed after it in the same world (the
+    oracle, then its guarded step), so a later step can name what an earlier one created."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, Any] = {}
+
+    def record(self, tool: str, result: dict[str, Any]) -> None:
+        if result.get("ok"):
+            self.last[tool] = result.get("data")
+
+    def resolve(self, args: dict[str, Any]) -> dict[str, Any]:
+        return {k: self._value(v) for k, v in args.items()}
+
+    def _value(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            if set(value) == {RESULT_OF, "path"}:
+                return self._lookup(value[RESULT_OF], value["path"])
+            return {k: self._value(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._value(v) for v in value]
+        return value
+
+    def _lookup(self, tool: str, path: str) -> Any:
+        if tool not in self.last:
+            raise ValueError(f"a step refers to the result of {tool}, which has not succeeded earlier in this replay")
+        value = self.last[tool]
+        for part in path.split("."):
+            if not isinstance(value, dict) or part not in value:
+                raise ValueError(f"the result of {tool} has no {path!r}")
+            value = value[part]
+        return value
 
 
 MutantClass = Literal["lookalike", "stale", "careless", "contradicting_report", "shortcut"]

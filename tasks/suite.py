@@ -89,7 +89,7 @@ def keys_golden(inputs: BuildInputs) -> Path | None:
     """The scale-1 golden file that picks a scale-N suite's keys (None at scale 1)."""
     if inputs.scale == 1:
         return None
-    from cfab.runner.golden import ensure_golden
+    from cfab.apps.world.golden import ensure_golden
 
     return ensure_golden(BuildInputs(seed=inputs.seed, clock=inputs.clock, scale=1))
 
@@ -97,9 +97,9 @@ def keys_golden(inputs: BuildInputs) -> Path | None:
 def suite_code_fingerprint() -> str:
     """Fingerprint of the code a compiled task depends on: the book's shapers, the families
     and the grader that validates their evaluators."""
-    from cfab.runner.golden import _SHAPING_PACKAGES, code_fingerprint
+    from cfab.apps.world.golden import SHAPING_PACKAGES, code_fingerprint
 
-    return code_fingerprint((*_SHAPING_PACKAGES, "cfab.tasks", "cfab.grader"))[:16]  # cached per process
+    return code_fingerprint((*SHAPING_PACKAGES, "cfab.tasks", "cfab.grader"))[:16]  # cached per process
 
 
 def dump_suite(tasks: list[Task], inputs: BuildInputs) -> str:
@@ -141,7 +141,7 @@ def load_suite(name: str = "executable", inputs: BuildInputs | None = None, gold
     the families those patterns can match (see :func:`families_for`), so a run filtered to some
     families needs only those to compile on this book. The caller still filters the result with
     :func:`select_tasks`."""
-    from cfab.runner.golden import ensure_golden
+    from cfab.apps.world.golden import ensure_golden
 
     inputs = inputs or BuildInputs.from_env()
     text = packaged_suite_text(name)

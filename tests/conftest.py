@@ -13,7 +13,7 @@ from typing import Callable
 
 import pytest
 
-from cfab.runner.golden import ensure_composed, ensure_golden
+from cfab.apps.world.golden import ensure_composed, ensure_golden
 from cfab.seeds.determinism import BuildInputs
 
 

@@ -143,11 +143,17 @@ def load_entity_queries(apps: list[str]) -> list[EntityQuery]:
     return out
 
 
-def check_consistency(con: duckdb.DuckDBPyConnection, apps: list[str] | None = None) -> ConsistencyReport:
-    """Compare every pair of apps per entity on ``con`` (a golden file) and report differences."""
-    from cfab.apps.registry import load_all
+def _entity_apps() -> list[str]:
+    folder = resources.files("cfab.views").joinpath("entities")
+    return sorted(ref.name.removesuffix(".sql") for ref in folder.iterdir() if ref.name.endswith(".sql"))
 
-    names = apps if apps is not None else list(load_all())
+
+def check_consistency(con: duckdb.DuckDBPyConnection, apps: list[str] | None = None) -> ConsistencyReport:
+    """Compare every pair of apps per entity on ``con`` (a golden file) and report differences.
+
+    ``apps`` defaults to every app schema in the file that has an entity projection
+    (``views/entities/<app>.sql``)."""
+    names = apps if apps is not None else _entity_apps()
     present = {r[0] for r in con.execute("SELECT schema_name FROM duckdb_schemas()").fetchall()}
     names = [a for a in names if a in present]
     report = ConsistencyReport(queries=load_entity_queries(names))

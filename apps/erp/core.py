@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from cfab.apps.contract import App
 from cfab.apps.erp.dialects import Dialect, TMap
-from cfab.apps.erp.gen import HEADER_OF
+from cfab.apps.erp.model import HEADER_OF
 from cfab.apps.tooling import ToolError
 from cfab.schema.sqlbuild import col, equals_all, literal
 from cfab.seeds.determinism import stable_int

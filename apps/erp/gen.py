@@ -15,13 +15,11 @@ from pathlib import Path
 from sqlglot import exp
 
 from cfab.apps.erp.dialects import DIALECTS, Dialect, TMap
-from cfab.apps.erp.model import TABLES, LTable
+from cfab.apps.erp.model import HEADER_OF, TABLES, LTable
 
 ROOT = Path(__file__).resolve().parents[1].parent  # the repository (apps/ is a top-level folder)
 POST_KIND = {"ap_hdr": "post", "ap_line": "post", "je_hdr": "post", "je_line": "post", "cost_detail": "post",
              "check": "payment", "check_detail": "payment"}
-HEADER_OF = {"ap_open_line": "ap_open_hdr", "ap_line": "ap_hdr", "je_open_line": "je_open_hdr", "je_line": "je_hdr",
-             "sub_item": "sub_hdr", "po_item": "po_hdr", "co_item": "co_hdr", "contract_item": "contract"}
 
 
 def q(name: str) -> str:

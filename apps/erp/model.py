@@ -191,6 +191,10 @@ _JE_LINE_COLS = (
     C("tr_type", "int", "1 debit, -1 credit"), C("abs_amount", "money", "unsigned amount"),
 )
 
+# each line table's header table (posting and closing rules cascade from header to lines)
+HEADER_OF = {"ap_open_line": "ap_open_hdr", "ap_line": "ap_hdr", "je_open_line": "je_open_hdr", "je_line": "je_hdr",
+             "sub_item": "sub_hdr", "po_item": "po_hdr", "co_item": "co_hdr", "contract_item": "contract"}
+
 TABLES: dict[str, LTable] = {}
 
 

@@ -23,14 +23,19 @@ from typing import Any
 
 from cfab.runner.protocols import EnvLike
 from cfab.runner.records import Episode, ToolCallRecord
+from cfab.tasks.model import StepResults
 
 
-def _replay(env: EnvLike, steps: list[Any]) -> list[ToolCallRecord]:
+def replay(env: EnvLike, steps: list[Any], results: StepResults | None = None) -> list[ToolCallRecord]:
+    """Call ``steps`` in order on ``env``, resolving ``result_of`` arguments from ``results`` (pass
+    the same one to a later replay in the same world so it can name what these calls created)."""
+    results = StepResults() if results is None else results
     calls = []
     for step in steps:
-        result = env.call(step.tool, **step.args)
-        calls.append(ToolCallRecord(tool=step.tool, args=step.args, ok=bool(result.get("ok")),
-                                    error=result.get("error")))
+        args = results.resolve(step.args)
+        result = env.call(step.tool, **args)
+        results.record(step.tool, result)
+        calls.append(ToolCallRecord(tool=step.tool, args=args, ok=bool(result.get("ok")), error=result.get("error")))
     return calls
 
 
@@ -54,7 +59,7 @@ class OraclePolicy:
 
     def run(self, task: Any, env: EnvLike) -> Episode:
         traj = _trajectory(task, self.index)
-        calls = _replay(env, traj.steps)
+        calls = replay(env, traj.steps)
         return Episode(reply=traj.reply, answers=dict(traj.answers), steps=len(calls), tool_calls=calls,
                        stop_reason="finish")
 
@@ -66,10 +71,11 @@ class ExecutePolicy:
     model = None
 
     def run(self, task: Any, env: EnvLike) -> Episode:
-        calls = _replay(env, task.oracle.steps)
+        results = StepResults()
+        calls = replay(env, task.oracle.steps, results)
         step = getattr(task, "guarded_step", None)
         if step is not None:
-            calls += _replay(env, [step])
+            calls += replay(env, [step], results)
         return Episode(reply=task.oracle.reply, answers=dict(task.oracle.answers), steps=len(calls),
                        tool_calls=calls, stop_reason="finish")
 
@@ -81,7 +87,7 @@ class DoEverythingPolicy:
     model = None
 
     def run(self, task: Any, env: EnvLike) -> Episode:
-        calls = _replay(env, task.oracle.steps)
+        calls = replay(env, task.oracle.steps)
         tools = getattr(env, "tools", {})
         for name, spec in sorted(tools.items()):
             if not (spec.writes or spec.guarded):
@@ -116,7 +122,7 @@ class StagePaymentPolicy:
     model = None
 
     def run(self, task: Any, env: EnvLike) -> Episode:
-        calls = _replay(env, task.oracle.steps)
+        calls = replay(env, task.oracle.steps)
         step = payment_step(getattr(env, "tools", {}))
         if step is not None:
             name, args = step

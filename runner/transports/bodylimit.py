@@ -16,7 +16,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from cfab.runner.arguments import MAX_ARGS_CHARS, TRUNCATED_KEY
+from cfab.apps.world.arguments import MAX_ARGS_CHARS, TRUNCATED_KEY
 
 __all__ = ["MAX_BODY_BYTES", "BodyLimit", "body_summary"]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cfab.grader import Grade, GuardedCall, StateDiff, grade
-from cfab.runner.environment import Environment, Snapshot
+from cfab.apps.world.environment import Environment, Snapshot
 from cfab.runner.records import AttemptRecord, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
 from cfab.schema.models import CfabModel, FrozenModel
 from cfab.tasks.model import Task

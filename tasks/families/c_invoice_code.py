@@ -33,25 +33,13 @@ from typing import ClassVar
 import re
 
 from cfab.grader.predicates import Evaluator
-from cfab.runner.environment import Environment
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
 from cfab.tasks.kit import amount_answer, answers_of, ask, id_answer
-from cfab.tasks.model import ToolStep, Trajectory
+from cfab.tasks.model import ToolStep, Trajectory, result_of
 
 FAMILY = "C_invoice_code"
 PM_MAILBOX = "pm@companyA.com"   # the shared project-management mailbox (outlook.mailboxes)
 
-
-def _draft_id(book: BookReader, apps: list[str], steps: list[ToolStep]) -> str:
-    """The id Outlook gives the last draft of ``steps`` (replayed once on a copy of the golden file),
-    so a self-correcting trajectory can update exactly that draft."""
-    with Environment.open(apps=apps, inputs=book.inputs, golden=book.path) as env:
-        result: dict = {}
-        for step in steps:
-            result = env.call(step.tool, **step.args)
-    if not result.get("ok"):
-        raise ValueError(f"{FAMILY}: {steps[-1].tool} fails on the golden file: {result.get('error')}")
-    return str(result["data"]["draft"]["id"])
 
 
 class CInvoiceCode(Family):
@@ -233,11 +221,10 @@ class CInvoiceCode(Family):
                   ToolStep(tool="procore.commitments.get", args={"commitment_id": po_number}),
                   ToolStep(tool="procore.erp.cost_code_map", args={"cost_code": inv["cost_code"]}),
                   bill_step(), wrong_draft]
-        draft_id = _draft_id(book, list(self.systems), prefix)
         alternatives.append(Trajectory(label="self-corrected recipient, no PO link", steps=[
             *prefix,
             ToolStep(tool="procore.projects.list", args={"project_number": key}),
-            ToolStep(tool="outlook.drafts.update", args={"draft_id": draft_id, "to": f"{pm_email}"}),
+            ToolStep(tool="outlook.drafts.update", args={"draft_id": result_of(wrong_draft.tool, "draft.id"), "to": f"{pm_email}"}),
         ], reply="Bill is in Intacct as a draft; approval email drafted for the PM (fixed the recipient). "
                  "Wasn't posted, wasn't sent.",
             answers={"invoice_number": number.lower(), "commitment": int(procore_po[0]["id"]) if procore_po else intacct_po,

@@ -30,24 +30,14 @@ from decimal import Decimal
 from typing import ClassVar
 
 from cfab.grader.predicates import Evaluator
-from cfab.runner.environment import Environment
 from cfab.seeds import anchors
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
 from cfab.tasks.kit import amount_answer, answers_of, ask
-from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
+from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory, result_of
 
 FAMILY = "G_sub_accrual"
 DEBIT, CREDIT = "5200", "2100"
 
-
-def _staged_batch_id(book: BookReader, apps: list[str], step: ToolStep) -> str:
-    """The batch id Vista gives the oracle's staged entry (replayed once on a copy of the golden file),
-    so the guarded step posts exactly that batch."""
-    with Environment.open(apps=apps, inputs=book.inputs, golden=book.path) as env:
-        result = env.call(step.tool, **step.args)
-    if not result.get("ok"):
-        raise ValueError(f"{FAMILY}: the oracle's {step.tool} fails on the golden file: {result.get('error')}")
-    return str(result["data"]["batch_id"])
 
 
 class SubAccrual(Family):
@@ -135,14 +125,13 @@ class SubAccrual(Family):
             "auto_reverse": True, "journal": "GJ", "reference": f"ACR-{job}-{clock:%y%m}",
             "lines": [{"account": DEBIT, "debit": amt, "job_id": erp_job, "memo": memo},
                       {"account": CREDIT, "credit": amt, "job_id": erp_job, "memo": memo}]})
-        batch_id = _staged_batch_id(book, list(self.systems), stage)
         detail = "; ".join(f"{s['contract_code']} {dollars(s['accrual'])}" for s in subs if Decimal(s["accrual"]) > 0)
         notes = ""
         if ahead:
             notes = " " + "; ".join(
                 f"{s['contract_code']} is billed {dollars(-Decimal(s['difference']))} ahead of its progress and "
                 f"contributes nothing" for s in ahead) + "."
-        reply = (f"Staged draft journal entry batch {batch_id} in Vista for job {job} ({erp_job}), period "
+        reply = (f"Staged a draft journal entry batch in Vista for job {job} ({erp_job}), period "
                  f"{clock:%B %Y}: Dr {DEBIT} Subcontract Cost / Cr {CREDIT} Accrued Liabilities {dollars(amount)}, "
                  f"job on both lines, auto-reversing on the first day of next period. The accrual is {dollars(amount)} "
                  f"(work completed to date less approved billings, by subcontract: {detail}).{notes} "
@@ -257,7 +246,7 @@ class SubAccrual(Family):
                                       mutant_class="contradicting_report", steps=[stage], reply="Done.",
                                       answers={"accrual_amount": money_str(careless["synced_only"])}))
 
-        guarded = ToolStep(tool="vista_erp.vista_post", args={"kind": "journal_entry", "batch_id": batch_id})
+        guarded = ToolStep(tool="vista_erp.vista_post", args={"kind": "journal_entry", "batch_id": result_of(stage.tool, "batch_id")})
         rubric = Rubric(partial=[RubricCheck(weight=0.5, check="accrual_amount_per_subcontract_floored"),
                                  RubricCheck(weight=0.3, check="balanced_entry_job_on_both_lines_auto_reversing"),
                                  RubricCheck(weight=0.2, check="left_unposted")])

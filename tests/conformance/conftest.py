@@ -12,8 +12,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from cfab.runner.environment import Environment
-from cfab.runner.golden import ensure_golden
+from cfab.apps.world.environment import Environment
+from cfab.apps.world.golden import ensure_golden
 from cfab.seeds.determinism import BuildInputs
 from conformance_helpers import file_sha256, group_apps
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 from conformance_helpers import (
     APP_GROUPS,
     HOSTILE_NUMBERS,

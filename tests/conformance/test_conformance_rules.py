@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from cfab.apps.registry import load_all
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 from cfab.triggers.rules import load_rules
 from conformance_helpers import ARCHETYPES, check_result, schema_fingerprint
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 from cfab.apps.sqltool import READ_TIMEOUT_S
-from cfab.runner.environment import Environment
-from cfab.runner.golden import cfab_home
+from cfab.apps.world.environment import Environment
+from cfab.apps.world.golden import cfab_home
 from conformance_attacks import ATTACKS, COMPOSED, HIDDEN, NOT_COMPOSED
 from conformance_helpers import check_result, file_sha256
 
@@ -126,8 +126,8 @@ def test_after_the_attacks_nothing_changed(attack):
 
 _MEMORY_PROBE = """
 import json, sys, time
-from cfab.runner.environment import Environment
-from cfab.runner.limits import cap_memory
+from cfab.apps.world.environment import Environment
+from cfab.apps.world.limits import cap_memory
 
 def status(key):
     with open("/proc/self/status") as fh:

@@ -21,8 +21,8 @@ from typing import Any
 
 import duckdb
 import pytest
-from cfab.runner.environment import Environment
-from cfab.runner.golden import ensure_composed
+from cfab.apps.world.environment import Environment
+from cfab.apps.world.golden import ensure_composed
 from conformance_helpers import file_sha256
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st

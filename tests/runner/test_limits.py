@@ -1,4 +1,4 @@
-"""The attempt-process memory cap (cfab.runner.limits): sizes parse or fail naming the input,
+"""The attempt-process memory cap (cfab.apps.world.limits): sizes parse or fail naming the input,
 the cap is growth over the current data segment, and it can be undone."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import resource
 
 import pytest
 
-from cfab.runner.limits import cap_memory, parse_size, restore_memory
+from cfab.apps.world.limits import cap_memory, parse_size, restore_memory
 
 
 def test_sizes() -> None:

@@ -11,9 +11,9 @@ from decimal import Decimal
 import pytest
 
 from cfab.apps.tooling import jsonable
-from cfab.runner.arguments import (MAX_ARGS_CHARS, TRUNCATED_KEY, Oversize, canonical_chunks, check_arguments,
+from cfab.apps.world.arguments import (MAX_ARGS_CHARS, TRUNCATED_KEY, Oversize, canonical_chunks, check_arguments,
                                    truncated)
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 
 
 def canonical(value) -> str:

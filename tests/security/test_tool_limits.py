@@ -19,7 +19,7 @@ from cfab.apps import ocr, ocr_budget, xlsx
 from cfab.apps.ocr import OcrError, ocr_pdf
 from cfab.apps.ocr_budget import OcrLimits
 from cfab.apps.xlsx import XlsxError, create_workbook, read_range, write_cells
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 
 from . import hostile_files as hf
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 from cfab.runner.attempt import run_attempt
-from cfab.runner.golden import ensure_golden
+from cfab.apps.world.golden import ensure_golden
 from cfab.runner.policies.oracle import DoEverythingPolicy, ExecutePolicy
 from cfab.seeds.determinism import BuildInputs
-from cfab.tasks.admit import admit_task
+from cfab.runner.admit import admit_task
 from cfab.tasks.families.a_change_order import AChangeOrder
 from cfab.tasks.families.a_etc_forecast import AEtcForecast
 from cfab.tasks.families.c_coi_hold import CCoiHold

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from cfab.runner.cli import main
-from cfab.runner.golden import ensure_golden
+from cfab.apps.world.golden import ensure_golden
 from cfab.seeds.determinism import BuildInputs
 from cfab.seeds.timeline import Timeline
 from cfab.tasks.model import Task

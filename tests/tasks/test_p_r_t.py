@@ -12,10 +12,10 @@ import duckdb
 import pytest
 from cfab.grader.answers import check_answers
 from cfab.runner.attempt import run_attempt
-from cfab.runner.golden import ensure_golden
+from cfab.apps.world.golden import ensure_golden
 from cfab.runner.policies.oracle import DoEverythingPolicy, ExecutePolicy, OraclePolicy
 from cfab.seeds.determinism import BuildInputs
-from cfab.tasks.admit import admit_task
+from cfab.runner.admit import admit_task
 from cfab.tasks.families import p_certified_payroll as P
 from cfab.tasks.families import r_1099nec as R
 from cfab.tasks.families import t_positive_pay as T

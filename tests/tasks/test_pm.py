@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 from cfab.runner.attempt import run_attempt
-from cfab.runner.golden import ensure_golden
+from cfab.apps.world.golden import ensure_golden
 from cfab.runner.policies.oracle import DoEverythingPolicy, ExecutePolicy
 from cfab.runner.records import Episode, ToolCallRecord
 from cfab.seeds.determinism import BuildInputs
-from cfab.tasks.admit import admit_task
+from cfab.runner.admit import admit_task
 from cfab.tasks.families import (
     pm_cross,
     pm_cross_vista,

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from cfab.runner.golden import ensure_golden
+from cfab.apps.world.golden import ensure_golden
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.suite import (
     compile_suite,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cfab.runner.attempt import run_attempt
-from cfab.runner.golden import ensure_golden
+from cfab.apps.world.golden import ensure_golden
 from cfab.runner.policies.oracle import StagePaymentPolicy
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.model import Task

@@ -78,7 +78,7 @@ def main() -> int:
     parser.add_argument("golden", nargs="?", default=None)
     parser.add_argument("--calls", type=int, default=300)
     args = parser.parse_args()
-    from cfab.runner.environment import Environment
+    from cfab.apps.world.environment import Environment
     from cfab.runner.transports import client_wrapper
     from cfab.runner.transports.mcp import McpEnv
     from cfab.seeds.determinism import BuildInputs
@@ -95,7 +95,7 @@ def main() -> int:
 
     golden = Path(args.golden) if args.golden else None
     if golden is None:
-        from cfab.runner.golden import build_golden
+        from cfab.apps.world.golden import build_golden
 
         golden = Path(tempfile.mkdtemp(prefix="cfab-bench-")) / "golden.duckdb"
         build_golden(BuildInputs(), golden, apps=["hh2", "vista_erp"])

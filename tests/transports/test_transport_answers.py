@@ -18,7 +18,7 @@ from mcp import ClientSession
 from mcp.shared.memory import create_client_server_memory_streams
 
 from cfab.grader import Grade
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 from cfab.runner.transports.http import create_app
 from cfab.runner.transports.mcp import serve_streams
 from cfab.runner.transports.session import ServedEnv

@@ -18,8 +18,8 @@ import httpx
 import pytest
 
 from cfab.grader import Grade
-from cfab.runner.arguments import TRUNCATED_KEY
-from cfab.runner.environment import Environment
+from cfab.apps.world.arguments import TRUNCATED_KEY
+from cfab.apps.world.environment import Environment
 from cfab.runner.transports.bodylimit import MAX_BODY_BYTES
 from cfab.runner.transports.http import create_app
 from cfab.runner.transports.mcp import McpEnv, http_app

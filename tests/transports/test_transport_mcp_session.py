@@ -10,7 +10,7 @@ import anyio
 from mcp import ClientSession
 from mcp.shared.memory import create_client_server_memory_streams
 
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 from cfab.runner.transports.mcp import INSTRUCTION_URI, TASK_URI, serve_streams
 from cfab.runner.transports.session import ServedEnv
 from cfab.seeds.determinism import BuildInputs

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cfab.runner.attempt import AttemptOutcome, run_attempt
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 from cfab.runner.policies import make_policy
 from cfab.runner.policies.oracle import example_args
 from cfab.runner.transports import client_wrapper

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cfab.grader import Evaluator
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.model import ContaminationMeta, Task, ToolStep, Trajectory, problem_hash
 

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from cfab.apps.erp.dialects import DIALECTS
-from cfab.runner.environment import Environment
-from cfab.runner.golden import ensure_golden
+from cfab.apps.world.environment import Environment
+from cfab.apps.world.golden import ensure_golden
 from cfab.schema.catalog import content_digest
 from cfab.seeds.determinism import BuildInputs
 

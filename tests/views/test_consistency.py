@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from cfab.runner.golden import ensure_golden
+from cfab.apps.world.golden import ensure_golden
 from cfab.views import check_consistency, divergence_kinds, parse_entity_file
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 from cfab.schema.catalog import content_digest
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import duckdb
 import pytest
 from cfab.apps.registry import load_all
-from cfab.runner.environment import Environment
-from cfab.runner.golden import BLOCK_SIZE
+from cfab.apps.world.environment import Environment
+from cfab.apps.world.golden import BLOCK_SIZE
 from cfab.schema.catalog import run_script, schema_ddl
 from cfab.seeds.determinism import BuildInputs
 

@@ -264,7 +264,7 @@ def test_guarded_tools_stage_and_never_change_state(open_env, name, setup, valid
 
 
 def test_agent_sql_write_to_guarded_table_is_staged(fixture_golden):
-    from cfab.runner.environment import Environment
+    from cfab.apps.world.environment import Environment
 
     with Environment.open(apps=["gcpay"], golden=fixture_golden, sql_write=True) as env:
         draft_pay_app(env)

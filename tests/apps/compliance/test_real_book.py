@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import duckdb
 import pytest
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 from cfab.views.consistency import check_consistency
 
 MY_APPS = ["gcpay", "levelset", "lcptracker", "avalara", "track1099", "corpay", "hcss_heavybid"]

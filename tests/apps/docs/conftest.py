@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from docs_fixture import DOC_APPS, build_fixture_golden  # noqa: E402
 
-from cfab.runner.environment import Environment  # noqa: E402
+from cfab.apps.world.environment import Environment  # noqa: E402
 
 
 @pytest.fixture(scope="session")

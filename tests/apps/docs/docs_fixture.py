@@ -46,7 +46,7 @@ def build_fixture_golden(out: Path, apps: list[str] = DOC_APPS, clock: date = CL
 def ocr_chunk(golden: str, file_ids: list[str]) -> list[tuple[str, dict | str]]:
     """Worker (spawned process): OCR Box files through the box.ocr_pdf tool of a fresh
     Environment on ``golden``; returns (file id, fields or the error)."""
-    from cfab.runner.environment import Environment
+    from cfab.apps.world.environment import Environment
 
     env = Environment.open(apps=["box"], golden=golden)
     try:

@@ -175,7 +175,7 @@ def test_a_fresh_build_renders_the_same_documents(real_golden: Path) -> None:
     if os.environ.get("CFAB_SLOW_TESTS"):
         import tempfile
 
-        from cfab.runner.golden import build_golden
+        from cfab.apps.world.golden import build_golden
 
         clear_render_cache()
         with tempfile.TemporaryDirectory() as tmp:

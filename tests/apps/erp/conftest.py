@@ -20,7 +20,7 @@ def erp_golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def open_env(erp_golden: Path):
-    from cfab.runner.environment import Environment
+    from cfab.apps.world.environment import Environment
 
     opened = []
 

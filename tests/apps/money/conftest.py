@@ -23,7 +23,7 @@ def money_golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def open_env(money_golden: Path):
     """``open_env(["adp"], sql_write=False)`` → an Environment over a fresh copy (closed after the test)."""
-    from cfab.runner.environment import Environment
+    from cfab.apps.world.environment import Environment
 
     opened = []
 

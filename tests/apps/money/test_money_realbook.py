@@ -32,7 +32,7 @@ def real_golden(golden_for):
 
 @pytest.fixture
 def real_env(real_golden):
-    from cfab.runner.environment import Environment
+    from cfab.apps.world.environment import Environment
 
     opened = []
 

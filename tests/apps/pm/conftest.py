@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pm_fixture_book import PM_APPS, build_fixture_golden  # noqa: E402
 
 from cfab.apps.registry import load_all  # noqa: E402
-from cfab.runner.environment import Environment  # noqa: E402
+from cfab.apps.world.environment import Environment  # noqa: E402
 
 
 def erp_available() -> bool:

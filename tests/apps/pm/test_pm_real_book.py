@@ -11,7 +11,7 @@ import pytest
 
 import cfab.seeds
 from cfab.apps.registry import load_all
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 from cfab.views.consistency import check_consistency
 
 from pm_fixture_book import PM_APPS

@@ -215,7 +215,7 @@ def test_every_pm_rule_has_a_case() -> None:
 
 @pytest.fixture(scope="module")
 def rules_env(pm_golden):
-    from cfab.runner.environment import Environment
+    from cfab.apps.world.environment import Environment
 
     env = Environment.open(apps=APPS, golden=pm_golden, sql_write=True)
     yield env

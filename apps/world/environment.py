@@ -26,8 +26,8 @@ from pydantic import ValidationError
 from cfab.apps.contract import App, AppContext
 from cfab.apps.registry import get_app, load_all
 from cfab.apps.tooling import ToolError, ToolResult, ToolSpec, jsonable
-from cfab.runner.arguments import MAX_ARGS_CHARS, Oversize, check_arguments, truncated
-from cfab.runner.golden import ensure_composed, ensure_golden
+from cfab.apps.world.arguments import MAX_ARGS_CHARS, Oversize, check_arguments, truncated
+from cfab.apps.world.golden import ensure_composed, ensure_golden
 from cfab.schema.catalog import Catalog, content_digest
 from cfab.schema.models import FrozenModel
 from cfab.seeds.determinism import BuildInputs, parse_clock
@@ -177,7 +177,7 @@ class Environment:
     def call(self, name: str, /, **args: Any) -> dict[str, Any]:
         """Call a tool by native, sanitized or alias name; always returns a JSON-safe dict.
 
-        Arguments past the size limits (:mod:`cfab.runner.arguments`) are refused before anything
+        Arguments past the size limits (:mod:`cfab.apps.world.arguments`) are refused before anything
         runs; the call is still logged (a guarded tool's in the guard log too) with its arguments
         truncated and their size and SHA-256."""
         self.con  # noqa: B018  (reopen if a diff or reset closed it; rebinds the tools)

@@ -40,12 +40,12 @@ from cfab.grader import grade
 from cfab.grader.matching import RowMatcher
 from cfab.grader.predicates import split_key
 from cfab.runner.attempt import run_attempt
-from cfab.runner.environment import Environment
+from cfab.apps.world.environment import Environment
 from cfab.runner.policies.baselines import NoopPolicy
-from cfab.runner.policies.oracle import OraclePolicy, _replay, payment_step
+from cfab.runner.policies.oracle import OraclePolicy, payment_step, replay
 from cfab.schema.sqlbuild import col, key_predicate, literal, pk_key, to_sql
 from cfab.seeds.determinism import BuildInputs
-from cfab.tasks.model import Task
+from cfab.tasks.model import StepResults, Task
 
 
 MUTANT_CLASSES: tuple[str, ...] = (
@@ -181,7 +181,8 @@ def _mutants(task: Task, golden: Path, inputs: BuildInputs) -> list[Mutant]:
     ev = task.ground_truth
     oracle = task.oracle
     with Environment.open(apps=task.systems, inputs=inputs, golden=golden, sql_write=task.sql_write) as env:
-        _replay(env, oracle.steps)
+        results = StepResults()
+        replay(env, oracle.steps, results)
         base = env.snapshot()
         diff = env.state_diff()
         matcher = RowMatcher(diff)
@@ -219,7 +220,7 @@ def _mutants(task: Task, golden: Path, inputs: BuildInputs) -> list[Mutant]:
         if task.guarded_step is not None:
             step = task.guarded_step
             trial("guarded_step", f"call guarded {step.tool}",
-                  lambda s=step: (_replay(env, [s]), f"called {s.tool}")[1])
+                  lambda s=step: (replay(env, [s], results), f"called {s.tool}")[1])
         pay = payment_step(env.tools)
         if pay is not None:
             trial("staged_payment", f"unrequested staged {pay[0]}",
@@ -254,7 +255,7 @@ class _Replay:
     def run(self, task: Any, env: Any) -> Any:
         from cfab.runner.records import Episode
 
-        calls = _replay(env, self.traj.steps)
+        calls = replay(env, self.traj.steps)
         return Episode(reply=self.traj.reply, answers=dict(self.traj.answers), steps=len(calls), tool_calls=calls,
                        stop_reason="finish")
 

@@ -12,23 +12,26 @@ from __future__ import annotations
 import fcntl
 import functools
 import hashlib
+import json
 import os
 import time
 from dataclasses import dataclass
 from importlib import metadata, resources
 from pathlib import Path
 
+import ast
+
 import duckdb
 import sqlglot
 from sqlglot import exp
 
-from cfab.runner.seeding import seed_apps
+from cfab.apps.world.seeding import seed_apps
 from cfab.schema.catalog import content_digest, run_script, schema_ddl
 from cfab.seeds.determinism import BuildInputs
 from cfab.seeds.parallel import build_workers
 
 BLOCK_SIZE = 16384
-_SHAPING_PACKAGES = ("cfab.schema", "cfab.seeds", "cfab.views", "cfab.apps")
+SHAPING_PACKAGES = ("cfab.schema", "cfab.seeds", "cfab.views", "cfab.apps")
 
 
 def cfab_home() -> Path:
@@ -47,10 +50,13 @@ def package_version() -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def code_fingerprint(packages: tuple[str, ...] = _SHAPING_PACKAGES) -> str:
+def code_fingerprint(packages: tuple[str, ...] = SHAPING_PACKAGES) -> str:
     """sha256 over the package version and every file of ``packages`` (default: those that
-    shape the book — DDL, generator, views, apps). Hashing reads every file (~0.2 s), and the
-    code does not change under a running process, so it is computed once per process."""
+    shape the book — DDL, generator, views, apps). Python files count by their code, not their
+    bytes (:func:`code_text`: docstrings, comments and layout do not shape a book or a task).
+    Hashing reads every file (~0.5 s), and the code does not change under a running process,
+    so it is computed once per process."""
+    memo = _CodeDigests()
     h = hashlib.sha256(package_version().encode())
     h.update(duckdb.__version__.encode())
     for package in packages:
@@ -66,8 +72,59 @@ def code_fingerprint(packages: tuple[str, ...] = _SHAPING_PACKAGES) -> str:
                     files.append(child)
         for f in sorted(files, key=lambda p: str(p)):
             h.update(str(f).rsplit(package.split(".")[-1], 1)[-1].encode())
-            h.update(f.read_bytes())
+            data = f.read_bytes()
+            h.update(memo.code_digest(data).encode() if f.name.endswith(".py") else data)
+    memo.save()
     return h.hexdigest()
+
+
+class _CodeDigests:
+    """sha256 of a file's bytes → sha256 of its :func:`code_text`, kept in ``$CFAB_HOME`` so a
+    process parses only the files that changed since the last one (parsing them all takes ~2 s)."""
+
+    def __init__(self) -> None:
+        self.path = cfab_home() / "code-digests.json"
+        try:
+            self.known: dict[str, str] = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.known = {}
+        self.changed = False
+        self.used: set[str] = set()
+
+    def code_digest(self, data: bytes) -> str:
+        key = hashlib.sha256(data).hexdigest()
+        self.used.add(key)
+        if key not in self.known:
+            self.known[key] = hashlib.sha256(code_text(data).encode()).hexdigest()
+            self.changed = True
+        return self.known[key]
+
+    def save(self) -> None:
+        if not self.changed:
+            return
+        if len(self.known) > 8192:  # old versions pile up over months of edits: keep what is in use
+            self.known = {k: v for k, v in self.known.items() if k in self.used}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(self.known, sort_keys=True), encoding="utf-8")
+            tmp.replace(self.path)
+        except OSError:
+            pass  # a read-only home only costs the next process the parse
+
+
+def code_text(source: bytes) -> str:
+    """A Python file's code without its docstrings, comments or layout (``ast.unparse`` of the
+    tree with every module, class and function docstring removed), so that editing a docstring
+    or reformatting a file leaves the fingerprint as it was."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return ast.unparse(tree)
 
 
 def golden_path(inputs: BuildInputs, home: Path | None = None, apps: list[str] | None = None) -> Path:
