@@ -49,8 +49,8 @@ _ID_NOISE = re.compile(r"[\s\-_.,#/'\"]+")
 _AMOUNT = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+     "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"])}
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%Y/%m/%d")
 _EMPTY_WORDS = frozenset({"", "none", "na", "nil", "nothing", "noneofthem", "empty"})
 _MAX_TEXT = 10_000  # longer values are not answers; compared as wrong without parsing
@@ -239,10 +239,7 @@ def _key(text: str) -> str:
 
 def parse_amount(value: Any) -> Decimal:
     """A money amount, exactly (raises AnswerError)."""
-    if isinstance(value, float):
-        text = repr(value)
-    else:
-        text = _scalar_text(value, "an amount")
+    text = repr(value) if isinstance(value, float) else _scalar_text(value, "an amount")
     s = text.strip()
     negative = False
     if s.startswith("(") and s.endswith(")"):

@@ -67,7 +67,7 @@ def _pk_found(row: DiffRow) -> Any:
 
 def _pk_equal(expected: Any, row: DiffRow) -> bool:
     wanted = list(expected) if isinstance(expected, (list, tuple)) else [expected]
-    return len(wanted) == len(row.pk) and all(values_equal(e, f) for e, f in zip(wanted, row.pk))
+    return len(wanted) == len(row.pk) and all(values_equal(e, f) for e, f in zip(wanted, row.pk, strict=True))
 
 
 class RowMatcher:
@@ -91,6 +91,7 @@ class RowMatcher:
         key = (id(p), part)
         if key not in self._masks:
             rows, cond = self.rows(p), p.part(part)
+            out: list[bool | None]
             if cond is None or not rows:
                 out = [True] * len(rows)
             elif isinstance(cond, dict):

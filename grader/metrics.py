@@ -30,9 +30,12 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from statistics import NormalDist
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from cfab.schema.models import FrozenModel
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
 
 Z95: float = NormalDist().inv_cdf(0.975)  # 1.959963984540054
 
@@ -216,7 +219,7 @@ def group_metrics(tasks: Sequence[TaskResult], k: int, group: str = "overall",
     p1_sum = sum(rates, Fraction(0))
     pass1 = p1_sum / n if n else Fraction(0)
     score = sum((Fraction(t.mean_score) for t in tasks), Fraction(0)) / n if n else Fraction(0)
-    complete = [(r, t) for r, t in zip(rates, tasks) if t.all_k_passed is not None]
+    complete = [(r, t) for r, t in zip(rates, tasks, strict=True) if t.all_k_passed is not None]
     nk = len(complete)
     if nk:
         hits = sum(1 for _, t in complete if t.all_k_passed)
@@ -237,7 +240,7 @@ def group_metrics(tasks: Sequence[TaskResult], k: int, group: str = "overall",
 
 
 def _grouped(tasks: Sequence[TaskResult], group: str, keys: Callable[[TaskResult], Iterable[str]],
-             k: int, z: float, sort_key: Callable[[str], object] = str) -> dict[str, GroupMetrics]:
+             k: int, z: float, sort_key: Callable[[str], SupportsRichComparison] = str) -> dict[str, GroupMetrics]:
     buckets: dict[str, list[TaskResult]] = defaultdict(list)
     for t in tasks:
         for key in dict.fromkeys(keys(t)):  # de-duplicated, order kept
@@ -246,7 +249,7 @@ def _grouped(tasks: Sequence[TaskResult], group: str, keys: Callable[[TaskResult
             for key in sorted(buckets, key=sort_key)}
 
 
-def _difficulty_order(key: str) -> object:
+def _difficulty_order(key: str) -> tuple[int, int, str]:
     return (0, int(key), "") if key.lstrip("-").isdigit() else (1, 0, key)
 
 

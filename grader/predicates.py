@@ -32,12 +32,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from decimal import Decimal, InvalidOperation
 from collections.abc import Iterator, Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
 import duckdb
-from cfab.schema.models import CfabModel
 from pydantic import (
     Field,
     PrivateAttr,
@@ -46,6 +45,8 @@ from pydantic import (
     model_validator,
 )
 from sqlglot import exp
+
+from cfab.schema.models import CfabModel
 
 from .answers import AnswerSpec
 from .catalog import catalog_mapping
@@ -95,7 +96,7 @@ class RowPredicate(CfabModel):
     allow_columns: list[str] = []
     label: str | None = None
 
-    _trees: dict[str, exp.Expression] = PrivateAttr(default_factory=dict)
+    _trees: dict[str, exp.Expr] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -119,7 +120,7 @@ class RowPredicate(CfabModel):
 
     @model_validator(mode="after")
     def _parse_sql(self) -> RowPredicate:
-        trees: dict[str, exp.Expression] = {}
+        trees: dict[str, exp.Expr] = {}
         for part in ("where", "assert"):
             value = self.part(part)
             if isinstance(value, str):
@@ -141,7 +142,7 @@ class RowPredicate(CfabModel):
     def part(self, name: str) -> dict[str, Any] | str | None:
         return self.assert_ if name == "assert" else self.where
 
-    def tree(self, name: str) -> exp.Expression | None:
+    def tree(self, name: str) -> exp.Expr | None:
         return self._trees.get(name)
 
     def refs(self, name: str) -> list[tuple[str | None, str]]:
@@ -166,7 +167,7 @@ class CallPredicate(CfabModel):
     count: int | None = Field(None, ge=0)
     label: str | None = None
 
-    _tree: exp.Expression | None = PrivateAttr(default=None)
+    _tree: exp.Expr | None = PrivateAttr(default=None)
 
     @model_validator(mode="before")
     @classmethod
@@ -187,7 +188,7 @@ class CallPredicate(CfabModel):
         return self
 
     @property
-    def tree(self) -> exp.Expression | None:
+    def tree(self) -> exp.Expr | None:
         return self._tree
 
 

@@ -39,7 +39,7 @@ _DENY_NAMES = {
 _DENY_PREFIXES = ("read_", "parquet_", "iceberg_", "delta_", "sqlite_", "postgres_", "mysql_",
                   "duckdb_", "pragma_", "pg_", "has_", "current_", "http", "s3", "write_",
                   "copy", "export", "import", "test_", "icu_", "tpch", "tpcds", "fts_")
-_DENY_NODES: tuple[type[exp.Expression], ...] = (
+_DENY_NODES: tuple[type[exp.Expr], ...] = (
     exp.Query, exp.Subquery, exp.Table, exp.From, exp.Join, exp.Star, exp.Placeholder,
     exp.Parameter, exp.Window, exp.AggFunc, exp.Command, exp.DDL, exp.DML, exp.Into,
     exp.Pragma, exp.Set, exp.Use, exp.Block,
@@ -57,7 +57,7 @@ def _func_name(node: exp.Func) -> str:
     return (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower()
 
 
-def parse_expression(text: str) -> exp.Expression:
+def parse_expression(text: str) -> exp.Expr:
     """Parse and vet one expression; raises :class:`UnsafeExpression` with the reason."""
     if not isinstance(text, str) or not text.strip():
         raise UnsafeExpression("empty SQL expression")
@@ -81,7 +81,7 @@ def parse_expression(text: str) -> exp.Expression:
     return tree
 
 
-def _lambda_params(node: exp.Expression) -> set[str]:
+def _lambda_params(node: exp.Expr) -> set[str]:
     names: set[str] = set()
     parent = node.parent
     while parent is not None:
@@ -106,7 +106,7 @@ def _ref_of(col: exp.Column) -> tuple[str | None, str, str | None] | None:
     return None, col.table, col.name
 
 
-def column_refs(tree: exp.Expression) -> list[tuple[str | None, str]]:
+def column_refs(tree: exp.Expr) -> list[tuple[str | None, str]]:
     """``(side, column)`` pairs the expression references (side: before/after/None)."""
     out: list[tuple[str | None, str]] = []
     for col in tree.find_all(exp.Column):
@@ -116,10 +116,10 @@ def column_refs(tree: exp.Expression) -> list[tuple[str | None, str]]:
     return out
 
 
-def rewrite(tree: exp.Expression, resolve: Callable[[str | None, str], str]) -> str:
+def rewrite(tree: exp.Expr, resolve: Callable[[str | None, str], str]) -> str:
     """DuckDB SQL for ``tree`` with every column replaced by ``resolve(side, name)``."""
 
-    def fix(node: exp.Expression) -> exp.Expression:
+    def fix(node: exp.Expr) -> exp.Expr:
         if isinstance(node, exp.Column):
             ref = _ref_of(node)
             if ref is None:

@@ -177,9 +177,9 @@ class StateDiff(FrozenModel):
         import pyarrow as pa
 
         rows = self.long_rows()
-        cols = list(zip(*rows)) if rows else [() for _ in LONG_COLUMNS]
+        cols = list(zip(*rows, strict=True)) if rows else [() for _ in LONG_COLUMNS]
         return pa.table({name: pa.array(list(vals), type=pa.string())
-                         for name, vals in zip(LONG_COLUMNS, cols)})
+                         for name, vals in zip(LONG_COLUMNS, cols, strict=True)})
 
     def to_polars(self) -> pl.DataFrame:
         import polars as pl

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Iterable
 
 import duckdb
 import sqlglot
@@ -101,7 +101,7 @@ class Catalog:
 
     @classmethod
     def load(cls, con: duckdb.DuckDBPyConnection, schemas: Iterable[str] | None = None,
-             database: str | None = None) -> "Catalog":
+             database: str | None = None) -> Catalog:
         wanted = {s.lower() for s in schemas} if schemas is not None else None
         db_filter = "database_name = current_database()" if database is None else "database_name = ?"
         params = [] if database is None else [database]
@@ -150,7 +150,9 @@ def table_fingerprint(con: duckdb.DuckDBPyConnection, info: TableInfo, database:
     if database is not None:
         tbl.set("catalog", exp.to_identifier(database, quoted=True))
     query = exp.select("count(*)", "coalesce(sum(hash(t))::HUGEINT, 0)").from_(tbl.as_("t"))
-    count, total = con.execute(query.sql(dialect="duckdb")).fetchone()
+    row = con.execute(query.sql(dialect="duckdb")).fetchone()
+    assert row is not None  # an aggregate without GROUP BY returns exactly one row
+    count, total = row
     return int(count), int(total)
 
 
@@ -187,7 +189,7 @@ def content_digest(con: duckdb.DuckDBPyConnection, schemas: Iterable[str] | None
     else:
         prints = [table_fingerprint(con, info) for info in infos]
     h = hashlib.sha256()
-    for info, (count, total) in zip(infos, prints):
+    for info, (count, total) in zip(infos, prints, strict=True):
         cols = ",".join(f"{c}:{t}" for c, t in info.columns.items())
         h.update(f"{info.qualified}|{cols}|{count}|{total}\n".encode())
     return h.hexdigest()

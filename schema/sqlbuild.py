@@ -7,9 +7,10 @@ exact; identifiers are always quoted. Nothing here formats SQL with f-strings.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import sqlglot
 from sqlglot import exp
@@ -31,10 +32,10 @@ def parse_type(type_text: str) -> exp.DataType:
     return exp.DataType.build(type_text, dialect=DIALECT)
 
 
-def literal(value: Any, type_text: str | None = None) -> exp.Expression:
+def literal(value: Any, type_text: str | None = None) -> exp.Expr:
     """A SQL literal for a Python value, cast to ``type_text`` when given."""
     if value is None:
-        node: exp.Expression = exp.Null()
+        node: exp.Expr = exp.Null()
     elif isinstance(value, bool):
         node = exp.Boolean(this=value)
     elif isinstance(value, (bytes, bytearray, memoryview)):
@@ -55,7 +56,7 @@ def literal(value: Any, type_text: str | None = None) -> exp.Expression:
     return exp.cast(node, parse_type(type_text))
 
 
-def key_predicate(info: TableInfo, keys: Sequence[Sequence[Any]], alias: str | None = None) -> exp.Expression:
+def key_predicate(info: TableInfo, keys: Sequence[Sequence[Any]], alias: str | None = None) -> exp.Expr:
     """``pk IN (...)`` (or a tuple IN for composite keys) with typed literals."""
     if not info.pk:
         raise ValueError(f"{info.qualified} has no primary key")
@@ -66,13 +67,13 @@ def key_predicate(info: TableInfo, keys: Sequence[Sequence[Any]], alias: str | N
         return exp.In(this=col(info.pk[0], alias),
                       expressions=[literal(k[0], types[0]) for k in keys])
     lhs = exp.Tuple(expressions=[col(c, alias) for c in info.pk])
-    rhs = [exp.Tuple(expressions=[literal(v, t) for v, t in zip(k, types)]) for k in keys]
+    rhs = [exp.Tuple(expressions=[literal(v, t) for v, t in zip(k, types, strict=True)]) for k in keys]
     return exp.In(this=lhs, expressions=rhs)
 
 
-def equals_all(filters: Mapping[str, Any], info: TableInfo | None = None, alias: str | None = None) -> exp.Expression:
+def equals_all(filters: Mapping[str, Any], info: TableInfo | None = None, alias: str | None = None) -> exp.Expr:
     """AND of ``col = value`` (``IS NULL`` for None) for a filter mapping."""
-    parts: list[exp.Expression] = []
+    parts: list[exp.Expr] = []
     for name, value in filters.items():
         column = info.column(name) if info is not None else name
         type_text = info.columns[column] if info is not None else None
@@ -88,11 +89,11 @@ def equals_all(filters: Mapping[str, Any], info: TableInfo | None = None, alias:
     return exp.and_(*parts)
 
 
-def parse_expr(text: str) -> exp.Expression:
+def parse_expr(text: str) -> exp.Expr:
     return sqlglot.parse_one(text, read=DIALECT)
 
 
-def to_sql(node: exp.Expression) -> str:
+def to_sql(node: exp.Expr) -> str:
     return node.sql(dialect=DIALECT)
 
 

@@ -18,11 +18,12 @@ The gate never opens or commits transactions: the caller wraps one tool call in 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from decimal import Decimal, InvalidOperation
-from typing import Any, Iterator, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
 
 import duckdb
 from sqlglot import exp
@@ -142,8 +143,8 @@ class WriteGate:
             raise WriteRejected(f"no row in {info.qualified} with key {self._key_text(info, key)}")
         return count
 
-    def update_where(self, table: str, where: exp.Expression | str | None,
-                     assignments: Mapping[str, exp.Expression | str]) -> int:
+    def update_where(self, table: str, where: exp.Expr | str | None,
+                     assignments: Mapping[str, exp.Expr | str]) -> int:
         """Update every row matching ``where`` with SQL expressions over the row's own columns."""
         info = self._table(table)
         where_expr = parse_expr(where) if isinstance(where, str) else (where or exp.true())
@@ -157,7 +158,7 @@ class WriteGate:
             raise WriteRejected(f"no row in {info.qualified} with key {self._key_text(info, key)}")
         return count
 
-    def delete_where(self, table: str, where: exp.Expression | str | None) -> int:
+    def delete_where(self, table: str, where: exp.Expr | str | None) -> int:
         info = self._table(table)
         where_expr = parse_expr(where) if isinstance(where, str) else (where or exp.true())
         olds = self._resolve(info, "delete", where_expr, {})
@@ -182,7 +183,7 @@ class WriteGate:
             raise WriteRejected(f"table {info.qualified} has no primary key and cannot be written")
         return info
 
-    def _update(self, info: TableInfo, where: exp.Expression, assignments: dict[str, exp.Expression]) -> int:
+    def _update(self, info: TableInfo, where: exp.Expr, assignments: dict[str, exp.Expr]) -> int:
         if not assignments:
             return 0
         bad = [c for c in assignments if c in info.pk]
@@ -192,15 +193,16 @@ class WriteGate:
         if not olds:
             return 0
         keys = [tuple(o[c] for c in info.pk) for o in olds]
-        stmt = exp.update(info.table_expr(), {ident(c): e for c, e in assignments.items()},
+        # sqlglot types update()'s SET keys as str, but parses any expression: an Identifier keeps the column quoted
+        stmt = exp.update(info.table_expr(), {ident(c): e for c, e in assignments.items()},  # type: ignore[misc]
                           where=key_predicate(info, keys))
         self.con.execute(to_sql(stmt))
         news = self._fetch(info, keys) if self.rules.assertions_for(info.qualified) else []
         self._touch(info, keys, olds + news)
         return len(olds)
 
-    def _resolve(self, info: TableInfo, op: str, where: exp.Expression,
-                 assignments: Mapping[str, exp.Expression]) -> list[dict[str, Any]]:
+    def _resolve(self, info: TableInfo, op: str, where: exp.Expr,
+                 assignments: Mapping[str, exp.Expr]) -> list[dict[str, Any]]:
         """Rows matching ``where`` with the verdict of each rule; raises on reject/guard."""
         rules = self._rules_for(info, op)
         new_map = {c: _qualify(e, "old") for c, e in assignments.items()}
@@ -213,7 +215,7 @@ class WriteGate:
         names = [d[0] for d in cur.description]
         out: list[dict[str, Any]] = []
         for values in cur.fetchall():
-            rec = dict(zip(names, values))
+            rec = dict(zip(names, values, strict=True))
             verdicts = [rec.pop(f"__rule{i}") for i in range(len(rules))]
             self._decide(info, op, rules, verdicts, rec)
             out.append(rec)
@@ -237,11 +239,11 @@ class WriteGate:
         select = exp.select(*[
             exp.alias_(exp.func("coalesce", _rewrite(t, info, new=new_map, old_alias=None), exp.false()), f"__rule{i}")
             for i, t in enumerate(trees)]).from_(values)
-        for row, verdicts in zip(rows, self.con.execute(to_sql(select)).fetchall()):
+        for row, verdicts in zip(rows, self.con.execute(to_sql(select)).fetchall(), strict=True):
             self._decide(info, "insert", rules, list(verdicts), row)
 
     def _decide(self, info: TableInfo, op: str, rules: list[Rule], verdicts: list[bool], row: dict) -> None:
-        for rule, hit in zip(rules, verdicts):
+        for rule, hit in zip(rules, verdicts, strict=True):
             if not hit:
                 continue
             if rule.action == "allow":
@@ -271,7 +273,7 @@ class WriteGate:
             raise WriteRejected(f"{info.qualified}.{column} takes at most {scale} decimal places, got {value}")
         return dec
 
-    def _key_where(self, info: TableInfo, key: Mapping[str, Any] | Sequence[Any]) -> exp.Expression:
+    def _key_where(self, info: TableInfo, key: Mapping[str, Any] | Sequence[Any]) -> exp.Expr:
         values = [key[k] for k in _key_lookup(info, key)] if isinstance(key, Mapping) else list(key)
         if len(values) != len(info.pk):
             raise WriteRejected(f"{info.qualified} key needs {len(info.pk)} value(s): {', '.join(info.pk)}")
@@ -281,12 +283,12 @@ class WriteGate:
     def _key_text(info: TableInfo, key: Mapping[str, Any] | Sequence[Any]) -> str:
         if isinstance(key, Mapping):
             return ", ".join(f"{k}={v!r}" for k, v in key.items())
-        return ", ".join(f"{c}={v!r}" for c, v in zip(info.pk, key))
+        return ", ".join(f"{c}={v!r}" for c, v in zip(info.pk, key, strict=True))  # _key_where checked the width
 
     def _fetch(self, info: TableInfo, keys: list[tuple]) -> list[dict[str, Any]]:
         cur = self.con.execute(to_sql(exp.select("*").from_(info.table_expr()).where(key_predicate(info, keys))))
         names = [d[0] for d in cur.description]
-        return [dict(zip(names, r)) for r in cur.fetchall()]
+        return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
     def _touch(self, info: TableInfo, keys: list[tuple], rows: list[dict[str, Any]]) -> None:
         touched = self._touched.setdefault(info.qualified.lower(), _Touched(info, set(), {}))
@@ -303,15 +305,18 @@ class WriteGate:
             return
         types = [info.columns[c] for c in group_cols]
         if len(group_cols) == 1:
-            in_pred: exp.Expression = exp.In(this=col(group_cols[0]), expressions=[literal(g[0], types[0]) for g in groups])
+            in_pred: exp.Expr = exp.In(this=col(group_cols[0]),
+                                       expressions=[literal(g[0], types[0]) for g in groups])
         else:
             in_pred = exp.In(this=exp.Tuple(expressions=[col(c) for c in group_cols]),
-                             expressions=[exp.Tuple(expressions=[literal(v, t) for v, t in zip(g, types)]) for g in groups])
+                             expressions=[exp.Tuple(expressions=[literal(v, t) for v, t in zip(g, types, strict=True)])
+                                          for g in groups])
         query = (exp.select(*[col(c) for c in group_cols]).from_(info.table_expr()).where(in_pred)
-                 .group_by(*[col(c) for c in group_cols]).having(exp.not_(exp.paren(_rule_tree(assertion.check).copy()))))
+                 .group_by(*[col(c) for c in group_cols])
+                 .having(exp.not_(exp.paren(_rule_tree(assertion.check).copy()))))
         bad = self.con.execute(to_sql(query)).fetchone()
         if bad is not None:
-            raise WriteRejected(_format(assertion.message, dict(zip(group_cols, bad))), assertion.id)
+            raise WriteRejected(_format(assertion.message, dict(zip(group_cols, bad, strict=True))), assertion.id)
 
 
 def _column(info: TableInfo, name: str) -> str:
@@ -331,24 +336,24 @@ def _key_lookup(info: TableInfo, key: Mapping[str, Any]) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
-def _rule_tree(text: str) -> exp.Expression:
+def _rule_tree(text: str) -> exp.Expr:
     """A rule's or assertion's SQL, parsed once per process (never mutated: callers copy)."""
     return parse_expr(text)
 
 
-def _qualify(node: exp.Expression, alias: str) -> exp.Expression:
+def _qualify(node: exp.Expr, alias: str) -> exp.Expr:
     """Qualify bare column references with ``alias`` (the row being written)."""
-    def fix(n: exp.Expression) -> exp.Expression:
+    def fix(n: exp.Expr) -> exp.Expr:
         if isinstance(n, exp.Column) and not n.table:
             return exp.column(n.this.copy(), table=ident(alias))
         return n
     return node.transform(fix)  # transform copies the tree
 
 
-def _rewrite(pred: exp.Expression, info: TableInfo, *, new: Mapping[str, exp.Expression],
-             old_alias: str | None) -> exp.Expression:
+def _rewrite(pred: exp.Expr, info: TableInfo, *, new: Mapping[str, exp.Expr],
+             old_alias: str | None) -> exp.Expr:
     """Replace ``new.c`` by the new value of c and ``old.c`` by the current value (or NULL)."""
-    def fix(n: exp.Expression) -> exp.Expression:
+    def fix(n: exp.Expr) -> exp.Expr:
         if not isinstance(n, exp.Column) or n.table.lower() not in ("new", "old"):
             return n
         name = info.column(n.name)

@@ -68,8 +68,8 @@ from importlib import resources
 from typing import Literal
 
 import sqlglot
-from sqlglot import exp
 from pydantic import Field, field_validator, model_validator
+from sqlglot import exp
 
 from cfab.schema.models import CfabModel, FrozenModel
 
@@ -121,7 +121,7 @@ class Rule(FrozenModel):
         return value if value is None else _check_parses(value)
 
     @model_validator(mode="after")
-    def _one_predicate(self) -> "Rule":
+    def _one_predicate(self) -> Rule:
         given = [n for n, v in (("when", self.when != "true"), ("fact", self.fact is not None),
                                 ("parent", self.parent is not None)) if v]
         if len(given) > 1:
@@ -174,7 +174,7 @@ class RuleSet:
         if dupes:
             raise ValueError(f"duplicate rule ids: {sorted(dupes)}")
         self._by_id = {r.id: r for r in rules}
-        self._conditions: dict[tuple[str, str], exp.Expression] = {}
+        self._conditions: dict[tuple[str, str], exp.Expr] = {}
         for rule in rules:  # resolve every fact and parent now: a bad reference fails the load
             for op in rule.on:
                 self.condition(rule, op)
@@ -187,7 +187,7 @@ class RuleSet:
     def rule(self, rule_id: str) -> Rule:
         return self._by_id[rule_id]
 
-    def fact_tree(self, rule: Rule, depth: int = 0) -> exp.Expression:
+    def fact_tree(self, rule: Rule, depth: int = 0) -> exp.Expr:
         """The rule's fact over ``row.<col>``; a parent rule's is EXISTS over the parent table."""
         if rule.fact is not None:
             return sqlglot.parse_one(rule.fact, read="duckdb")
@@ -209,7 +209,7 @@ class RuleSet:
         query = exp.select(exp.Literal.number(1)).from_(source).where(exp.and_(exp.paren(link), exp.paren(inner)))
         return exp.Exists(this=query)
 
-    def condition(self, rule: Rule, op: str) -> exp.Expression:
+    def condition(self, rule: Rule, op: str) -> exp.Expr:
         """The predicate over ``old.<col>`` / ``new.<col>`` the gate evaluates for ``op`` (cached;
         callers must not mutate it). For a fact: INSERT checks the new row, DELETE the old row,
         UPDATE either (narrowed to changes of ``columns`` when given)."""
@@ -276,9 +276,9 @@ def fact_columns(text: str) -> set[str]:
             if c.table.lower() == "row"}
 
 
-def _retable(tree: exp.Expression, mapping: dict[str, str]) -> exp.Expression:
+def _retable(tree: exp.Expr, mapping: dict[str, str]) -> exp.Expr:
     """A copy of ``tree`` with column qualifiers renamed (``row.x`` -> ``new.x``)."""
-    def fix(n: exp.Expression) -> exp.Expression:
+    def fix(n: exp.Expr) -> exp.Expr:
         if isinstance(n, exp.Column) and n.table.lower() in mapping and not n.args.get("db"):
             return exp.column(n.this.copy(), table=exp.to_identifier(mapping[n.table.lower()]))
         return n

@@ -117,7 +117,8 @@ def parse_entity_file(app: str, text: str) -> list[EntityQuery]:
         sql = "\n".join(body).strip().rstrip(";").strip()
         if entity and sql:
             if entity not in ENTITY_FIELDS:
-                raise ValueError(f"views/entities/{app}.sql: unknown entity {entity!r}; known: {', '.join(ENTITY_FIELDS)}")
+                raise ValueError(f"views/entities/{app}.sql: unknown entity {entity!r}; "
+                                 f"known: {', '.join(ENTITY_FIELDS)}")
             out.append(EntityQuery(app, entity, scope, sql))
 
     for line in text.splitlines():
@@ -172,7 +173,7 @@ def check_consistency(con: duckdb.DuckDBPyConnection, apps: list[str] | None = N
             continue
         rows: dict[str, dict[str, Any]] = {}
         for values in cur.fetchall():
-            rec = dict(zip(cols, values))
+            rec = dict(zip(cols, values, strict=True))
             key = str(rec.pop("entity_key"))
             if key in rows:
                 report.registry_errors.append(f"{q.app} entity {q.entity}: duplicate entity_key {key}")
