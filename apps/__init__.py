@@ -33,13 +33,13 @@ _WHERE = {
     "App": "contract", "AppContext": "contract", "AppManifest": "contract",
     "ToolArgs": "tooling", "ToolError": "tooling", "ToolResult": "tooling", "ToolSpec": "tooling", "tool": "tooling",
     "app_names": "registry", "get_app": "registry", "load_all": "registry",
-    "SqlRefused": "sqlpolicy",
+    "SqlRefused": "sandbox.policy",
 }
 
 if TYPE_CHECKING:
     from cfab.apps.contract import App, AppContext, AppManifest
     from cfab.apps.registry import app_names, get_app, load_all
-    from cfab.apps.sqlpolicy import SqlRefused
+    from cfab.apps.sandbox.policy import SqlRefused
     from cfab.apps.tooling import ToolArgs, ToolError, ToolResult, ToolSpec, tool
 
 

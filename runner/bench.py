@@ -427,7 +427,7 @@ def _preload() -> None:
 
     for name in ("cfab.apps.world.golden", "cfab.apps.world.environment", "cfab.runner.attempt", "cfab.runner.run",
                  "cfab.runner.policies", "cfab.runner.bench_measure", "cfab.runner.bench_worker", "cfab.grader",
-                 "cfab.grader.diff", "cfab.tasks.suite", "cfab.apps.sqlexec", "cfab.apps.sqltool"):
+                 "cfab.grader.diff", "cfab.tasks.suite", "cfab.apps.sandbox.exec", "cfab.apps.sandbox.tool"):
         importlib.import_module(name)
     from cfab.apps.registry import load_all
 

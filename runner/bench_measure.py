@@ -193,7 +193,7 @@ def _overhead_table(rows: list[dict[str, Sample]]) -> dict[str, Any]:
 def raw_open_costs(golden: Path, n: int) -> dict[str, Any]:
     """The floor under open: copy the file, connect to it plainly, connect hardened."""
     import duckdb
-    from cfab.apps.sqlexec import connect_hardened
+    from cfab.apps.sandbox.exec import connect_hardened
 
     tmp = Path(tempfile.mkdtemp(prefix="cfab-bench-raw-"))
     copy: list[Sample] = []

@@ -155,7 +155,7 @@ def attempt_probe() -> Iterator[Probe]:
     import cfab.grader as grader_pkg
     import cfab.grader.diff as diffmod
     import cfab.apps.world.environment as envmod
-    from cfab.apps import sqlexec
+    import cfab.apps.sandbox.exec as sqlexec
 
     probe = Probe()
     try:

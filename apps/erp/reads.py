@@ -476,7 +476,7 @@ class ErpReads(ErpCore):
 
         Returns {"columns": [...], "rows": [[...]], "row_count": n, "truncated": bool}.
         """
-        from cfab.apps.sqlexec import run_read
+        from cfab.apps.sandbox.exec import run_read
 
         outcome = run_read(self.con, args.sql, [self.schema_name()], max_rows=args.max_rows)
         data = outcome.model_dump(mode="json")

@@ -112,7 +112,7 @@ class Environment:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
     def _open(self) -> None:
-        from cfab.apps.sqlexec import connect_hardened
+        from cfab.apps.sandbox.exec import connect_hardened
 
         self._con = connect_hardened(self.path, memory_limit=self.memory_limit)
         self.catalog = _catalog_for(self.golden, self._con)
@@ -122,7 +122,7 @@ class Environment:
         ctx = AppContext(con=self._con, gate=self.gate, catalog=self.catalog, clock=self.clock, env=self)
         registry = load_all()
         self._apps: dict[str, App] = {a: registry[a](ctx) for a in self.app_names}
-        from cfab.apps.sqltool import SqlTool
+        from cfab.apps.sandbox.tool import SqlTool
 
         self._apps["sql"] = SqlTool(ctx, schemas=sorted(writable), allow_write=self.sql_write)
         ctx.apps.update({n: a for n, a in self._apps.items() if n != "sql"})
@@ -262,7 +262,7 @@ class Environment:
             result = ToolResult(ok=False, error=e.message, error_type="rejected")
         except duckdb.Error as e:
             con.rollback()
-            from cfab.apps.sqlexec import translate_duckdb_error
+            from cfab.apps.sandbox.exec import translate_duckdb_error
 
             result = ToolResult(ok=False, error=f"{spec.name}: {translate_duckdb_error(e)}", error_type="invalid_argument")
         except Exception as e:  # a bug of ours: never a traceback to the agent

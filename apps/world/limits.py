@@ -2,7 +2,7 @@
 
 DuckDB's ``memory_limit`` bounds its buffer manager but not the values one expression builds,
 so a single agent query that multiplies a string through a chain of ordinary operations can
-ask for gigabytes (`cfab.apps.sqlsize` refuses the direct builders up front). The runner
+ask for gigabytes (`cfab.apps.sandbox.size` refuses the direct builders up front). The runner
 therefore caps the data segment (``RLIMIT_DATA``, soft limit) of every process that runs
 attempts: an allocation past the cap fails inside DuckDB, the query comes back as an
 "Out of Memory" error result, and the attempt, the worker and the host go on.
@@ -13,7 +13,7 @@ worker that has run a few attempts reserves about 1.7 GB while its resident set 
 400 MB, so the default growth (4 GB, ``CFAB_MEMORY_CAP`` or ``--memory-cap``) leaves room for
 real work. ``none`` turns it off; in-process runs (``--workers 1``) restore the previous limit
 afterwards. Library users who open environments in their own process get the per-statement cap
-of `cfab.apps.sqlmemory` (the same mechanism and the same size parser) on every agent read.
+of `cfab.apps.sandbox.memory` (the same mechanism and the same size parser) on every agent read.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from cfab.apps.sqlmemory import data_segment
-from cfab.apps.sqlmemory import parse_size as _parse_size
+from cfab.apps.sandbox.memory import data_segment
+from cfab.apps.sandbox.memory import parse_size as _parse_size
 
 __all__ = ["DEFAULT_MEMORY_CAP", "parse_size", "memory_cap_from_env", "cap_memory", "restore_memory", "add_memory_cap"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cfab.apps.sqltool import READ_TIMEOUT_S
+from cfab.apps.sandbox.tool import READ_TIMEOUT_S
 from cfab.apps.world.environment import Environment
 from cfab.apps.world.golden import cfab_home
 from conformance_attacks import ATTACKS, COMPOSED, HIDDEN, NOT_COMPOSED

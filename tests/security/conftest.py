@@ -139,7 +139,7 @@ def fixture_dir(tmp_path: Path) -> Path:
 @pytest.fixture(scope="module")
 def shared_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, duckdb.DuckDBPyConnection]]:
     """One hardened connection to a fixture file, shared by a module's tests."""
-    from cfab.apps.sqlexec import connect_hardened
+    from cfab.apps.sandbox.exec import connect_hardened
 
     root = tmp_path_factory.mktemp("secdb")
     build_fixture_db(root / "golden.duckdb")

@@ -15,10 +15,10 @@ import re
 import duckdb
 import pytest
 
-import cfab.apps.sqlguard as sqlguard
-from cfab.apps.sqlcrosscheck import crosscheck_read
-from cfab.apps.sqlfunctions import builtin_catalog, policy, unreviewed
-from cfab.apps.sqlpolicy import SqlRefused
+import cfab.apps.sandbox.read as sqlguard
+from cfab.apps.sandbox.crosscheck import crosscheck_read
+from cfab.apps.sandbox.functions import builtin_catalog, policy, unreviewed
+from cfab.apps.sandbox.policy import SqlRefused
 
 from .conftest import ALLOWED
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import duckdb
 from sqlglot import exp
 
-from cfab.apps.sqlexec import connect_hardened, run_read
-from cfab.apps.sqlfunctions import policy
+from cfab.apps.sandbox.exec import connect_hardened, run_read
+from cfab.apps.sandbox.functions import policy
 
 from .conftest import ALLOWED, SECRET_MARKER, build_fixture_db, content_digest, dir_listing
 

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from cfab.apps.sqlexec import QueryResult, SqlError, connect_hardened, run_read
-from cfab.apps.sqlguard import SqlRefused, check_read, render_sql
+from cfab.apps.sandbox.exec import QueryResult, SqlError, connect_hardened, run_read
+from cfab.apps.sandbox.parse import render_sql
+from cfab.apps.sandbox.policy import SqlRefused
+from cfab.apps.sandbox.read import check_read
 
 from .conftest import ALLOWED, SECRET_MARKER, content_digest, dir_listing, fill, load_corpus
 

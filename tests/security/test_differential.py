@@ -15,8 +15,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cfab.apps.sqlexec import QueryResult, SqlError, connect_hardened, run_read
-from cfab.apps.sqlguard import SqlRefused, check_read
+from cfab.apps.sandbox.exec import QueryResult, SqlError, connect_hardened, run_read
+from cfab.apps.sandbox.policy import SqlRefused
+from cfab.apps.sandbox.read import check_read
 
 from .conftest import ALLOWED, SECRET_MARKER, build_fixture_db, content_digest, dir_listing
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from cfab.apps.sqlexec import (
+from cfab.apps.sandbox.exec import (
     CONNECT_CONFIG,
     QueryResult,
     SqlError,

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from cfab.apps.sqlguard import check_read, parse_write
-from cfab.apps.sqlpolicy import SqlRefused
-from cfab.apps.sqlsize import MAX_BUILT_VALUE
+from cfab.apps.sandbox.policy import SqlRefused
+from cfab.apps.sandbox.read import check_read
+from cfab.apps.sandbox.size import MAX_BUILT_VALUE
+from cfab.apps.sandbox.write import parse_write
 
 APPS = ["procore"]
 

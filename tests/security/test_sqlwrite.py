@@ -9,7 +9,8 @@ from decimal import Decimal
 import duckdb
 import pytest
 
-from cfab.apps.sqlguard import SqlRefused, WriteIntent, parse_write
+from cfab.apps.sandbox.policy import SqlRefused
+from cfab.apps.sandbox.write import WriteIntent, parse_write
 
 from .conftest import ALLOWED, FIXTURE_SQL
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cfab.apps.sqlmemory import statement_memory, statement_memory_cap
+from cfab.apps.sandbox.memory import statement_memory, statement_memory_cap
 
 from .conftest import build_fixture_db
 
@@ -34,7 +34,7 @@ HUNGRY = [
 
 CHILD = textwrap.dedent("""
     import json, resource, sys, threading, time
-    from cfab.apps.sqlexec import connect_hardened, run_read
+    from cfab.apps.sandbox.exec import connect_hardened, run_read
 
     def rss():
         with open('/proc/self/status') as fh:

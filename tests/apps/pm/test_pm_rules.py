@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cfab.apps.sqlguard import parse_write
+from cfab.apps.sandbox.write import parse_write
 from cfab.schema.catalog import content_digest
 from cfab.triggers.gate import GuardTripped, WriteRejected
 from cfab.triggers.rules import load_rules

@@ -1,4 +1,4 @@
-"""Parser for the per-task `sql.execute` write tool: turn one INSERT / UPDATE / DELETE into
+"""The write parser for the per-task `sql.execute` write tool: turn one INSERT / UPDATE / DELETE into
 a `WriteIntent` the write gate (triggers/) can resolve and apply. Nothing is executed here.
 
 Accepted shapes (anything else is refused with `SqlRefused`):
@@ -27,15 +27,16 @@ from typing import Any, Literal
 
 from sqlglot import exp
 
-from cfab.apps.sqlcrosscheck import crosscheck_row_expression, crosscheck_write_kind
-from cfab.apps.sqlpolicy import (
+from cfab.apps.sandbox.crosscheck import crosscheck_row_expression, crosscheck_write_kind
+from cfab.apps.sandbox.parse import parse_one_statement, render_sql
+from cfab.apps.sandbox.policy import (
     SqlRefused,
     banned_function_reason,
     function_call_name,
     normalize_allowed,
     schema_refusal,
 )
-from cfab.apps.sqlsize import check_value_size
+from cfab.apps.sandbox.size import check_value_size
 from cfab.schema.models import FrozenModel
 
 __all__ = ["WriteIntent", "parse_write"]
@@ -231,8 +232,6 @@ def _where(root: exp.Expression, schema: str, table: str, alias: str) -> str | N
 
 def parse_write(sql: str, allowed_schemas: Collection[str]) -> WriteIntent:
     """Parse one agent write into a `WriteIntent`, or raise `SqlRefused` saying why."""
-    from cfab.apps.sqlguard import parse_one_statement, render_sql
-
     allowed = normalize_allowed(allowed_schemas)
     root = parse_one_statement(sql)
     kind = next((k for k in _ROOT_ARGS if type(root) is k), None)

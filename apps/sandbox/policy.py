@@ -1,10 +1,10 @@
 """Shared policy for agent SQL: the refusal exception, the function allow-list lookup
-(`cfab.apps.sqlfunctions`, reviewed data in sqlfunctions.toml), the few table functions
+(`cfab.apps.sandbox.functions`, reviewed data in functions.toml), the few table functions
 allowed in FROM, and the catalog relations that get rewritten.
 
 Everything here is data or tiny pure helpers, used by both static layers
-(`cfab.apps.sqlguard`, the sqlglot layer, and `cfab.apps.sqlcrosscheck`, the DuckDB
-parser layer) and by the write parser (`cfab.apps.sqlwrite`), so the two layers can
+(`cfab.apps.sandbox.read`, the sqlglot layer, and `cfab.apps.sandbox.crosscheck`, the DuckDB
+parser layer) and by the write parser (`cfab.apps.sandbox.write`), so the two layers can
 never disagree about *what* is allowed, only about *how* a statement parses.
 """
 
@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from cfab.apps.sqlfunctions import function_refusal, policy
+from cfab.apps.sandbox.functions import function_refusal, policy
 
 __all__ = [
     "SqlRefused",
@@ -65,7 +65,7 @@ CATALOG_FUNCTIONS: dict[str, str] = {
     "duckdb_constraints": "schema_name",
 }
 if set(CATALOG_FUNCTIONS) != policy().categories["allowed_table.catalog"]:
-    raise RuntimeError("sqlfunctions.toml allowed_table.catalog must list exactly the rewritten catalog functions")
+    raise RuntimeError("functions.toml allowed_table.catalog must list exactly the rewritten catalog functions")
 
 #: Names DuckDB would try to read as a file when no such table exists (replacement scans
 #: also fire for qualified names: `procore.csv` reads ./procore.csv).
@@ -98,7 +98,7 @@ def banned_function_reason(name: str, context: str = "expression") -> str | None
     """Why the built-in function `name` may not be called by an agent in `context`
     ("expression" or "table"), or None if it may.
 
-    An allow-list (`cfab.apps.sqlfunctions`, data in sqlfunctions.toml): a name nobody
+    An allow-list (`cfab.apps.sandbox.functions`, data in functions.toml): a name nobody
     reviewed is refused too, with a message saying so."""
     return function_refusal(name, context)  # type: ignore[arg-type]
 
@@ -118,7 +118,6 @@ def function_call_name(node: Any) -> str | None:
     as `exp.Transform` is rendered, LIST_TRANSFORM(...)). None when the node renders as
     syntax (operators, CAST, CASE, literals) rather than as a call."""
     from sqlglot import exp
-
     from sqlglot.errors import ErrorLevel
 
     if isinstance(node, exp.Anonymous):

@@ -4,10 +4,10 @@
   autoload, no community/unsigned extensions, no Python replacement scans, no spilling
   to temp files, no cross-schema "did you mean" hints, bounded memory and threads, then
   `lock_configuration`. CHECKPOINT keeps working (the environment's snapshots need it).
-* `run_read(con, sql, allowed)`: the guard (`cfab.apps.sqlguard.prepare_read`), then the
+* `run_read(con, sql, allowed)`: the guard (`cfab.apps.sandbox.read.prepare_read`), then the
   guard's rendered SQL on a fresh cursor inside `BEGIN TRANSACTION READ ONLY … ROLLBACK`,
   with a timer thread that interrupts the cursor at the deadline, under a per-statement
-  memory cap (`cfab.apps.sqlmemory`). Never raises for agent
+  memory cap (`cfab.apps.sandbox.memory`). Never raises for agent
   mistakes: refusals, timeouts and engine errors come back as `SqlError`.
 * `translate_duckdb_error(exc)`: one clean line from a DuckDB exception, for every tool.
 """
@@ -27,9 +27,9 @@ from typing import Any, Literal
 
 import duckdb
 
-from cfab.apps.sqlguard import SqlRefused, prepare_read
-from cfab.apps.sqlmemory import statement_memory_cap
-from cfab.apps.sqlpolicy import normalize_allowed
+from cfab.apps.sandbox.memory import statement_memory_cap
+from cfab.apps.sandbox.policy import SqlRefused, normalize_allowed
+from cfab.apps.sandbox.read import prepare_read
 from cfab.schema.models import FrozenModel
 
 __all__ = [
@@ -280,7 +280,7 @@ def run_read(con: duckdb.DuckDBPyConnection, sql: str, allowed_schemas: Collecti
     deadline = _Deadline(cursor, timeout_s)
     try:
         cursor.execute("BEGIN TRANSACTION READ ONLY")
-        with statement_memory_cap():  # values DuckDB's memory_limit does not see (cfab.apps.sqlmemory)
+        with statement_memory_cap():  # values DuckDB's memory_limit does not see (cfab.apps.sandbox.memory)
             deadline.start()
             cursor.execute(checked.sql)
             description = cursor.description or []

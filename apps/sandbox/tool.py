@@ -67,7 +67,7 @@ class SqlTool(App):
 
         Returns {"columns": [...], "rows": [[...]], "row_count": n, "truncated": bool}; amounts are exact decimal strings.
         """
-        from cfab.apps.sqlexec import run_read
+        from cfab.apps.sandbox.exec import run_read
 
         outcome = run_read(self.con, args.sql, self.schemas, max_rows=args.max_rows, timeout_s=READ_TIMEOUT_S)
         data = outcome.model_dump(mode="json")
@@ -93,7 +93,8 @@ class SqlTool(App):
         """
         if not self.allow_write:
             raise ToolError("sql.execute is not enabled for this task; use the apps' tools to make changes", "rejected")
-        from cfab.apps.sqlguard import SqlRefused, parse_write
+        from cfab.apps.sandbox.policy import SqlRefused
+        from cfab.apps.sandbox.write import parse_write
 
         try:
             intent = parse_write(args.sql, self.schemas)

@@ -1,6 +1,6 @@
 """Second static layer: DuckDB's own parser re-checks the SQL the guard will execute.
 
-The sqlglot layer (`cfab.apps.sqlguard`) decides and rewrites; this module takes the SQL
+The sqlglot layer (`cfab.apps.sandbox.read`) decides and rewrites; this module takes the SQL
 text that will actually be sent to the engine and asks DuckDB how *it* parses that text
 (`extract_statements` and `json_serialize_sql`, both pure parsing — nothing is bound or
 executed, and the private parser connection has no file, no external access and a
@@ -18,7 +18,7 @@ from typing import Any
 
 import duckdb
 
-from cfab.apps.sqlpolicy import (
+from cfab.apps.sandbox.policy import (
     ALLOWED_TABLE_FUNCTIONS,
     CATALOG_FUNCTIONS,
     CATALOG_VIEWS,
@@ -84,18 +84,24 @@ def _check_function_name(obj: dict[str, Any]) -> None:
         raise SqlRefused(f"function {name} is not available: only DuckDB's built-in functions can be used")
 
 
+def _one_statement(con: duckdb.DuckDBPyConnection, sql: str) -> Any:
+    """DuckDB's one statement in `sql` (parsed, not bound), or refuse; call under `_lock`."""
+    try:
+        statements = con.extract_statements(sql)
+    except duckdb.Error as exc:
+        raise SqlRefused(f"DuckDB cannot parse this statement: {_first_line(exc)}") from None
+    if len(statements) != 1:
+        raise SqlRefused("only one statement per call")
+    return statements[0]
+
+
 def _engine_parse(sql: str) -> dict[str, Any]:
     """DuckDB's parse of `sql`: exactly one SELECT-type statement, as a JSON tree."""
     with _lock:
         con = _parser_connection()
-        try:
-            statements = con.extract_statements(sql)
-        except duckdb.Error as exc:
-            raise SqlRefused(f"DuckDB cannot parse this statement: {_first_line(exc)}") from None
-        if len(statements) != 1:
-            raise SqlRefused("only one statement per call")
-        if statements[0].type != duckdb.StatementType.SELECT:
-            kind = str(statements[0].type).rsplit(".", 1)[-1]
+        statement = _one_statement(con, sql)
+        if statement.type != duckdb.StatementType.SELECT:
+            kind = str(statement.type).rsplit(".", 1)[-1]
             raise SqlRefused(f"{kind} statements are not allowed: only SELECT queries can be run")
         try:
             raw = con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()
@@ -263,14 +269,8 @@ def crosscheck_read(sql: str, allowed: tuple[str, ...]) -> None:
 def crosscheck_write_kind(sql: str, op: str) -> None:
     """Refuse unless DuckDB also sees exactly one statement of kind `op` (insert/update/delete)."""
     with _lock:
-        con = _parser_connection()
-        try:
-            statements = con.extract_statements(sql)
-        except duckdb.Error as exc:
-            raise SqlRefused(f"DuckDB cannot parse this statement: {_first_line(exc)}") from None
-    if len(statements) != 1:
-        raise SqlRefused("only one statement per call")
-    kind = str(statements[0].type).rsplit(".", 1)[-1].lower()
+        statement = _one_statement(_parser_connection(), sql)
+    kind = str(statement.type).rsplit(".", 1)[-1].lower()
     if kind != op:
         raise SqlRefused(f"DuckDB reads this statement as {kind.upper()}, not {op.upper()}")
 

@@ -1,13 +1,13 @@
 """The reviewed allow-list of DuckDB built-in functions agent SQL may call.
 
-The list is data (`sqlfunctions.toml` beside this module, loaded with importlib.resources):
+The list is data (`functions.toml` beside this module, loaded with importlib.resources):
 every function name of the installed DuckDB's ``duckdb_functions()`` is either allowed in
 expressions, allowed in FROM, or refused with a reason. Anything else — a function a newer
 DuckDB adds, a user macro, a typo — is refused as not reviewed. Both static layers
-(`cfab.apps.sqlguard`, sqlglot, and `cfab.apps.sqlcrosscheck`, DuckDB's parser) ask
+(`cfab.apps.sandbox.read`, sqlglot, and `cfab.apps.sandbox.crosscheck`, DuckDB's parser) ask
 `function_refusal`, so they agree on *what* is allowed.
 
-``python -m cfab.apps.sqlfunctions --unreviewed`` prints the candidates a DuckDB upgrade
+``python -m cfab.apps.sandbox.functions --unreviewed`` prints the candidates a DuckDB upgrade
 brings (names in ``duckdb_functions()`` the file does not mention), by function type.
 """
 
@@ -35,8 +35,8 @@ class FunctionPolicy(NamedTuple):
 
 @functools.cache
 def policy() -> FunctionPolicy:
-    """Load `sqlfunctions.toml` once per process."""
-    text = importlib.resources.files("cfab.apps").joinpath("sqlfunctions.toml").read_text(encoding="utf-8")
+    """Load `functions.toml` once per process."""
+    text = importlib.resources.files("cfab.apps.sandbox").joinpath("functions.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     categories: dict[str, frozenset[str]] = {}
     expression: set[str] = set()
@@ -54,7 +54,7 @@ def policy() -> FunctionPolicy:
             refused[name.lower()] = str(entry["reason"])
     clash = (expression | table) & set(refused)
     if clash:
-        raise RuntimeError(f"sqlfunctions.toml allows and refuses {sorted(clash)}")
+        raise RuntimeError(f"functions.toml allows and refuses {sorted(clash)}")
     return FunctionPolicy(str(data["meta"]["duckdb_version"]), frozenset(expression), frozenset(table),
                           refused, categories)
 
@@ -113,6 +113,7 @@ def unreviewed() -> dict[str, list[str]]:
 
 def _main() -> None:
     import argparse
+
     import duckdb
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

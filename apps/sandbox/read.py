@@ -1,11 +1,12 @@
-"""Static guard for agent SQL (DESIGN.md §10): decide, before anything runs, whether a
+"""The read guard for agent SQL (DESIGN.md §10): decide, before anything runs, whether a
 statement from the agent's read tool may run, and rewrite catalog discovery so it only
 shows the attempt's own apps.
 
 Layers, in order (any one refuses with `SqlRefused(reason)`, reason agent-readable):
 
 1. size and parse: sqlglot, DuckDB dialect; unparseable SQL is refused;
-2. exactly one statement (trailing semicolons and comments are fine);
+2. exactly one statement (trailing semicolons and comments are fine) — both in
+   `cfab.apps.sandbox.parse`, which the write parser uses too;
 3. an allow-list of root kinds: SELECT, UNION/INTERSECT/EXCEPT, WITH … SELECT, VALUES,
    a parenthesised query, DESCRIBE / SUMMARIZE of a query or app table; `SHOW [ALL]
    TABLES` is rewritten to a filtered information_schema query;
@@ -13,7 +14,7 @@ Layers, in order (any one refuses with `SqlRefused(reason)`, reason agent-readab
    EXPORT/INSTALL node anywhere (CTEs and subqueries included); no banned function
    (files, network, sequences, settings, SQL-in-SQL, engine internals); value builders
    (repeat, lpad/rpad, printf/format widths, range as a value, resize) bounded by literal
-   sizes (`cfab.apps.sqlsize`); every table
+   sizes (`cfab.apps.sandbox.size`); every table
    schema-qualified with an allowed schema (an in-scope CTE name excepted); no catalog
    qualification; table functions from a small allow-list only;
 5. catalog discovery rewrite: information_schema.{tables, columns, schemata,
@@ -21,29 +22,24 @@ Layers, in order (any one refuses with `SqlRefused(reason)`, reason agent-readab
    constraints}() become `(SELECT * FROM <it> WHERE <schema col> IN (<apps>)) AS <alias>`,
    built with sqlglot expression builders;
 6. render without comments (`render_sql`) and re-check that text with DuckDB's own parser
-   (`cfab.apps.sqlcrosscheck`). The rendered text is what `run_read` executes.
+   (`cfab.apps.sandbox.crosscheck`). The rendered text is what `run_read` executes.
 
-`parse_write` (the write tool's parser) lives in `cfab.apps.sqlwrite` and is re-exported.
+The write tool's parser, `parse_write`, is `cfab.apps.sandbox.write`.
 """
 
 from __future__ import annotations
 
-import logging
-import re
 from collections.abc import Collection
 from typing import NamedTuple
 
-import sqlglot
 from sqlglot import exp
-from sqlglot.dialects.duckdb import DuckDB
 
-from cfab.apps.sqlcrosscheck import crosscheck_read
-from cfab.apps.sqlsize import check_value_size
-from cfab.apps.sqlpolicy import (
+from cfab.apps.sandbox.crosscheck import crosscheck_read
+from cfab.apps.sandbox.parse import DIALECT, parse_one_statement, render_sql
+from cfab.apps.sandbox.policy import (
     ALLOWED_TABLE_FUNCTIONS,
     CATALOG_FUNCTIONS,
     CATALOG_VIEWS,
-    MAX_SQL_CHARS,
     SqlRefused,
     banned_function_reason,
     function_call_name,
@@ -51,30 +47,9 @@ from cfab.apps.sqlpolicy import (
     normalize_allowed,
     schema_refusal,
 )
+from cfab.apps.sandbox.size import check_value_size
 
-__all__ = [
-    "SqlRefused",
-    "CheckedRead",
-    "check_read",
-    "prepare_read",
-    "render_sql",
-    "parse_one_statement",
-    "parse_write",
-    "WriteIntent",
-]
-
-DIALECT = "duckdb"
-
-
-class _DropCommandFallback(logging.Filter):
-    """Silence sqlglot's per-statement warning when it falls back to a Command node:
-    agent SQL that does this is refused anyway, and the warning would flood run logs."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "Falling back to parsing as a 'Command'" not in record.getMessage()
-
-
-logging.getLogger("sqlglot").addFilter(_DropCommandFallback())
+__all__ = ["CheckedRead", "check_read", "prepare_read"]
 
 _READ_ROOTS: tuple[type[exp.Expression], ...] = (exp.Select, exp.SetOperation, exp.Values, exp.Subquery)
 _FROM_ITEMS: tuple[type[exp.Expression], ...] = (exp.Table, exp.Subquery, exp.Unnest, exp.Values, exp.Lateral)
@@ -123,59 +98,6 @@ class CheckedRead(NamedTuple):
 
     expression: exp.Expression
     sql: str
-
-
-class _RenderDuckDB(DuckDB):
-    """DuckDB as sqlglot writes it, plus the JSON path parts DuckDB reads but sqlglot's
-    DuckDB generator does not write: recursive descent (`'$..value'`)."""
-
-    class Generator(DuckDB.Generator):
-        def jsonpathrecursive_sql(self, expression: exp.Expression) -> str:
-            return f"..{expression.this or ''}"
-
-
-def render_sql(expression: exp.Expression) -> str:
-    """The SQL text for `expression`, DuckDB dialect, comments dropped (what gets run)."""
-    return expression.sql(dialect=_RenderDuckDB, comments=False)
-
-
-def parse_one_statement(sql: str) -> exp.Expression:
-    """Parse exactly one statement (trailing `;` and comments allowed) or refuse."""
-    if not isinstance(sql, str) or not sql.strip():
-        raise SqlRefused("empty SQL: send one SELECT statement")
-    if len(sql) > MAX_SQL_CHARS:
-        raise SqlRefused(f"SQL is too long ({len(sql)} characters, limit {MAX_SQL_CHARS})")
-    if "\x00" in sql:
-        raise SqlRefused("SQL contains a NUL character")
-    try:
-        parsed = sqlglot.parse(sql, read=DIALECT)
-    except RecursionError:
-        raise SqlRefused("SQL is nested too deeply") from None
-    except Exception as exc:  # sqlglot ParseError/TokenError and friends
-        raise SqlRefused(f"could not parse SQL: {_parse_error_text(exc)}") from None
-    statements = [s for s in parsed if s is not None and not isinstance(s, exp.Semicolon)]
-    if not statements:
-        raise SqlRefused("empty SQL: send one SELECT statement")
-    if len(statements) > 1:
-        raise SqlRefused("only one statement per call")
-    return statements[0]
-
-
-def _parse_error_text(exc: Exception) -> str:
-    """A short, plain (no ANSI, no token dump) description of a sqlglot parse error."""
-    errors = getattr(exc, "errors", None) or []
-    if errors and isinstance(errors[0], dict) and errors[0].get("description"):
-        first = errors[0]
-        text = str(first["description"])
-        if first.get("line") and first.get("col"):
-            text += f" (line {first['line']}, column {first['col']})"
-    else:
-        text = str(exc)
-    text = re.sub(r"\x1b\[[0-9;]*m", "", text)
-    text = re.sub(r"<Token [^>]*>", "end of input", text)
-    text = re.sub(r"<class '(?:[\w]+\.)*(\w+)'>", r"\1", text)
-    text = " ".join(text.split())
-    return text[:200] or type(exc).__name__
 
 
 # -- root ---------------------------------------------------------------------------------
@@ -230,7 +152,7 @@ def _function_names(node: exp.Func) -> list[str]:
 
 
 def _check_function_name(node: exp.Func) -> None:
-    """Refuse a call of anything but a reviewed, allowed built-in (sqlfunctions.toml)."""
+    """Refuse a call of anything but a reviewed, allowed built-in (functions.toml)."""
     for name in _function_names(node):
         why = banned_function_reason(name, "expression")
         if why:
@@ -238,7 +160,7 @@ def _check_function_name(node: exp.Func) -> None:
 
 
 def _check_sizes(functions: list[exp.Func]) -> None:
-    """Value-size limits (`cfab.apps.sqlsize`), innermost call first, so a runtime size
+    """Value-size limits (`cfab.apps.sandbox.size`), innermost call first, so a runtime size
     check built around an outer call already contains the checks of the calls inside it."""
     for node in reversed(functions):
         check_value_size(node, runtime_checks=True)
@@ -454,5 +376,3 @@ def check_read(sql: str, allowed_schemas: Collection[str]) -> exp.Expression:
     """
     return prepare_read(sql, allowed_schemas).expression
 
-
-from cfab.apps.sqlwrite import WriteIntent, parse_write  # noqa: E402  (re-export)

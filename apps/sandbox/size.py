@@ -23,7 +23,7 @@ by gigabytes before the time limit can act. This module reasons about sizes stat
 * quadratic string comparisons (levenshtein, damerau_levenshtein, jaro…) run only when
   the product of their inputs' lengths is at most ``MAX_QUADRATIC_WORK``.
 
-The per-statement memory cap (`cfab.apps.sqlexec`) is the second line: whatever a query
+The per-statement memory cap (`cfab.apps.sandbox.exec`) is the second line: whatever a query
 multiplies through operations this module does not model ends as an "out of memory" error.
 """
 
@@ -33,7 +33,7 @@ import re
 
 from sqlglot import exp
 
-from cfab.apps.sqlpolicy import SqlRefused, function_call_name
+from cfab.apps.sandbox.policy import SqlRefused, function_call_name
 
 __all__ = ["MAX_BUILT_VALUE", "MAX_QUADRATIC_WORK", "MAX_CHECK_NESTING", "check_value_size", "static_size"]
 

@@ -15,7 +15,7 @@ Concurrent statements in one process share one window (the first to start sets i
 last to finish restores the previous limit). While a statement runs, other threads of the
 process are under the same cap. ``CFAB_STATEMENT_MEMORY`` sets the growth (default
 ``1536MB``; ``none`` turns it off). Only Linux enforces it (``RLIMIT_DATA`` counts
-private mappings there since 4.7); elsewhere the static size guard (`cfab.apps.sqlsize`)
+private mappings there since 4.7); elsewhere the static size guard (`cfab.apps.sandbox.size`)
 is the only bound.
 """
 
