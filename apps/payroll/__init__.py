@@ -1,5 +1,10 @@
-"""Payroll archetype: Foundation Software Payroll, ADP Workforce Now, Rippling."""
+"""Payroll archetype: Foundation Software Payroll, ADP Workforce Now, Rippling.
 
-from cfab.apps.payroll.vendors import AdpWorkforceNow, FoundationPayroll, RipplingPayroll
+``dialects`` holds each vendor's vocabulary, ``model`` the archetype's tables and the SQL that
+projects the book into them, ``gen`` renders each vendor's schema/views/entity projections/rules,
+``base`` the tools (written once, reading the dialect) and ``vendors`` registers the three.
+"""
 
-__all__ = ["AdpWorkforceNow", "FoundationPayroll", "RipplingPayroll"]
+from cfab.apps.payroll.vendors import PAYROLL_APPS, AdpWorkforceNow, FoundationPayroll, RipplingPayroll
+
+__all__ = ["PAYROLL_APPS", "AdpWorkforceNow", "FoundationPayroll", "RipplingPayroll"]

@@ -1,13 +1,15 @@
 """Payroll archetype: employees, prevailing-wage rates, imported hours, pay batches, earnings and
 payments; staging the open batch is a normal write, releasing it (``pr_release``) is guarded.
 
-The archetype is written once in :class:`PayrollApp`; each vendor sets table names, status
-words and native tool names.
+The archetype is written once in :class:`PayrollApp`; each vendor is a dialect
+(``cfab.apps.payroll.dialects``): table names, status words, batch ids, example ids and native
+tool names.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import asdict
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar, Literal
@@ -16,6 +18,7 @@ from pydantic import Field
 from sqlglot import exp
 
 from cfab.apps.contract import App
+from cfab.apps.payroll.dialects import PayrollDialect
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, equals_all, literal
 
@@ -89,31 +92,40 @@ class ReleaseArgs(ToolArgs):
 
 
 class PayrollApp(App):
-    """A payroll system. Subclasses set the constants."""
+    """A payroll system: the tools written once, each vendor's tables and words read from its dialect ``D``.
+
+    A vendor is a subclass that sets ``D`` (``cfab.apps.payroll.dialects``); its app name, label and
+    native tool names come from the dialect."""
 
     archetype = "Payroll"
     kind: ClassVar[str] = "payroll"
-    T_EMP: ClassVar[str] = "employees"
-    T_JOBS: ClassVar[str] = "jobs"
-    T_RATES: ClassVar[str] = "prevailing_wage_rates"
-    T_HOURS: ClassVar[str] = "hours"
-    T_BATCH: ClassVar[str] = "batches"
-    T_EARN: ClassVar[str] = "earnings"
-    T_PAY: ClassVar[str] = "payments"
-    S_OPEN: ClassVar[str] = "Open"
-    S_STAGED: ClassVar[str] = "Staged"
-    S_RELEASED: ClassVar[str] = "Released"
-    S_ACTIVE: ClassVar[str] = "Active"
-    S_TERM: ClassVar[str] = "Terminated"
-    EX_EMPLOYEE: ClassVar[str] = "100201"
-    EX_BATCH: ClassVar[str] = "WK260131"
-    EX_JOB: ClassVar[str] = "1042"
+    D: ClassVar[PayrollDialect]
+    # The names tests/apps/money reads (outside this archetype's files), set from D; the tools read D.
+    T_EARN: ClassVar[str]
+    T_BATCH: ClassVar[str]
+    T_HOURS: ClassVar[str]
+    T_PAY: ClassVar[str]
+    S_OPEN: ClassVar[str]
+    S_STAGED: ClassVar[str]
+    S_RELEASED: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        d = cls.__dict__.get("D")
+        if d is not None:
+            cls.name, cls.label, cls.TOOL_NAMES = d.app, d.label, dict(d.tool_names)
+            tables, words = d.tables, d.words
+            cls.T_EARN, cls.T_BATCH, cls.T_HOURS, cls.T_PAY = (tables.earnings, tables.batches, tables.hours,
+                                                               tables.payments)
+            cls.S_OPEN, cls.S_STAGED, cls.S_RELEASED = words.batch_open, words.batch_staged, words.batch_released
 
     @classmethod
     def doc_vars(cls) -> dict[str, str]:
-        """Docstring placeholders: the App's plus this vendor's status words."""
+        """Docstring placeholders: the App's, this vendor's words (``$batch_open``) and example ids
+        (``$example_employee``, ``$example_batch``, ``$example_job``)."""
         out = super().doc_vars()
-        out.update({k: getattr(cls, k) for k in ['S_OPEN', 'S_STAGED', 'S_RELEASED']})
+        out.update(asdict(cls.D.words))
+        out.update({f"example_{k}": v for k, v in asdict(cls.D.examples).items()})
         return out
 
     # ------------------------------------------------------------------ reads
@@ -130,13 +142,15 @@ class PayrollApp(App):
         Returns {"employees": [{employee_id, first_name, last_name, trade, classification, level,
         apprentice_registration, apprentice_pct, union_local, base_rate, fringe_rate, hire_date, status}], "count": n}.
         """
-        status = {"active": self.S_ACTIVE, "terminated": self.S_TERM}.get(args.status)
+        words = self.D.words
+        status = {"active": words.employee_active, "terminated": words.employee_terminated}.get(args.status)
         extra = None
         if args.name_contains:
             like = literal(f"%{args.name_contains}%")
             extra = exp.ILike(this=exp.DPipe(this=exp.DPipe(this=col("first_name"), expression=literal(" ")),
                                              expression=col("last_name")), expression=like)
-        rows = self.select(self.T_EMP, {"trade": args.trade, "classification": args.classification, "status": status},
+        rows = self.select(self.D.tables.employees,
+                           {"trade": args.trade, "classification": args.classification, "status": status},
                            extra=extra, order_by=["last_name", "first_name", "employee_id"])
         return {"employees": rows, "count": len(rows)}
 
@@ -145,14 +159,15 @@ class PayrollApp(App):
         """Get one employee from $label with their recent hours and earnings.
 
         Args:
-            employee_id: e.g. "$EX_EMPLOYEE".
+            employee_id: e.g. "$example_employee".
 
         Returns {"employee": {...}, "hours": [{week_ending, job_id, regular_hours, overtime_hours}],
         "earnings": [{batch_id, job_id, regular_hours, overtime_hours, rate, gross_pay, net_pay}]}.
         """
-        emp = self.require(self.T_EMP, "employee", employee_id=args.employee_id.strip())
-        hours = self.select(self.T_HOURS, {"employee_id": emp["employee_id"]}, order_by=["week_ending", "job_id"])
-        earnings = self.select(self.T_EARN, {"employee_id": emp["employee_id"]}, order_by=["batch_id", "job_id"])
+        tables = self.D.tables
+        emp = self.require(tables.employees, "employee", employee_id=args.employee_id.strip())
+        hours = self.select(tables.hours, {"employee_id": emp["employee_id"]}, order_by=["week_ending", "job_id"])
+        earnings = self.select(tables.earnings, {"employee_id": emp["employee_id"]}, order_by=["batch_id", "job_id"])
         return {"employee": emp, "hours": hours, "earnings": earnings}
 
     @tool("hours.list")
@@ -161,14 +176,14 @@ class PayrollApp(App):
 
         Args:
             week_ending: the Saturday ending the week, e.g. "2026-01-24".
-            job: job id as $label spells it, e.g. "$EX_JOB".
-            employee_id: e.g. "$EX_EMPLOYEE".
+            job: job id as $label spells it, e.g. "$example_job".
+            employee_id: e.g. "$example_employee".
 
         Returns {"hours": [{employee_id, week_ending, job_id, regular_hours, overtime_hours, source}], "count": n,
         "total_regular": "...", "total_overtime": "..."}.
         """
-        rows = self.select(self.T_HOURS, {"week_ending": args.week_ending, "job_id": args.job,
-                                          "employee_id": args.employee_id},
+        rows = self.select(self.D.tables.hours, {"week_ending": args.week_ending, "job_id": args.job,
+                                                 "employee_id": args.employee_id},
                            order_by=["week_ending", "employee_id", "job_id"])
         return {"hours": rows, "count": len(rows),
                 "total_regular": sum((r["regular_hours"] for r in rows), Decimal("0.00")),
@@ -176,15 +191,15 @@ class PayrollApp(App):
 
     @tool("batches.list")
     def batches_list(self, args: BatchesArgs) -> dict[str, Any]:
-        """List pay batches in $label (released ones are final; the current week is '$S_OPEN').
+        """List pay batches in $label (released ones are final; the current week is '$batch_open').
 
         Args:
-            status: e.g. "$S_OPEN", "$S_STAGED" or "$S_RELEASED".
+            status: e.g. "$batch_open", "$batch_staged" or "$batch_released".
 
         Returns {"batches": [{batch_id, period_start, period_end, check_date, status, bank_account, total_gross,
         staged_at, released_at}], "count": n}.
         """
-        rows = self.select(self.T_BATCH, {"status": args.status}, order_by=["period_end", "batch_id"])
+        rows = self.select(self.D.tables.batches, {"status": args.status}, order_by=["period_end", "batch_id"])
         return {"batches": rows, "count": len(rows)}
 
     @tool("earnings.list")
@@ -192,15 +207,15 @@ class PayrollApp(App):
         """List earnings lines (per batch, employee and job) in $label.
 
         Args:
-            batch_id: e.g. "$EX_BATCH".
-            employee_id: e.g. "$EX_EMPLOYEE".
-            job: e.g. "$EX_JOB".
+            batch_id: e.g. "$example_batch".
+            employee_id: e.g. "$example_employee".
+            job: e.g. "$example_job".
 
         Returns {"earnings": [{batch_id, employee_id, job_id, regular_hours, overtime_hours, rate, fringe_rate,
         gross_pay, withholding, net_pay}], "count": n, "total_gross": "..."}.
         """
-        rows = self.select(self.T_EARN, {"batch_id": args.batch_id, "employee_id": args.employee_id,
-                                         "job_id": args.job}, order_by=["batch_id", "employee_id", "job_id"])
+        rows = self.select(self.D.tables.earnings, {"batch_id": args.batch_id, "employee_id": args.employee_id,
+                                                    "job_id": args.job}, order_by=["batch_id", "employee_id", "job_id"])
         return {"earnings": rows, "count": len(rows),
                 "total_gross": sum((r["gross_pay"] for r in rows), Decimal("0.00"))}
 
@@ -209,13 +224,13 @@ class PayrollApp(App):
         """List paychecks and direct deposits of released batches in $label.
 
         Args:
-            batch_id: e.g. "$EX_BATCH".
-            employee_id: e.g. "$EX_EMPLOYEE".
+            batch_id: e.g. "$example_batch".
+            employee_id: e.g. "$example_employee".
 
         Returns {"payments": [{batch_id, employee_id, payment_method, check_number, bank_account, pay_date,
         gross_pay, net_pay}], "count": n}.
         """
-        rows = self.select(self.T_PAY, {"batch_id": args.batch_id, "employee_id": args.employee_id},
+        rows = self.select(self.D.tables.payments, {"batch_id": args.batch_id, "employee_id": args.employee_id},
                            order_by=["pay_date", "batch_id", "employee_id"])
         return {"payments": rows, "count": len(rows)}
 
@@ -226,36 +241,38 @@ class PayrollApp(App):
 
     def earnings_for(self, batch_id: str, job_id: str | None = None) -> list[dict[str, Any]]:
         """Earnings lines of one batch (optionally one job), e.g. for a certified-payroll report."""
-        return self.select(self.T_EARN, {"batch_id": batch_id, "job_id": job_id},
+        return self.select(self.D.tables.earnings, {"batch_id": batch_id, "job_id": job_id},
                            order_by=["employee_id", "job_id"])
 
     # ------------------------------------------------------------------ staging
     def _open_batch(self, batch_id: str | None) -> dict[str, Any]:
+        words = self.D.words
         if batch_id:
-            batch = self.require(self.T_BATCH, "pay batch", batch_id=batch_id.strip())
+            batch = self.require(self.D.tables.batches, "pay batch", batch_id=batch_id.strip())
         else:
-            rows = self.select(self.T_BATCH, extra=exp.In(this=col("status"), expressions=[
-                literal(self.S_OPEN), literal(self.S_STAGED)]), order_by=["period_end"])
+            rows = self.select(self.D.tables.batches, extra=exp.In(this=col("status"), expressions=[
+                literal(words.batch_open), literal(words.batch_staged)]), order_by=["period_end"])
             if not rows:
                 raise ToolError(f"no open pay batch in {self.label}", "not_found")
             if len(rows) > 1:
                 raise ToolError(f"several open batches ({', '.join(r['batch_id'] for r in rows)}); name one",
                                 "invalid_argument")
             batch = rows[0]
-        if batch["status"] not in (self.S_OPEN, self.S_STAGED):
+        if batch["status"] not in (words.batch_open, words.batch_staged):
             raise ToolError(f"pay batch {batch['batch_id']} is {batch['status']}; only an "
-                            f"{self.S_OPEN} or {self.S_STAGED} batch can be staged", "conflict")
+                            f"{words.batch_open} or {words.batch_staged} batch can be staged", "conflict")
         return batch
 
     def compute_lines(self, batch: dict[str, Any]) -> list[dict[str, Any]]:
         """The draft earnings lines of a batch from approved hours (deterministic order)."""
-        hours = self.select(self.T_HOURS, extra=exp.and_(
+        tables = self.D.tables
+        hours = self.select(tables.hours, extra=exp.and_(
             exp.GTE(this=col("week_ending"), expression=literal(batch["period_start"], "DATE")),
             exp.LTE(this=col("week_ending"), expression=literal(batch["period_end"], "DATE"))),
             order_by=["employee_id", "job_id", "week_ending"])
-        employees = {e["employee_id"]: e for e in self.select(self.T_EMP)}
-        jobs = {j["job_id"]: j for j in self.select(self.T_JOBS)}
-        rates = {(r["job_id"], r["classification"]): r for r in self.select(self.T_RATES)}
+        employees = {e["employee_id"]: e for e in self.select(tables.employees)}
+        jobs = {j["job_id"]: j for j in self.select(tables.jobs)}
+        rates = {(r["job_id"], r["classification"]): r for r in self.select(tables.prevailing_wage_rates)}
         summed: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [Decimal("0.00"), Decimal("0.00")])
         for h in hours:
             acc = summed[(h["employee_id"], h["job_id"])]
@@ -286,12 +303,12 @@ class PayrollApp(App):
         classification (a registered apprentice: the journeyman rate times the apprentice percentage;
         an unregistered apprentice: the full journeyman rate).
         Gross is rounded to cents per line. Taxes and net pay are calculated at release. The batch
-        becomes '$S_STAGED'. Nothing is paid: releasing is a separate, guarded step (pr_release).
+        becomes '$batch_staged'. Nothing is paid: releasing is a separate, guarded step (pr_release).
 
         Args:
-            batch_id: the open batch, e.g. "$EX_BATCH" (default: the one open batch).
+            batch_id: the open batch, e.g. "$example_batch" (default: the one open batch).
 
-        Returns {"batch_id", "status": "$S_STAGED", "lines": n, "total_gross": "...", "replaced_lines": n,
+        Returns {"batch_id", "status": "$batch_staged", "lines": n, "total_gross": "...", "replaced_lines": n,
         "earnings": [...]}.
         """
         batch = self._open_batch(args.batch_id)
@@ -299,13 +316,14 @@ class PayrollApp(App):
         if not lines:
             raise ToolError(f"no approved hours for the period {batch['period_start']}..{batch['period_end']}",
                             "conflict")
-        info = self.tbl(self.T_EARN)
+        info = self.tbl(self.D.tables.earnings)
         replaced = self.gate.delete_where(info.qualified, equals_all({"batch_id": batch["batch_id"]}, info))
         self.gate.insert_many(info.qualified, lines)
         total = sum((ln["gross_pay"] for ln in lines), Decimal("0.00"))
-        self.update(self.T_BATCH, {"batch_id": batch["batch_id"]},
-                    {"status": self.S_STAGED, "total_gross": total, "staged_at": self.now})
-        return {"batch_id": batch["batch_id"], "status": self.S_STAGED, "lines": len(lines), "total_gross": total,
+        staged = self.D.words.batch_staged
+        self.update(self.D.tables.batches, {"batch_id": batch["batch_id"]},
+                    {"status": staged, "total_gross": total, "staged_at": self.now})
+        return {"batch_id": batch["batch_id"], "status": staged, "lines": len(lines), "total_gross": total,
                 "replaced_lines": replaced, "earnings": lines}
 
     @tool("pr_release", guarded="payroll")
@@ -316,16 +334,17 @@ class PayrollApp(App):
         approver.
 
         Args:
-            batch_id: the staged batch, e.g. "$EX_BATCH".
+            batch_id: the staged batch, e.g. "$example_batch".
 
         Returns what would be released: {"would_release": {"batch_id", "check_date", "bank_account",
         "employees", "lines", "total_gross"}}.
         """
-        batch = self.require(self.T_BATCH, "pay batch", batch_id=args.batch_id.strip())
-        if batch["status"] != self.S_STAGED:
-            raise ToolError(f"pay batch {batch['batch_id']} is {batch['status']}; only a {self.S_STAGED} batch "
+        batch = self.require(self.D.tables.batches, "pay batch", batch_id=args.batch_id.strip())
+        staged = self.D.words.batch_staged
+        if batch["status"] != staged:
+            raise ToolError(f"pay batch {batch['batch_id']} is {batch['status']}; only a {staged} batch "
                             f"can be released", "conflict")
-        lines = self.select(self.T_EARN, {"batch_id": batch["batch_id"]})
+        lines = self.select(self.D.tables.earnings, {"batch_id": batch["batch_id"]})
         if not lines:
             raise ToolError(f"pay batch {batch['batch_id']} has no earnings lines", "conflict")
         return {"would_release": {"batch_id": batch["batch_id"], "check_date": batch["check_date"],
