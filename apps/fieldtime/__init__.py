@@ -1,5 +1,10 @@
-"""FieldTime archetype: Rhumbix and busybusy."""
+"""FieldTime archetype: Rhumbix and busybusy.
 
-from cfab.apps.fieldtime.vendors import Busybusy, Rhumbix
+``dialects`` holds each vendor's vocabulary, ``model`` the archetype's tables and the SQL that
+projects the book into them, ``gen`` renders each vendor's schema/views/entity projections/rules,
+``base`` the tools (written once, reading the dialect) and ``vendors`` registers the two.
+"""
 
-__all__ = ["Busybusy", "Rhumbix"]
+from cfab.apps.fieldtime.vendors import FIELD_TIME_APPS, Busybusy, Rhumbix
+
+__all__ = ["FIELD_TIME_APPS", "Busybusy", "Rhumbix"]

@@ -1,13 +1,14 @@
 """FieldTime archetype: projects, cost codes, workers, crews and daily timecards; supervisors
 approve timecards (a normal write); approved cards exported to payroll are locked.
 
-Written once in :class:`FieldTimeApp`; each vendor sets table names, status words and native tool
-names.
+Written once in :class:`FieldTimeApp`; each vendor is a dialect (``cfab.apps.fieldtime.dialects``):
+table names, status words, id formats, example ids and native tool names.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import asdict
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, ClassVar, Literal
@@ -16,10 +17,12 @@ from pydantic import Field
 from sqlglot import exp
 
 from cfab.apps.contract import App
+from cfab.apps.fieldtime.dialects import FieldTimeDialect
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
 
 MAX_ROWS = 500
+DEFAULT_APPROVER = "payroll@companyA.com"   # who approves when no approver is named
 
 
 def week_ending(day: date) -> date:
@@ -70,28 +73,35 @@ class SummaryArgs(ToolArgs):
 
 
 class FieldTimeApp(App):
-    """A field time-tracking app. Subclasses set the constants."""
+    """A field time-tracking app: the tools written once, each vendor's tables and words read from its
+    dialect ``D``.
+
+    A vendor is a subclass that sets ``D`` (``cfab.apps.fieldtime.dialects``); its app name, label
+    and native tool names come from the dialect."""
 
     archetype = "FieldTime"
     kind: ClassVar[str] = "field_time"
-    T_PROJ: ClassVar[str] = "projects"
-    T_CC: ClassVar[str] = "cost_codes"
-    T_WORK: ClassVar[str] = "workers"
-    T_CREW: ClassVar[str] = "crews"
-    T_TC: ClassVar[str] = "timecards"
-    PENDING: ClassVar[str] = "PENDING"
-    APPROVED: ClassVar[str] = "APPROVED"
-    S_ACTIVE: ClassVar[str] = "ACTIVE"
-    S_INACTIVE: ClassVar[str] = "INACTIVE"
-    USER: ClassVar[str] = "payroll@companyA.com"
-    EX_WORKER: ClassVar[str] = "RX-1001"
-    EX_TIMECARD: ClassVar[str] = "te_3f9a0c12d4e5b6a7"
+    D: ClassVar[FieldTimeDialect]
+    # The names tests/apps/money reads (outside this archetype's files), set from D; the tools read D.
+    T_TC: ClassVar[str]
+    PENDING: ClassVar[str]
+    APPROVED: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        d = cls.__dict__.get("D")
+        if d is not None:
+            cls.name, cls.label, cls.TOOL_NAMES = d.app, d.label, dict(d.tool_names)
+            cls.T_TC, cls.PENDING, cls.APPROVED = (d.tables.timecards, d.words.timecard_pending,
+                                                   d.words.timecard_approved)
 
     @classmethod
     def doc_vars(cls) -> dict[str, str]:
-        """Docstring placeholders: the App's plus this vendor's status words."""
+        """Docstring placeholders: the App's, this vendor's words (``$timecard_approved``) and example
+        ids (``$example_worker``, ``$example_timecard``)."""
         out = super().doc_vars()
-        out.update({k: getattr(cls, k) for k in ['PENDING', 'APPROVED']})
+        out.update(asdict(cls.D.words))
+        out.update({f"example_{k}": v for k, v in asdict(cls.D.examples).items()})
         return out
 
     # ------------------------------------------------------------------ helpers
@@ -99,7 +109,8 @@ class FieldTimeApp(App):
         if ref is None:
             return None
         ref = ref.strip()
-        rows = self.select(self.T_PROJ, {"project_id": ref}) or self.select(self.T_PROJ, {"job_number": ref})
+        projects = self.D.tables.projects
+        rows = self.select(projects, {"project_id": ref}) or self.select(projects, {"job_number": ref})
         if not rows:
             raise ToolError(f"no project {ref!r} in {self.label}", "not_found")
         return rows[0]
@@ -123,8 +134,8 @@ class FieldTimeApp(App):
 
         Returns {"projects": [{project_id, job_number, name, superintendent, city, state, status}], "count": n}.
         """
-        status = {"active": self.S_ACTIVE, "inactive": self.S_INACTIVE}.get(args.status)
-        rows = self.select(self.T_PROJ, {"status": status}, order_by=["job_number"])
+        status = {"active": self.D.words.record_active, "inactive": self.D.words.record_inactive}.get(args.status)
+        rows = self.select(self.D.tables.projects, {"status": status}, order_by=["job_number"])
         return {"projects": rows, "count": len(rows)}
 
     @tool("cost_codes.list")
@@ -137,7 +148,7 @@ class FieldTimeApp(App):
         Returns {"project_id", "cost_codes": [{cost_code, description}], "count": n}.
         """
         pid = self._project_id(args.project)
-        rows = self.select(self.T_CC, {"project_id": pid}, columns=["cost_code", "description"],
+        rows = self.select(self.D.tables.cost_codes, {"project_id": pid}, columns=["cost_code", "description"],
                            order_by=["cost_code"])
         return {"project_id": pid, "cost_codes": rows, "count": len(rows)}
 
@@ -153,17 +164,17 @@ class FieldTimeApp(App):
         Returns {"workers": [{employee_id, first_name, last_name, trade, classification, level, union_local,
         status}], "count": n}.
         """
-        extras = []
+        extras: list[exp.Expr] = []
         if args.name_contains:
             full = exp.DPipe(this=exp.DPipe(this=col("first_name"), expression=literal(" ")),
                              expression=col("last_name"))
             extras.append(exp.ILike(this=full, expression=literal(f"%{args.name_contains}%")))
         if args.project:
             pid = self._project_id(args.project)
-            sub = (exp.select(col("employee_id")).from_(self.tbl(self.T_TC).table_expr())
+            sub = (exp.select(col("employee_id")).from_(self.tbl(self.D.tables.timecards).table_expr())
                    .where(exp.EQ(this=col("project_id"), expression=literal(pid))))
             extras.append(exp.In(this=col("employee_id"), query=sub.subquery()))
-        rows = self.select(self.T_WORK, {"trade": args.trade}, extra=exp.and_(*extras) if extras else None,
+        rows = self.select(self.D.tables.workers, {"trade": args.trade}, extra=exp.and_(*extras) if extras else None,
                            order_by=["last_name", "first_name", "employee_id"])
         return {"workers": rows, "count": len(rows)}
 
@@ -177,9 +188,9 @@ class FieldTimeApp(App):
         Returns {"crews": [{crew_id, name, trade, foreman_employee_id, members: [employee_id, ...]}], "count": n}.
         """
         pid = self._project_id(args.project)
-        crews = self.select(self.T_CREW, {"project_id": pid}, order_by=["name", "crew_id"])
+        crews = self.select(self.D.tables.crews, {"project_id": pid}, order_by=["name", "crew_id"])
         members: dict[str, set[str]] = defaultdict(set)
-        for r in self.select(self.T_TC, {"project_id": pid}, columns=["crew_id", "employee_id"]):
+        for r in self.select(self.D.tables.timecards, {"project_id": pid}, columns=["crew_id", "employee_id"]):
             members[r["crew_id"]].add(r["employee_id"])
         out = [dict(c, members=sorted(members.get(c["crew_id"], ()))) for c in crews]
         return {"crews": out, "count": len(out)}
@@ -190,7 +201,7 @@ class FieldTimeApp(App):
 
         Args:
             project: project id or job number, e.g. "1042".
-            worker: worker id, e.g. "$EX_WORKER".
+            worker: worker id, e.g. "$example_worker".
             date_from: first work date, e.g. "2026-01-25".
             date_to: last work date, e.g. "2026-01-31".
             approved: true for approved only, false for pending only.
@@ -203,14 +214,18 @@ class FieldTimeApp(App):
         """
         if args.date_from and args.date_to and args.date_from > args.date_to:
             raise ToolError(f"date_from {args.date_from} is after date_to {args.date_to}")
-        status = None if args.approved is None else (self.APPROVED if args.approved else self.PENDING)
-        parts = []
+        words = self.D.words
+        status = None
+        if args.approved is not None:
+            status = words.timecard_approved if args.approved else words.timecard_pending
+        parts: list[exp.Expr] = []
         if args.date_from:
             parts.append(exp.GTE(this=col("work_date"), expression=literal(args.date_from, "DATE")))
         if args.date_to:
             parts.append(exp.LTE(this=col("work_date"), expression=literal(args.date_to, "DATE")))
-        rows = self.select(self.T_TC, {"project_id": self._project_id(args.project), "employee_id": args.worker,
-                                       "status": status, "cost_code": args.cost_code},
+        rows = self.select(self.D.tables.timecards, {"project_id": self._project_id(args.project),
+                                                     "employee_id": args.worker, "status": status,
+                                                     "cost_code": args.cost_code},
                            extra=exp.and_(*parts) if parts else None,
                            order_by=["work_date", "project_id", "employee_id", "timecard_id"], limit=args.limit + 1)
         return {"timecards": rows[:args.limit], "count": min(len(rows), args.limit),
@@ -221,13 +236,13 @@ class FieldTimeApp(App):
         """Get one timecard from $label with its worker and project.
 
         Args:
-            timecard_id: e.g. "$EX_TIMECARD".
+            timecard_id: e.g. "$example_timecard".
 
         Returns {"timecard": {...}, "worker": {...}, "project": {...}}.
         """
-        tc = self.require(self.T_TC, "timecard", timecard_id=args.timecard_id.strip())
-        worker = self.select(self.T_WORK, {"employee_id": tc["employee_id"]})
-        project = self.select(self.T_PROJ, {"project_id": tc["project_id"]})
+        tc = self.require(self.D.tables.timecards, "timecard", timecard_id=args.timecard_id.strip())
+        worker = self.select(self.D.tables.workers, {"employee_id": tc["employee_id"]})
+        project = self.select(self.D.tables.projects, {"project_id": tc["project_id"]})
         return {"timecard": tc, "worker": worker[0] if worker else None, "project": project[0] if project else None}
 
     @tool("payroll_export.summary")
@@ -237,7 +252,7 @@ class FieldTimeApp(App):
         Args:
             project: project id or job number, e.g. "1042".
             week_ending: the Saturday ending the week, e.g. "2026-01-24".
-            worker: worker id, e.g. "$EX_WORKER".
+            worker: worker id, e.g. "$example_worker".
             include_pending: also count pending timecards (default false: approved only).
 
         Returns {"rows": [{employee_id, week_ending, project_id, job_number, cost_code, regular_hours,
@@ -247,11 +262,12 @@ class FieldTimeApp(App):
         if args.week_ending:
             parts += [exp.GTE(this=col("work_date"), expression=literal(args.week_ending - timedelta(days=6), "DATE")),
                       exp.LTE(this=col("work_date"), expression=literal(args.week_ending, "DATE"))]
-        status = None if args.include_pending else self.APPROVED
-        cards = self.select(self.T_TC, {"project_id": self._project_id(args.project), "employee_id": args.worker,
-                                        "status": status}, extra=exp.and_(*parts) if parts else None,
+        status = None if args.include_pending else self.D.words.timecard_approved
+        cards = self.select(self.D.tables.timecards, {"project_id": self._project_id(args.project),
+                                                      "employee_id": args.worker, "status": status},
+                            extra=exp.and_(*parts) if parts else None,
                             order_by=["work_date", "timecard_id"])
-        jobs = {p["project_id"]: p["job_number"] for p in self.select(self.T_PROJ)}
+        jobs = {p["project_id"]: p["job_number"] for p in self.select(self.D.tables.projects)}
         acc: dict[tuple, dict[str, Any]] = {}
         for c in cards:
             key = (c["employee_id"], week_ending(c["work_date"]), c["project_id"], c["cost_code"])
@@ -274,16 +290,17 @@ class FieldTimeApp(App):
         """Approve a pending timecard in $label (the payroll export picks it up afterwards).
 
         Args:
-            timecard_id: the pending timecard, e.g. "$EX_TIMECARD".
+            timecard_id: the pending timecard, e.g. "$example_timecard".
             approver: approving supervisor, e.g. "Sam Super" (default: you).
 
-        Returns {"timecard_id", "status": "$APPROVED", "approved_by", "approved_at"}.
+        Returns {"timecard_id", "status": "$timecard_approved", "approved_by", "approved_at"}.
         """
-        tc = self.require(self.T_TC, "timecard", timecard_id=args.timecard_id.strip())
-        if tc["status"] == self.APPROVED:
+        timecards, approved = self.D.tables.timecards, self.D.words.timecard_approved
+        tc = self.require(timecards, "timecard", timecard_id=args.timecard_id.strip())
+        if tc["status"] == approved:
             raise ToolError(f"timecard {tc['timecard_id']} is already approved (by {tc['approved_by']})", "conflict")
-        approver = (args.approver or self.USER).strip()
-        self.update(self.T_TC, {"timecard_id": tc["timecard_id"]},
-                    {"status": self.APPROVED, "approved_by": approver, "approved_at": self.now})
-        return {"timecard_id": tc["timecard_id"], "status": self.APPROVED, "approved_by": approver,
+        approver = (args.approver or DEFAULT_APPROVER).strip()
+        self.update(timecards, {"timecard_id": tc["timecard_id"]},
+                    {"status": approved, "approved_by": approver, "approved_at": self.now})
+        return {"timecard_id": tc["timecard_id"], "status": approved, "approved_by": approver,
                 "approved_at": self.now}
