@@ -82,7 +82,7 @@ def commitment_drafts(ctx: Ctx, c: Commitment) -> list[Draft]:
         final = tl.is_open(t) or (job.status == "closed" and month_start(m) == month_start(job.end))
         if c.ctype == "purchase_order" and (m.month + len(c.cid)) % 2 and not final:
             continue   # suppliers bill deliveries every other month
-        lines = []
+        lines: list[tuple[int | None, str, str, Decimal, Decimal]] = []
         for ln in c.lines:
             cum = pct_of(ln.amount, ln.pct(job, t))
             delta = cum - billed[ln.line_no]
@@ -130,7 +130,8 @@ def _jsm_drafts(ctx: Ctx, c: Commitment) -> list[Draft]:
                 number=anchors.JSM_INVOICE, plant="jsm", with_document=True)
     out.append(jsm)
     ctx.notes["pct_overrides"].update({
-        (c.cid, 1): Decimal(85), (c.cid, 2): Decimal(40) + anchors.JSM_AMOUNT * 100 / l2.amount, (c.cid, 3): Decimal(50)})
+        (c.cid, 1): Decimal(85), (c.cid, 2): Decimal(40) + anchors.JSM_AMOUNT * 100 / l2.amount,
+        (c.cid, 3): Decimal(50)})
     return out
 
 
@@ -162,13 +163,13 @@ def apply_clock_month(ctx: Ctx, drafts: list[Draft]) -> list[Draft]:
         if job in anchors.SYNC_JOBS:
             if len(items) < 5:
                 raise RuntimeError(f"job {job}: {len(items)} requisitions this month; the sync mix needs 5")
-            pattern = SYNC_PATTERN
+            pattern: tuple[str, ...] = SYNC_PATTERN
         elif job in anchors.ACCRUAL_JOBS:
             pattern = ACCRUAL_PATTERN
         else:
             pattern = tuple(r.choice(OTHER_CHOICES) for _ in items)
-        for d, stage in zip(items, pattern * 3):
-            stages[id(d)] = stage
+        for d, pick in zip(items, pattern * 3, strict=False):  # the pattern repeats; items may be fewer
+            stages[id(d)] = pick
     kept: list[Draft] = []
     for d in drafts:
         stage = stages.get(id(d))
@@ -217,7 +218,8 @@ def billed_ahead(ctx: Ctx, drafts: list[Draft]) -> None:
         for ln in c.lines:
             got = sum((x[3] for d in approved[c.cid] for x in d.lines if x[0] == ln.line_no), Decimal("0.00"))
             billed_pct = got * 100 / ln.amount
-            ctx.notes["pct_overrides"][(c.cid, ln.line_no)] = max(Decimal(0), billed_pct - r.randint(5, 12)).quantize(Decimal("0.1"))
+            ctx.notes["pct_overrides"][(c.cid, ln.line_no)] = max(
+                Decimal(0), billed_pct - r.randint(5, 12)).quantize(Decimal("0.1"))
         ctx.notes["billed_ahead"] = ctx.notes.get("billed_ahead", []) + [c.cid]
 
 
@@ -231,7 +233,8 @@ def ressio_unbooked(ctx: Ctx, drafts: list[Draft]) -> None:
     chosen = [d for d in latest.values() if d.invoice_date > ctx.clock - timedelta(days=45)] or \
         [max(latest.values(), key=lambda d: (d.invoice_date, d.cid or ""))]
     for d in chosen:
-        d.pm_status, d.erp_synced, d.erp_status, d.plant, d.with_document = "approved", False, "not_entered", "unbooked", True
+        d.pm_status, d.erp_synced, d.erp_status = "approved", False, "not_entered"
+        d.plant, d.with_document = "unbooked", True
 
 
 def po_mismatch(ctx: Ctx, drafts: list[Draft]) -> Draft:

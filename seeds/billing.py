@@ -46,7 +46,7 @@ def sov_lines(ctx: Ctx, job: JobPlan) -> list[SovLine]:
     codes = [c for c in job.budget_codes if c != "01-900"]
     weights = [int(job.budget_original[c] * 100) or 1 for c in codes]
     lines = [SovLine(i, c, amt, None) for i, (c, amt) in
-             enumerate(zip(codes, split_money(job.contract_amount, weights)), start=1)]
+             enumerate(zip(codes, split_money(job.contract_amount, weights), strict=True), start=1)]
     for co in ctx.notes["owner_cos"].get(job.number, []):
         lines.append(SovLine(len(lines) + 1, co.cost_code, co.amount, co))
     return lines
@@ -90,7 +90,8 @@ def tune_schedules(ctx: Ctx) -> None:
             if end <= tl.clock + timedelta(days=45):
                 continue
             job.end = end
-            trials.append((end, overall_pct(ctx, job, lines, tl.prior_month_end), overall_pct(ctx, job, lines, tl.clock)))
+            trials.append((end, overall_pct(ctx, job, lines, tl.prior_month_end),
+                           overall_pct(ctx, job, lines, tl.clock)))
         for lo1, hi1, lo2, hi2 in wants:
             hit = next((t for t in trials if lo1 <= t[1] <= hi1 and lo2 <= t[2] <= hi2), None)
             if hit:
@@ -207,7 +208,7 @@ def _funding(ctx: Ctx) -> None:
             sources.append(("GR", f"TIF grant - City of {job.city}", "grant", r.randint(4, 9)))
         amounts = split_money(budget, [s[3] for s in sources])
         drawn_left = money(billed.get(number, Decimal(0)))
-        for (sid, name, kind, _w), amt in zip(sources, amounts):
+        for (sid, name, kind, _w), amt in zip(sources, amounts, strict=True):
             drawn = min(amt, drawn_left)
             drawn_left -= drawn
             ctx.add("funding_sources", job_number=number, source_id=f"FS-{number}-{sid}", name=name,

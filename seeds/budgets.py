@@ -10,6 +10,7 @@ On job 1042 the PM forecast over the ERP lines sums to the paper's $3,706,560.00
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
@@ -29,7 +30,7 @@ def build_budgets(ctx: Ctx) -> None:
     for job in ctx.jobs.values():
         r = ctx.rng("budget", job.number)
         codes = sorted(set(job.budget_codes) | {c for (j, c) in changes if j == job.number})
-        rows = []
+        rows: list[dict[str, Any]] = []
         for code in codes:
             original = job.budget_original.get(code, Decimal("0.00"))
             approved = changes.get((job.number, code), Decimal("0.00"))

@@ -11,6 +11,7 @@ they read and draw from their own RNG streams, so every earlier row is unchanged
 from __future__ import annotations
 
 import duckdb
+
 from cfab.schema import schema_ddl
 from cfab.seeds import (
     billing,

@@ -22,25 +22,35 @@ from cfab.seeds.util import round_to
 
 _OWNER_TITLES = (
     ("owner_request", "Owner-requested card access at {n} additional doors",
-     "Per the Owner's written directive, add card readers and electrified hardware at {n} doors not shown in the bid documents. Out of the base scope; the Owner will be billed by change order to the prime contract."),
+     "Per the Owner's written directive, add card readers and electrified hardware at {n} doors not shown in the bid "
+     "documents. Out of the base scope; the Owner will be billed by change order to the prime contract."),
     ("design_change", "Revised storefront framing per ASI-{n:02d}",
-     "Architect's Supplemental Instruction {n:02d} revises the storefront mullion layout and glass type at the main entry. Design change issued after bid; priced to the Owner as a change to the contract sum."),
+     "Architect's Supplemental Instruction {n:02d} revises the storefront mullion layout and glass type at the main "
+     "entry. Design change issued after bid; priced to the Owner as a change to the contract sum."),
     ("unforeseen_condition", "Unsuitable soils at footing grid line {g}",
-     "Geotechnical engineer directed over-excavation of {n}0 CY of unsuitable soils at grid line {g} and replacement with compacted CA-6. Concealed condition differing from the soils report; Owner change order per General Conditions 3.7.4."),
+     "Geotechnical engineer directed over-excavation of {n}0 CY of unsuitable soils at grid line {g} and replacement "
+     "with compacted CA-6. Concealed condition differing from the soils report; Owner change order per General "
+     "Conditions 3.7.4."),
     ("owner_request", "Added floor boxes and power in multipurpose room",
-     "Owner requested {n} additional floor boxes with power and data in the multipurpose room during the OAC meeting. Out of base scope; pricing approved by the Owner's representative."),
+     "Owner requested {n} additional floor boxes with power and data in the multipurpose room during the OAC meeting. "
+     "Out of base scope; pricing approved by the Owner's representative."),
     ("design_change", "Lighting control upgrade per Bulletin {n}",
-     "Bulletin {n} replaces the specified lighting controls with a networked system. Change to the contract documents after award; Owner change order."),
+     "Bulletin {n} replaces the specified lighting controls with a networked system. Change to the contract documents "
+     "after award; Owner change order."),
 )
 _INTERNAL_TITLES = (
     ("Rework misaligned anchor bolts (GC layout)",
-     "Anchor bolts at {n} column bases were set from the wrong control line by Company A's field crew. Core, epoxy and reset. Company A error within the base scope; no Owner change order. Budget transfer only."),
+     "Anchor bolts at {n} column bases were set from the wrong control line by Company A's field crew. Core, epoxy and "
+     "reset. Company A error within the base scope; no Owner change order. Budget transfer only."),
     ("Winter conditions - additional temporary heat",
-     "Additional temporary enclosure and heat to keep the schedule through the cold snap. Means and methods within the GC's base scope; not billable to the Owner. Budget transfer only."),
+     "Additional temporary enclosure and heat to keep the schedule through the cold snap. Means and methods within the "
+     "GC's base scope; not billable to the Owner. Budget transfer only."),
     ("Replace drywall damaged by temporary roof leak",
-     "Temporary roofing failed during a storm before dry-in; replace {n} sheets of damaged gypsum board. Company A's risk under the contract; no Owner change. Budget transfer only."),
+     "Temporary roofing failed during a storm before dry-in; replace {n} sheets of damaged gypsum board. Company A's "
+     "risk under the contract; no Owner change. Budget transfer only."),
     ("Additional dumpster hauls - GC cleanup",
-     "Extra roll-off hauls for site cleanup exceeded the estimate. General conditions item within the base scope; internal budget adjustment, no contract change."),
+     "Extra roll-off hauls for site cleanup exceeded the estimate. General conditions item within the base scope; "
+     "internal budget adjustment, no contract change."),
 )
 
 
@@ -155,7 +165,7 @@ def _write_events(ctx: Ctx, job: JobPlan, events: list[dict]) -> list[OwnerCO]:
                 number=n_owner if prefix == "owner" else n_internal, change_event_id=ce_id, commitment_id=None,
                 description=ev["title"], amount=ev["amount"], increases_contract=prefix == "owner",
                 status="approved", approved_date=ev["when"])
-        for ln, (code, amt) in enumerate(zip(chosen, parts), start=1):
+        for ln, (code, amt) in enumerate(zip(chosen, parts, strict=True), start=1):
             ctx.add("change_order_lines", co_id=co_id, line_no=ln, cost_code=code, amount=amt)
         if prefix == "owner":
             owner.append(OwnerCO(co_id, job.number, n_owner, ev["amount"], ev["when"], ev["title"], chosen[0]))

@@ -136,9 +136,10 @@ def _plan(ctx: Ctx, job: JobPlan, cid: str, number: str, vendor: str, ctype: str
     weights = [int(job.budget_original[c]) or 1 for c in codes]
     parts = split_money(total, weights)
     lines: list[CLine] = []
-    for code, amt in zip(codes, parts):
+    for code, amt in zip(codes, parts, strict=True):
         if len(codes) == 1:
-            for (desc, w), sub in zip(SINGLE_CODE_SPLITS, split_money(amt, [w for _d, w in SINGLE_CODE_SPLITS])):
+            shares = split_money(amt, [w for _d, w in SINGLE_CODE_SPLITS])
+            for (desc, _w), sub in zip(SINGLE_CODE_SPLITS, shares, strict=True):
                 lines.append(CLine(len(lines) + 1, code, f"{CODES[code].description} - {desc}", sub))
         else:
             lines.append(CLine(len(lines) + 1, code, CODES[code].description, amt))
@@ -161,7 +162,8 @@ def _jsm_po(ctx: Ctx, job: JobPlan, index: int) -> Commitment:
     lines = [CLine(1, "22-100", "Underground sanitary and storm piping - materials",
                    round_to(earth * Decimal(r.randint(120, 160)) / 100, 50)),
              CLine(2, anchors.JSM_COST_CODE, "Trenching, bedding and backfill for underground piping", earth),
-             CLine(3, "22-100", "Cleanouts, fittings and testing", round_to(earth * Decimal(r.randint(20, 35)) / 100, 50))]
+             CLine(3, "22-100", "Cleanouts, fittings and testing",
+                   round_to(earth * Decimal(r.randint(20, 35)) / 100, 50))]
     total = sum((ln.amount for ln in lines), Decimal("0.00"))
     executed = job.start + timedelta(days=r.randint(20, 45))
     return Commitment(f"PO-{job.number}-{index}", job.number, anchors.JSM_VENDOR, "purchase_order",

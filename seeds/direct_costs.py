@@ -66,16 +66,17 @@ def direct_cost_drafts(ctx: Ctx) -> list[Draft]:
                     when = tl.months[i] + timedelta(days=r.randint(3, 26))
                     if when > tl.clock or when < ctx.jobs[job].start:
                         continue
-                    amt = round_to(Decimal(r.randint(lo, hi)), 5) if per_year > 4 else Decimal(r.randint(lo * 4, hi * 4)) / 4
+                    amt = (round_to(Decimal(r.randint(lo, hi)), 5) if per_year > 4
+                           else Decimal(r.randint(lo * 4, hi * 4)) / 4)
                     out.append(_draft(ctx, key, job, when, code, f"{desc} - {when:%B %Y}", amt))
         elif v.trade in TAX_PLANTS:
             amounts = TAX_PLANTS[v.trade]
-            for when, amt in zip(_tax_dates(ctx, len(amounts), r), amounts):
+            for when, amount in zip(_tax_dates(ctx, len(amounts), r), amounts, strict=True):
                 job = r.choice(_jobs_on(ctx, when))
                 code = {"Handyman Services": "01-500", "Legal Services": "01-250"}.get(v.trade, "01-740")
                 desc = ("Legal services - mechanics lien and contract review" if v.trade == "Legal Services"
                         else f"{v.trade} - {when:%B %Y}")
-                out.append(_draft(ctx, key, job, when, code, desc, Decimal(amt)))
+                out.append(_draft(ctx, key, job, when, code, desc, Decimal(amount)))
         elif v.role == "split":
             first = min(k for k, p in ctx.vendors.items() if p.role == "split")
             amt = Decimal(SPLIT_AMOUNTS[0 if key == first else 1])

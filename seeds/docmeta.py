@@ -51,18 +51,21 @@ def build_documents(ctx: Ctx) -> None:
         if w["document_id"]:
             _doc(ctx, "lien_waiver", w["waiver_id"], "box", f"/Lien Waivers/{w['job_number']}",
                  f"{w['waiver_type']}_{w['vendor_key']}_{w['through_date']:%Y%m%d}_{w['waiver_id'][:6]}.pdf",
-                 f"{w['waiver_type'].replace('_', ' ').title()} waiver - {legal[w['vendor_key']]} through {w['through_date']}",
+                 f"{w['waiver_type'].replace('_', ' ').title()} waiver - {legal[w['vendor_key']]} "
+                 f"through {w['through_date']}",
                  w["signed_date"], w["job_number"], w["vendor_key"])
     for app in ctx.rows("owner_pay_apps"):
         key = f"{app['job_number']}:{app['app_number']}"
         _doc(ctx, "pay_app", key, "box", f"/Billing/Owner Pay Apps/{app['job_number']}",
              f"{app['job_number']}_PayApp_{app['app_number']:02d}_G702-G703.pdf",
-             f"Job {app['job_number']} application #{app['app_number']} (AIA G702/G703) period ending {app['period_end']}",
+             f"Job {app['job_number']} application #{app['app_number']} (AIA G702/G703) "
+             f"period ending {app['period_end']}",
              app["submitted_date"], app["job_number"])
     for cp in ctx.rows("certified_payrolls"):
         _doc(ctx, "wh347", cp["submission_id"], "sharepoint", f"/Payroll/Certified Payroll/{cp['job_number']}",
              f"WH-347_{cp['job_number']}_{cp['week_ending']:%Y-%m-%d}.pdf",
-             f"WH-347 certified payroll #{cp['payroll_number']} - job {cp['job_number']} week ending {cp['week_ending']}",
+             f"WH-347 certified payroll #{cp['payroll_number']} - job {cp['job_number']} "
+             f"week ending {cp['week_ending']}",
              cp["week_ending"] + timedelta(days=3), cp["job_number"])
     for c in ctx.rows("commitments"):
         if c["document_id"]:
@@ -76,9 +79,10 @@ def build_documents(ctx: Ctx) -> None:
              f"{ce['change_event_id']}_backup.pdf", f"{ce['change_event_id']} backup - {ce['title']}",
              dates.get(ce["change_event_id"], ctx.clock), ce["job_number"])
     period = ctx.tl.open_period
-    for key, folder, title in (("wip_schedule", f"/Finance/Close/{period}", f"WIP schedule {period}"),
-                               ("accrual_schedule", f"/Finance/Close/{period}", f"Subcontract accrual schedule {period}"),
-                               ("vendor_1099", f"/Finance/Tax/{ctx.tl.tax_year}", f"1099 vendor list {ctx.tl.tax_year}")):
+    workbooks = (("wip_schedule", f"/Finance/Close/{period}", f"WIP schedule {period}"),
+                 ("accrual_schedule", f"/Finance/Close/{period}", f"Subcontract accrual schedule {period}"),
+                 ("vendor_1099", f"/Finance/Tax/{ctx.tl.tax_year}", f"1099 vendor list {ctx.tl.tax_year}"))
+    for key, folder, title in workbooks:
         _doc(ctx, "workbook", key, "excel", folder, f"{key}_{period}.xlsx", title, ctx.clock, mime=XLSX)
     for job in sorted({a["job_number"] for a in ctx.rows("owner_pay_apps") if a["status"] == "certified"}):
         _doc(ctx, "workbook", f"sov_export:{job}", "excel", f"/Billing/SOV/{job}", f"{job}_SOV.xlsx",

@@ -36,7 +36,9 @@ def check_invariants(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     out: dict[str, int] = {}
     for name, sql in invariant_queries().items():
         try:
-            out[name] = int(con.execute(f"SELECT count(*) FROM ({sql}) AS v").fetchone()[0])
+            row = con.execute(f"SELECT count(*) FROM ({sql}) AS v").fetchone()
         except duckdb.Error as exc:
             raise RuntimeError(f"invariant {name} failed to run: {exc}") from exc
+        assert row is not None  # count(*) returns one row
+        out[name] = int(row[0])
     return out

@@ -95,7 +95,8 @@ def _write(ctx: Ctx, d: Draft, due_days: int) -> None:
     ctx.invoice_lines[inv_id] = lines
     if d.plant == "unsynced":
         ctx.diverge("unsynced_invoice", inv_id,
-                    reason=f"{d.number} ({d.cid}, gross {gross}) is approved in Procore but not synced: the ERP has no AP invoice")
+                    reason=f"{d.number} ({d.cid}, gross {gross}) is approved in Procore but not synced: "
+                           "the ERP has no AP invoice")
     elif d.plant == "jsm":
         ctx.notes["jsm_invoice_id"] = inv_id
         ctx.diverge("unentered_invoice", inv_id,
@@ -113,4 +114,5 @@ def _write(ctx: Ctx, d: Draft, due_days: int) -> None:
                            f"({d.extra['billed']} already billed)")
     if d.plant in ("po_mismatch", "unbooked"):
         ctx.diverge("unbooked_bill", inv_id,
-                    reason=f"Ressio bill {d.number} ({d.cid}, {gross}) is {d.pm_status} in Ressio and not booked in the ERP")
+                    reason=f"Ressio bill {d.number} ({d.cid}, {gross}) is {d.pm_status} in Ressio "
+                           "and not booked in the ERP")

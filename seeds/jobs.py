@@ -167,7 +167,8 @@ def build_jobs(ctx: Ctx) -> None:
                        else f"{r.choice(names.STREETS).rsplit(' ', 1)[0]} {fac}")
             owner = (r.choice((f"Village of {city}", f"{city} Park District", f"{county} County",
                                f"City of {city}")) if public else
-                     f"{r.choice(names.PLACE_STEMS)} {r.choice(('Development', 'Holdings', 'Properties', 'Partners', 'Realty'))}, LLC")
+                     f"{r.choice(names.PLACE_STEMS)} "
+                     f"{r.choice(('Development', 'Holdings', 'Properties', 'Partners', 'Realty'))}, LLC")
             start = tl.window_start + timedelta(days=r.randint(10, 250))
             name = f"{city} {fac}"
             if name in used_names:
@@ -207,7 +208,8 @@ def _add_job(ctx: Ctx, s: dict, i: int, owners: dict[str, str], pms: list[tuple[
         ctx.add("owners", owner_id=oid, name=s["owner"], owner_type=s["owner_type"],
                 contact_name=f"{first} {last}", email=f"{first[0].lower()}{names.slug(last)}@{dom}",
                 address=f"{names.street_address(r)}, {s['city']}, {s['state']} {names.zip_code(r, zp)}")
-    start = s["start"] + timedelta(days=r.randint(0, 12)) if s["number"] in {a.number for a in anchors.ANCHOR_JOBS} else s["start"]
+    anchored = s["number"] in {a.number for a in anchors.ANCHOR_JOBS}
+    start = s["start"] + timedelta(days=r.randint(0, 12)) if anchored else s["start"]
     end = add_months(start, s["months"])
     if s["status"] == "closed":
         end = min(end, ctx.tl.clock - timedelta(days=75))

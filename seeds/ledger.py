@@ -133,7 +133,8 @@ def _payroll(ctx: Ctx) -> list[Entry]:
     for b, batch in sorted(batches.items()):
         day = batch["check_date"]
         lines = [_dc("5100", amt, job, code, memo="Gross wages") for (job, code), amt in sorted(gross[b].items())]
-        lines += [_dc("5110", amt, job, code, memo="Union fringe benefits") for (job, code), amt in sorted(fringe[b].items())]
+        lines += [_dc("5110", amt, job, code, memo="Union fringe benefits")
+                  for (job, code), amt in sorted(fringe[b].items())]
         f_total = sum(fringe[b].values(), Z)
         lines += [_dc("2200", -wh[b]), _dc("2210", -f_total), _dc("1010", -net[b], memo="Net pay")]
         out.append(Entry("PR", day, f"Payroll {b}", b, lines,

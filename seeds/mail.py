@@ -161,7 +161,8 @@ updates are staged as drafts for my review by BD2. Nothing gets posted without m
 
 {ctl_name}
 Controller""", _at(clock - timedelta(days=10), 8, 5))
-    mb.send("certpay", 1, AP, "Inbox", pay, [AP, ctl], f"Certified payrolls - week ending {ctx.tl.cert_week_ending:%m/%d}",
+    mb.send("certpay", 1, AP, "Inbox", pay, [AP, ctl],
+            f"Certified payrolls - week ending {ctx.tl.cert_week_ending:%m/%d}",
             f"""The WH-347s for week ending {ctx.tl.cert_week_ending:%m/%d/%Y} are drafted in LCPtracker for
 {', '.join(anchors.CERT_JOBS)}. Please validate against the wage determinations and apprentice ratios before
 I certify. Do not e-file.
@@ -186,10 +187,12 @@ def _vendor_traffic(ctx: Ctx, mb: Mailbox, vendors: dict, jobs: dict, owners: di
     unsynced = sorted(r["entity_key"] for r in ctx.rows("divergences") if r["kind"] == "unsynced_invoice")
     inv = ctx.invoices[unsynced[0]]
     v = vendors[inv["vendor_key"]]
-    mb.send("paystatus", 1, AP, "Inbox", v["email"], [AP], f"Pay application #{inv['requisition_number']} - job {inv['job_number']}",
+    mb.send("paystatus", 1, AP, "Inbox", v["email"], [AP],
+            f"Pay application #{inv['requisition_number']} - job {inv['job_number']}",
             f"""Hi,
 
-Our pay application #{inv['requisition_number']} ({inv['invoice_number']}, ${inv['net_amount']:,} net of retainage) on job
+Our pay application #{inv['requisition_number']} ({inv['invoice_number']}, ${inv['net_amount']:,} net of \
+retainage) on job
 {inv['job_number']} shows approved in Procore but we don't see it in your payables yet. Can you confirm when it
 will be in the next check run?
 
@@ -201,7 +204,8 @@ Thanks,
     if posted:
         sup = sorted(posted, key=lambda i: (i["vendor_key"], i["invoice_date"]))[0]["vendor_key"]
         open_items = sorted((i for i in posted if i["vendor_key"] == sup), key=lambda i: i["invoice_date"])
-        listing = "\n".join(f"  {i['invoice_date']:%m/%d/%Y}  {i['invoice_number']:<14} ${i['net_amount'] - i['paid_amount']:>12,}"
+        listing = "\n".join(f"  {i['invoice_date']:%m/%d/%Y}  {i['invoice_number']:<14} "
+                             f"${i['net_amount'] - i['paid_amount']:>12,}"
                              for i in open_items)
         mb.send("statement", 1, AP, "Inbox", vendors[sup]["email"], [AP], "Statement of account",
                 f"""Please see your open items with {vendors[sup]['legal_name']} as of {as_of:%m/%d/%Y}:
@@ -231,16 +235,20 @@ Accounting Department""", _at(clock - timedelta(days=4), 6, 12))
         mb.send("route", 1, AP, "Sent", AP, [PM], f"Approve PO {po['number']} - invoice {i['invoice_number']}",
                 f"""{job['project_manager'].split()[0]},
 
-{vendors[i['vendor_key']]['legal_name']} invoice {i['invoice_number']} for ${i['gross_amount']:,} against PO {po['number']}
+{vendors[i['vendor_key']]['legal_name']} invoice {i['invoice_number']} for ${i['gross_amount']:,} against \
+PO {po['number']}
 on job {i['job_number']} is entered as a draft. Please approve so we can post it.
 
 {ap_name}""", _at(i["invoice_date"] + timedelta(days=2), 10, 30))
-        mb.send("route", 2, AP, "Inbox", job["pm_email"], [AP], f"RE: Approve PO {po['number']} - invoice {i['invoice_number']}",
+        mb.send("route", 2, AP, "Inbox", job["pm_email"], [AP],
+                f"RE: Approve PO {po['number']} - invoice {i['invoice_number']}",
                 "Approved - quantities match the delivery tickets.", _at(i["invoice_date"] + timedelta(days=3), 8, 11))
-    waiver = next((w for w in sorted(ctx.rows("lien_waivers"), key=lambda w: w["waiver_id"]) if w["status"] == "requested"), None)
+    waiver = next((w for w in sorted(ctx.rows("lien_waivers"), key=lambda w: w["waiver_id"])
+                   if w["status"] == "requested"), None)
     if waiver:
         wv = vendors[waiver["vendor_key"]]
-        mb.send("waiver", 1, AP, "Sent", AP, [wv["email"]], f"Conditional lien waiver needed - job {waiver['job_number']}",
+        mb.send("waiver", 1, AP, "Sent", AP, [wv["email"]],
+                f"Conditional lien waiver needed - job {waiver['job_number']}",
                 f"""Hello,
 
 Before we can release payment we need your conditional progress waiver for ${waiver['amount']:,} through
@@ -248,7 +256,8 @@ Before we can release payment we need your conditional progress waiver for ${wai
 
 {ap_name}
 Accounts Payable""", _at(clock - timedelta(days=5), 9, 20))
-    paid = [b for b in ctx.notes.get("owner_billing", []) if b["paid_on"] and b["paid_on"] >= clock - timedelta(days=40)]
+    paid = [b for b in ctx.notes.get("owner_billing", [])
+            if b["paid_on"] and b["paid_on"] >= clock - timedelta(days=40)]
     if paid:
         b = sorted(paid, key=lambda b: (b["paid_on"], b["job"]))[-1]
         owner = owners[jobs[b["job"]]["owner_id"]]

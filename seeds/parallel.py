@@ -67,7 +67,9 @@ def run_steps(con: duckdb.DuckDBPyConnection, steps: Sequence[Step], workers: in
         for s in steps:
             s.run(con)
         return
-    database = con.execute("SELECT current_database()").fetchone()[0]
+    row = con.execute("SELECT current_database()").fetchone()
+    assert row is not None  # a SELECT without FROM returns one row
+    database = row[0]
     level = _priorities(steps)
     order = {n: i for i, n in enumerate(names)}
     pending = list(steps)

@@ -158,7 +158,8 @@ def build_certified_payrolls(ctx: Ctx) -> None:
                                  apprentice_registration=w.registration, hours_sun=per_day[0], hours_mon=per_day[1],
                                  hours_tue=per_day[2], hours_wed=per_day[3], hours_thu=per_day[4],
                                  hours_fri=per_day[5], hours_sat=per_day[6], total_hours=sum(per_day, ZERO),
-                                 rate_paid=e["rate_paid"], fringe_paid=e["fringe_paid"], gross_this_project=e["gross_pay"]))
+                                 rate_paid=e["rate_paid"], fringe_paid=e["fringe_paid"],
+                                 gross_this_project=e["gross_pay"]))
         flags = violations(ctx, job, lines, days)
         planned = {w.employee_id: w.defect for w in workers.values() if w.home_job == job and w.defect}
         if flags != planned:
@@ -185,8 +186,10 @@ def violations(ctx: Ctx, job: str, lines: list[dict], days: list[date]) -> dict[
                     found[emp].append("apprentice_over_ratio")
     for ln in lines:
         w = workers[ln["employee_id"]]
-        base, fringe = wage_rate(ctx, job, w.trade)
-        need = rate(base * w.apprentice_pct / 100) if ln["level"] == "apprentice" else base
+        wd = wage_rate(ctx, job, w.trade)
+        assert wd is not None  # a certified job's determination covers every trade on its payroll
+        base, fringe = wd
+        need = rate(base * w.apprentice_share / 100) if ln["level"] == "apprentice" else base
         if ln["level"] == "apprentice" and ln["apprentice_registration"] is None:
             found[w.employee_id].insert(0, "apprentice_unregistered")
         if ln["rate_paid"] < need:
@@ -277,8 +280,8 @@ def build_certified_payroll_details(ctx: Ctx) -> None:
         fica, federal, state, other = deductions(gross, withheld, profiles[emp]["state_allowances"],
                                                  emps[emp]["union_local"])
         ctx.add("certified_payroll_line_details", submission_id=ln["submission_id"], line_no=ln["line_no"],
-                **{f"st_{k}": st for k, (st, _ot) in zip(DAY_KEYS, split)},
-                **{f"ot_{k}": ot for k, (_st, ot) in zip(DAY_KEYS, split)},
+                **{f"st_{k}": st for k, (st, _ot) in zip(DAY_KEYS, split, strict=True)},
+                **{f"ot_{k}": ot for k, (_st, ot) in zip(DAY_KEYS, split, strict=True)},
                 overtime_rate=rate(ln["rate_paid"] * Decimal("1.5")), gross_all_work=gross, fica=fica,
                 federal_withholding=federal, state_withholding=state, other_deductions=other,
                 total_deductions=withheld, net_pay=net)

@@ -39,6 +39,13 @@ class Worker:
     terminated: date | None = None
     defect: str | None = None
 
+    @property
+    def apprentice_share(self) -> Decimal:
+        """An apprentice's percentage of the journeyman rate (only apprentices have one)."""
+        if self.apprentice_pct is None:
+            raise ValueError(f"{self.employee_id} has no apprentice percentage")
+        return self.apprentice_pct
+
 
 def build_people(ctx: Ctx) -> None:
     for trade, (local, union, city, _scale, fringe) in UNION_LOCALS.items():
@@ -56,14 +63,14 @@ def build_people(ctx: Ctx) -> None:
                     if level == wants and levels.index(wants) == i:
                         defect = plan.defect
                 slots.append((job, trade, level, defect))
-    for job in sorted(ctx.jobs.values(), key=lambda j: j.number):
-        if job.number in anchors.CERT_PLANS or not job.active:
+    for job_plan in sorted(ctx.jobs.values(), key=lambda j: j.number):
+        if job_plan.number in anchors.CERT_PLANS or not job_plan.active:
             continue
-        r = ctx.rng("crew", job.number)
-        for trade in job.crews:
-            slots.append((job.number, trade, "journeyman", None))
+        r = ctx.rng("crew", job_plan.number)
+        for trade in job_plan.crews:
+            slots.append((job_plan.number, trade, "journeyman", None))
             if r.random() < 0.15:
-                slots.append((job.number, trade, r.choice(("foreman", "apprentice")), None))
+                slots.append((job_plan.number, trade, r.choice(("foreman", "apprentice")), None))
     first_job = min(ctx.jobs.values(), key=lambda j: j.start).number
     for _ in range(4):
         slots.append((first_job, "Laborer", "journeyman", "terminated"))
@@ -150,7 +157,7 @@ def pay_rates(ctx: Ctx, w: Worker, job: str) -> tuple[Decimal, Decimal]:
     if wd is None:
         return w.base_rate, w.fringe_rate
     base, fringe = wd
-    need = rate(base * w.apprentice_pct / 100) if w.level == "apprentice" else base
+    need = rate(base * w.apprentice_share / 100) if w.level == "apprentice" else base
     paid = w.base_rate if w.defect == "underpaid_rate" else max(w.base_rate, need)
     fringe_paid = w.fringe_rate if w.defect == "fringe_short" else max(w.fringe_rate, fringe)
     return paid, fringe_paid

@@ -22,8 +22,10 @@ Decide the class from the event's documents, never from its size or title alone.
 
 | Class | When | Contract value | Budget |
 |---|---|---|---|
-| **Owner change order** | Out of the base scope: owner request, design change (ASI, bulletin, revised drawings), concealed or unforeseen condition | increases by the change amount | increases by the change amount |
-| **Internal cost transfer** | In the base scope: our own layout or workmanship error, means and methods, winter conditions, cleanup, buyout variances | **no change** | increases by the change amount (budget only) |
+| **Owner change order** | Out of the base scope: owner request, design change (ASI, bulletin, revised drawings), \
+concealed or unforeseen condition | increases by the change amount | increases by the change amount |
+| **Internal cost transfer** | In the base scope: our own layout or workmanship error, means and methods, winter \
+conditions, cleanup, buyout variances | **no change** | increases by the change amount (budget only) |
 
 An event whose backup says the cost is Company A's, or that no change order request will go to
 the owner, is an internal cost transfer however large it is.
@@ -146,8 +148,10 @@ apprentice rules, and flag each violating line with **one** code:
 | Code | Rule |
 |---|---|
 | `unregistered_apprentice` | a line at apprentice level without an apprenticeship registration number |
-| `apprentice_ratio` | on some day of the week, the trade's apprentices on the job exceed floor(journeymen ÷ ratio) for that trade; foremen count as journeymen; flag every apprentice line of that trade working that day |
-| `underpayment` | hourly rate paid below the determination's base rate for the classification; for a registered apprentice, below the base rate × the apprentice's percentage |
+| `apprentice_ratio` | on some day of the week, the trade's apprentices on the job exceed floor(journeymen ÷ ratio) \
+for that trade; foremen count as journeymen; flag every apprentice line of that trade working that day |
+| `underpayment` | hourly rate paid below the determination's base rate for the classification; for a registered \
+apprentice, below the base rate × the apprentice's percentage |
 | `fringe_shortfall` | fringe paid per hour below the determination's fringe rate (journeymen and apprentices alike) |
 
 When a line breaks more than one rule, use the first code in the table. Compliant lines get no

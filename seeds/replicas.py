@@ -23,7 +23,8 @@ from cfab.seeds.vendors import company_domain
 class ReplicaMaps:
     jobs: list[tuple[str, int, str, str, str]]          # base job, r, new job, name, address
     owners: list[tuple[str, int, str, str, str, str, str]]  # base owner, r, new id, name, contact, email, address
-    vendors: list[tuple]                                 # base key, r, new key, legal, dba, tin, address, city, state, zip, email, phone
+    # base key, r, new key, legal, dba, tin, address, city, state, zip, email, phone
+    vendors: list[tuple]
     employees: list[tuple[str, int, str, str, str, str]]  # base id, r, new id, first, last, ssn4
     vendor_identities: list[tuple[str, str, str, str]]
     employee_identities: list[tuple[str, str, str]]
@@ -54,28 +55,34 @@ def build_maps(ctx: Ctx, scale: int) -> ReplicaMaps:
             o = owners[oid]
             first, last = names.person(rr)
             if o["owner_type"] == "public":
-                name = f"{rr.choice(names.CITIES)[0]} {rr.choice(('Park District', 'Library District', 'Township', 'Fire Protection District'))}"
+                name = (f"{rr.choice(names.CITIES)[0]} "
+                        f"{rr.choice(('Park District', 'Library District', 'Township', 'Fire Protection District'))}")
             else:
-                name = f"{rr.choice(names.PLACE_STEMS)} {rr.choice(('Development', 'Holdings', 'Properties', 'Partners'))}, LLC"
+                name = (f"{rr.choice(names.PLACE_STEMS)} "
+                        f"{rr.choice(('Development', 'Holdings', 'Properties', 'Partners'))}, LLC")
             dom = names.slug(name, 20) + (".org" if o["owner_type"] == "public" else ".com")
             maps.owners.append((oid, r, f"O{100000 + 1000 * r + i}", name, f"{first} {last}",
                                 f"{first[0].lower()}{names.slug(last)}@{dom}", o["address"]))
         stems: dict[str, str] = {}
         tins: dict[str, str] = {}
         for i, key in enumerate(base_vendors):
-            plan, v = ctx.vendors[key], vrows[key]
+            vplan, v = ctx.vendors[key], vrows[key]
             first, last = names.person(rr)
-            stem = stems.setdefault(plan.lookalike_of or key, rr.choice(names.LAST_NAMES + names.PLACE_STEMS))
-            if plan.lookalike_of:
-                stem = stems[plan.lookalike_of]
-            if plan.entity_type in ("individual", "sole_proprietor") or plan.role == "split":
-                legal, dba = f"{first} {last}", (f"{last} {plan.trade}" if plan.entity_type == "sole_proprietor" else None)
+            stem = stems.setdefault(vplan.lookalike_of or key, rr.choice(names.LAST_NAMES + names.PLACE_STEMS))
+            if vplan.lookalike_of:
+                stem = stems[vplan.lookalike_of]
+            if vplan.entity_type in ("individual", "sole_proprietor") or vplan.role == "split":
+                legal = f"{first} {last}"
+                dba = f"{last} {vplan.trade}" if vplan.entity_type == "sole_proprietor" else None
             else:
-                legal, dba = v["legal_name"].replace(plan.stem, stem, 1) if plan.stem else f"{stem} {plan.trade}", None
+                legal = v["legal_name"].replace(vplan.stem, stem, 1) if vplan.stem else f"{stem} {vplan.trade}"
+                dba = None
             if v["tin"] not in tins:
                 while True:
                     tin = (f"{rr.randint(1, 899):03d}-{rr.randint(1, 99):02d}-{rr.randint(1, 9999):04d}"
-                           if v["tin_type"] == "SSN" else f"{rr.choice((20, 26, 27, 36, 37, 45, 46, 47, 81, 82, 84)):02d}-{rr.randint(1000000, 9999999)}")
+                           if v["tin_type"] == "SSN"
+                           else f"{rr.choice((20, 26, 27, 36, 37, 45, 46, 47, 81, 82, 84)):02d}-"
+                                f"{rr.randint(1000000, 9999999)}")
                     if tin not in taken_tins:
                         taken_tins.add(tin)
                         tins[v["tin"]] = tin
@@ -84,8 +91,9 @@ def build_maps(ctx: Ctx, scale: int) -> ReplicaMaps:
             local = v["email"].split("@")[0]
             email = (f"{local}@{company_domain(dba or legal, domains)}" if "@gmail" not in v["email"]
                      else f"{names.slug(legal, 20)}@gmail.com")
-            maps.vendors.append((key, r, f"V{200000 + 100 * r + i}", legal, dba, tins[v["tin"]], names.street_address(rr),
-                                 city, state, names.zip_code(rr, zp), email, names.phone(rr, area)))
+            maps.vendors.append((key, r, f"V{200000 + 100 * r + i}", legal, dba, tins[v["tin"]],
+                                 names.street_address(rr), city, state, names.zip_code(rr, zp), email,
+                                 names.phone(rr, area)))
         for i, emp in enumerate(base_emps):
             first, last = names.person(rr)
             maps.employees.append((emp, r, f"E{100000 + 1000 * r + i}", first, last, f"{rr.randint(1, 9999):04d}"))

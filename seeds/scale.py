@@ -19,6 +19,7 @@ from functools import partial
 
 import duckdb
 import pyarrow as pa
+
 from cfab.seeds.context import Ctx
 from cfab.seeds.load import insert_arrow
 from cfab.seeds.parallel import Step, run_steps
@@ -42,83 +43,109 @@ _TABLES: dict[str, str] = {
     "employees": """SELECT e.ne, e.first_name, e.last_name, e.ssn4, b.trade, b.classification, b.level,
         b.apprentice_registration, b.apprentice_pct, b.union_local, b.base_rate, b.fringe_rate, b.hire_date, b.status
         FROM book.employees b JOIN _re e USING (employee_id)""",
-    "prime_contracts": """SELECT j.nj, 'PC-' || j.nj, o.no, b.original_amount, b.retainage_pct, b.retainage_step_down_pct,
+    "prime_contracts": """SELECT j.nj, 'PC-' || j.nj, o.no, b.original_amount, b.retainage_pct,
+        b.retainage_step_down_pct,
         b.step_down_at_pct, b.executed_date, b.status
-        FROM book.prime_contracts b JOIN _rj j USING (job_number) JOIN _ro o ON o.owner_id = b.owner_id AND o.r = j.r""",
-    "estimates": """SELECT {rj_est}, j.nj, j.name || ' - Bid', b.bid_date, b.status, b.total_cost, b.markup_pct, b.bid_total
+        FROM book.prime_contracts b JOIN _rj j USING (job_number) JOIN _ro o ON o.owner_id = b.owner_id
+        AND o.r = j.r""",
+    "estimates": """SELECT {rj_est}, j.nj, j.name || ' - Bid', b.bid_date, b.status, b.total_cost, b.markup_pct,
+        b.bid_total
         FROM book.estimates b JOIN _rj j USING (job_number)""",
     "estimate_items": """SELECT {rj_est_items}, b.item_no, b.cost_code, b.description, b.quantity, b.unit, b.unit_cost,
-        b.total_cost FROM book.estimate_items b JOIN book.estimates e USING (estimate_id) JOIN _rj j ON j.job_number = e.job_number""",
-    "change_events": """SELECT {rj_ce}, j.nj, b.number, b.title, b.description, b.reason, b.scope, b.amount, b.status, NULL
+        b.total_cost FROM book.estimate_items b JOIN book.estimates e USING (estimate_id) JOIN _rj j
+        ON j.job_number = e.job_number""",
+    "change_events": """SELECT {rj_ce}, j.nj, b.number, b.title, b.description, b.reason, b.scope, b.amount, b.status,
+        NULL
         FROM book.change_events b JOIN _rj j USING (job_number)""",
     "change_orders": """SELECT {rj_co}, j.nj, b.co_type, b.number, {rj_co_ce}, {rj_co_c}, b.description, b.amount,
         b.increases_contract, b.status, b.approved_date FROM book.change_orders b JOIN _rj j USING (job_number)""",
     "change_order_lines": """SELECT {rj_col}, b.line_no, b.cost_code, b.amount
-        FROM book.change_order_lines b JOIN book.change_orders o USING (co_id) JOIN _rj j ON j.job_number = o.job_number""",
-    "prime_sov_lines": """SELECT j.nj, b.line_no, b.item_number, b.description, b.cost_code, b.scheduled_value, b.source,
+        FROM book.change_order_lines b JOIN book.change_orders o USING (co_id) JOIN _rj j
+        ON j.job_number = o.job_number""",
+    "prime_sov_lines": """SELECT j.nj, b.line_no, b.item_number, b.description, b.cost_code, b.scheduled_value,
+        b.source,
         {rj_sov_co} FROM book.prime_sov_lines b JOIN _rj j USING (job_number)""",
     "sov_progress": """SELECT j.nj, b.line_no, b.as_of, b.pct_complete, b.work_completed, b.materials_stored
         FROM book.sov_progress b JOIN _rj j USING (job_number)""",
     "owner_pay_apps": """SELECT j.nj, b.app_number, b.period_start, b.period_end, b.status, b.submitted_date,
         b.certified_date, b.original_contract_sum, b.net_change_orders, b.total_completed_stored, b.retainage,
-        b.previous_certificates, b.current_payment_due, NULL FROM book.owner_pay_apps b JOIN _rj j USING (job_number)""",
+        b.previous_certificates, b.current_payment_due, NULL FROM book.owner_pay_apps b
+        JOIN _rj j USING (job_number)""",
     "owner_pay_app_lines": """SELECT j.nj, b.app_number, b.line_no, b.scheduled_value, b.from_previous, b.this_period,
-        b.materials_stored, b.total_completed_stored, b.retainage FROM book.owner_pay_app_lines b JOIN _rj j USING (job_number)""",
+        b.materials_stored, b.total_completed_stored, b.retainage FROM book.owner_pay_app_lines b
+        JOIN _rj j USING (job_number)""",
     "budget_lines": """SELECT j.nj, b.cost_code, b.original_budget, b.approved_changes, b.revised_budget,
-        b.pm_forecast_to_complete, b.erp_estimate, b.include_in_erp FROM book.budget_lines b JOIN _rj j USING (job_number)""",
+        b.pm_forecast_to_complete, b.erp_estimate, b.include_in_erp FROM book.budget_lines b
+        JOIN _rj j USING (job_number)""",
     "funding_sources": """SELECT j.nj, {rj_fs}, b.name, b.source_type, b.amount, b.drawn_to_date
         FROM book.funding_sources b JOIN _rj j USING (job_number)""",
-    "certificates_of_insurance": """SELECT {rh_coi}, v.nv, b.insurer, b.policy_number, b.coverage_type, b.each_occurrence,
+    "certificates_of_insurance": """SELECT {rh_coi}, v.nv, b.insurer, b.policy_number, b.coverage_type,
+        b.each_occurrence,
         b.aggregate_limit, b.effective_date, b.expiry_date, b.certificate_holder, b.is_current, NULL
         FROM book.certificates_of_insurance b JOIN _rv v USING (vendor_key)""",
     "commitments": """SELECT {rj_c}, j.nj, v.nv, b.commitment_type, replace(b.number, b.job_number, j.nj),
         split_part(b.title, ' - ', 1) || ' - ' || j.name, b.status, b.original_amount, b.approved_co_amount, b.amount,
         b.retainage_pct, b.executed_date, b.erp_synced, NULL
-        FROM book.commitments b JOIN _rj j USING (job_number) JOIN _rv v ON v.vendor_key = b.vendor_key AND v.r = j.r""",
-    "commitment_lines": """SELECT {rj_cl}, b.line_no, b.cost_code, b.description, b.amount, b.pct_complete, b.work_completed
-        FROM book.commitment_lines b JOIN book.commitments c USING (commitment_id) JOIN _rj j ON j.job_number = c.job_number""",
+        FROM book.commitments b JOIN _rj j USING (job_number) JOIN _rv v ON v.vendor_key = b.vendor_key
+        AND v.r = j.r""",
+    "commitment_lines": """SELECT {rj_cl}, b.line_no, b.cost_code, b.description, b.amount, b.pct_complete,
+        b.work_completed
+        FROM book.commitment_lines b JOIN book.commitments c USING (commitment_id) JOIN _rj j
+        ON j.job_number = c.job_number""",
     "ap_invoices": """SELECT {rh_inv}, v.nv, j.nj, {rj_inv_c}, b.invoice_number, b.requisition_number, b.invoice_date,
         b.due_date, b.period_start, b.period_end, b.gross_amount, b.retainage_amount, b.net_amount, b.pm_status,
         b.erp_status, b.erp_synced, b.paid_amount, b.description, NULL
-        FROM book.ap_invoices b JOIN _rj j USING (job_number) JOIN _rv v ON v.vendor_key = b.vendor_key AND v.r = j.r""",
-    "ap_invoice_lines": """SELECT {rh_invl}, b.line_no, b.commitment_line_no, b.cost_code, b.description, b.amount, b.retainage
+        FROM book.ap_invoices b JOIN _rj j USING (job_number) JOIN _rv v ON v.vendor_key = b.vendor_key
+        AND v.r = j.r""",
+    "ap_invoice_lines": """SELECT {rh_invl}, b.line_no, b.commitment_line_no, b.cost_code, b.description, b.amount,
+        b.retainage
         FROM book.ap_invoice_lines b CROSS JOIN _reps rr""",
-    "lien_waivers": """SELECT {rh_w}, v.nv, j.nj, {rh_w_inv}, b.waiver_type, b.amount, b.through_date, b.status, b.signer,
+    "lien_waivers": """SELECT {rh_w}, v.nv, j.nj, {rh_w_inv}, b.waiver_type, b.amount, b.through_date, b.status,
+        b.signer,
         b.signed_date, NULL
-        FROM book.lien_waivers b JOIN _rj j USING (job_number) JOIN _rv v ON v.vendor_key = b.vendor_key AND v.r = j.r""",
+        FROM book.lien_waivers b JOIN _rj j USING (job_number) JOIN _rv v ON v.vendor_key = b.vendor_key
+        AND v.r = j.r""",
     "checks": """SELECT {rh_chk}, b.bank_account_id, b.check_number + 1000000 * rr.r, b.issue_date, v.nv,
         coalesce(v.legal_name, e.first_name || ' ' || e.last_name, b.payee_name), b.amount, b.status, b.cleared_date
         FROM book.checks b CROSS JOIN _reps rr
         LEFT JOIN _rv v ON v.vendor_key = b.payee_vendor_key AND v.r = rr.r
         LEFT JOIN _chk_emp ce ON ce.check_id = b.check_id
         LEFT JOIN _re e ON e.employee_id = ce.employee_id AND e.r = rr.r""",
-    "check_applications": """SELECT {rh_app_chk}, {rh_app_inv}, b.amount FROM book.check_applications b CROSS JOIN _reps rr""",
+    "check_applications": """SELECT {rh_app_chk}, {rh_app_inv}, b.amount FROM book.check_applications b
+        CROSS JOIN _reps rr""",
     "bank_transactions": """SELECT {rh_txn}, b.bank_account_id, b.posted_date, b.amount, b.bai_type_code, b.description,
         b.check_number + 1000000 * rr.r, b.reference || {suffix}
         FROM book.bank_transactions b CROSS JOIN _reps rr""",
-    "wage_determinations": """SELECT b.determination_id || {suffix_j}, j.nj, b.wd_number, b.modification, b.county, b.state,
+    "wage_determinations": """SELECT b.determination_id || {suffix_j}, j.nj, b.wd_number, b.modification, b.county,
+        b.state,
         b.effective_date FROM book.wage_determinations b JOIN _rj j USING (job_number)""",
     "wage_rates": """SELECT b.determination_id || {suffix_j}, b.classification, b.base_rate, b.fringe_rate
-        FROM book.wage_rates b JOIN book.wage_determinations d USING (determination_id) JOIN _rj j ON j.job_number = d.job_number""",
+        FROM book.wage_rates b JOIN book.wage_determinations d USING (determination_id) JOIN _rj j
+        ON j.job_number = d.job_number""",
     "timecards": """SELECT {rh_tc}, e.ne, j.nj, b.work_date, b.cost_code, b.hours_regular, b.hours_overtime,
         b.source_system, b.approved
-        FROM book.timecards b JOIN _rj j USING (job_number) JOIN _re e ON e.employee_id = b.employee_id AND e.r = j.r""",
+        FROM book.timecards b JOIN _rj j USING (job_number) JOIN _re e ON e.employee_id = b.employee_id
+        AND e.r = j.r""",
     "payroll_earnings": """SELECT b.batch_id, e.ne, j.nj, b.hours_regular, b.hours_overtime, b.rate_paid, b.fringe_paid,
         b.gross_pay, b.withholding, b.net_pay
-        FROM book.payroll_earnings b JOIN _rj j USING (job_number) JOIN _re e ON e.employee_id = b.employee_id AND e.r = j.r""",
+        FROM book.payroll_earnings b JOIN _rj j USING (job_number) JOIN _re e ON e.employee_id = b.employee_id
+        AND e.r = j.r""",
     "certified_payrolls": """SELECT {rj_cp}, j.nj, b.determination_id || {suffix_j}, b.payroll_number, b.week_ending,
         b.status, NULL FROM book.certified_payrolls b JOIN _rj j USING (job_number)""",
-    "certified_payroll_lines": """SELECT {rj_cpl}, b.line_no, e.ne, b.classification, b.level, b.apprentice_registration,
+    "certified_payroll_lines": """SELECT {rj_cpl}, b.line_no, e.ne, b.classification, b.level,
+        b.apprentice_registration,
         b.hours_sun, b.hours_mon, b.hours_tue, b.hours_wed, b.hours_thu, b.hours_fri, b.hours_sat, b.total_hours,
         b.rate_paid, b.fringe_paid, b.gross_this_project
         FROM book.certified_payroll_lines b JOIN book.certified_payrolls s USING (submission_id)
         JOIN _rj j ON j.job_number = s.job_number JOIN _re e ON e.employee_id = b.employee_id AND e.r = j.r""",
-    "journal_entries": """SELECT {rh_je}, b.journal, b.je_number || {suffix}, b.entry_date, b.period, b.description, b.status,
+    "journal_entries": """SELECT {rh_je}, b.journal, b.je_number || {suffix}, b.entry_date, b.period, b.description,
+        b.status,
         CASE WHEN b.journal IN ('AP', 'CD') THEN {rh_src}
              WHEN b.journal IN ('AR', 'CR') THEN replace(b.source_ref, ':' || ja.job_number || ':', ':' || ja.nj || ':')
              ELSE b.source_ref END, b.auto_reverse
         FROM book.journal_entries b CROSS JOIN _reps rr
-        LEFT JOIN _rj ja ON b.journal IN ('AR', 'CR') AND ja.job_number = split_part(b.source_ref, ':', 2) AND ja.r = rr.r""",
+        LEFT JOIN _rj ja ON b.journal IN ('AR', 'CR') AND ja.job_number = split_part(b.source_ref, ':', 2)
+        AND ja.r = rr.r""",
     "journal_lines": """SELECT {rh_jl}, b.line_no, b.account, j.nj, b.cost_code, v.nv, b.debit, b.credit, b.memo
         FROM book.journal_lines b CROSS JOIN _reps rr
         LEFT JOIN _rj j ON j.job_number = b.job_number AND j.r = rr.r
@@ -133,7 +160,8 @@ _TABLES: dict[str, str] = {
         LEFT JOIN _rv v ON b.entity = 'vendor' AND v.vendor_key = b.entity_key AND v.r = rr.r
         LEFT JOIN _rj j ON b.entity = 'job' AND j.job_number = b.entity_key AND j.r = rr.r
         LEFT JOIN _re e ON b.entity = 'employee' AND e.employee_id = b.entity_key AND e.r = rr.r
-        LEFT JOIN _rj cj ON b.entity = 'change_event' AND cj.job_number = split_part(b.entity_key, '|', 1) AND cj.r = rr.r
+        LEFT JOIN _rj cj ON b.entity = 'change_event' AND cj.job_number = split_part(b.entity_key, '|', 1)
+        AND cj.r = rr.r
         LEFT JOIN _rj jj ON b.entity = 'commitment' AND jj.job_number = split_part(b.entity_key, '-', 2) AND jj.r = rr.r
         WHERE b.kind NOT IN ('vendor_spelling', 'payee_truncation', 'presented_item_mismatch')""",
     # the detail tables keyed like their parents
@@ -299,7 +327,8 @@ def derive_pay_app_retainage(con: duckdb.DuckDBPyConnection) -> None:
         WITH app AS (
             SELECT a.job_number, a.app_number,
                    CASE WHEN c.retainage_step_down_pct IS NOT NULL
-                         AND a.total_completed_stored * 100 >= c.step_down_at_pct * (a.original_contract_sum + a.net_change_orders)
+                         AND a.total_completed_stored * 100
+                             >= c.step_down_at_pct * (a.original_contract_sum + a.net_change_orders)
                         THEN c.retainage_step_down_pct ELSE c.retainage_pct END AS pct
             FROM book.owner_pay_apps a JOIN book.prime_contracts c USING (job_number)
         ),

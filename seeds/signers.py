@@ -78,7 +78,8 @@ def build_architects(ctx: Ctx) -> None:
                 city=firm["city"], state=firm["state"], zip=firm["zip"], phone=firm["phone"],
                 contact_name=f"{first} {last}", contact_title=r.choice(_ARCHITECT_TITLES),
                 contact_email=f"{first[0].lower()}{names.slug(last)}@{firm['domain']}",
-                architect_project_number=f"{firm['initials']}-{pc['executed_date']:%y}{r.randint(10, 99)}{r.randint(0, 9)}")
+                architect_project_number=f"{firm['initials']}-{pc['executed_date']:%y}"
+                                         f"{r.randint(10, 99)}{r.randint(0, 9)}")
 
 
 def build_vendor_signers(ctx: Ctx) -> None:

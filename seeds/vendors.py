@@ -122,7 +122,8 @@ def _suffix(entity: str, r: random.Random) -> str:
 def _name(plan: VendorPlan, r: random.Random, taken: set[str], anchor_name: str | None) -> None:
     first, last = names.person(r)
     if anchor_name:
-        plan.legal_name, plan.stem = anchor_name, anchor_name.split(" ")[0] if not anchor_name.startswith("J. S.") else "J. S. Mitchell"
+        plan.legal_name = anchor_name
+        plan.stem = anchor_name.split(" ")[0] if not anchor_name.startswith("J. S.") else "J. S. Mitchell"
         return
     for _attempt in range(50):
         stem = last if r.random() < 0.6 else r.choice(names.PLACE_STEMS)
@@ -148,9 +149,11 @@ def _name(plan: VendorPlan, r: random.Random, taken: set[str], anchor_name: str 
 def _tin(r: random.Random, ssn: bool, taken: set[str]) -> str:
     while True:
         if ssn:
-            tin = f"{r.choice([n for n in range(1, 900) if n != 666]):03d}-{r.randint(1, 99):02d}-{r.randint(1, 9999):04d}"
+            tin = (f"{r.choice([n for n in range(1, 900) if n != 666]):03d}-"
+                   f"{r.randint(1, 99):02d}-{r.randint(1, 9999):04d}")
         else:
-            tin = f"{r.choice((20, 26, 27, 32, 35, 36, 37, 38, 39, 45, 46, 47, 81, 82, 83, 84, 88, 90, 92)):02d}-{r.randint(1000000, 9999999)}"
+            tin = (f"{r.choice((20, 26, 27, 32, 35, 36, 37, 38, 39, 45, 46, 47, 81, 82, 83, 84, 88, 90, 92)):02d}-"
+                   f"{r.randint(1000000, 9999999)}")
         if tin not in taken:
             taken.add(tin)
             return tin
@@ -221,7 +224,8 @@ def _write(ctx: Ctx, plan: VendorPlan, r: random.Random) -> None:
         domain = "gmail.com"
         local = names.slug(plan.legal_name, 20)
     plan.email = f"{local}@{domain}"
-    terms = "Net 30" if plan.vendor_type == "subcontractor" else r.choice(("Net 30", "Net 30", "2% 10 Net 30", "Net 45", "Due on receipt"))
+    terms = ("Net 30" if plan.vendor_type == "subcontractor"
+             else r.choice(("Net 30", "Net 30", "2% 10 Net 30", "Net 45", "Due on receipt")))
     ctx.add("vendors", vendor_key=plan.key, legal_name=plan.legal_name, dba_name=plan.dba_name,
             vendor_type=plan.vendor_type, trade=plan.trade, tin=plan.tin,
             tin_type="SSN" if plan.entity_type in ("individual", "sole_proprietor") else "EIN",

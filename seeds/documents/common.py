@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -136,7 +136,7 @@ class Canvas:
                  orientation: str = "P") -> None:
         pdf = FPDF(orientation=orientation, unit="pt", format="letter")
         pdf.set_creation_date(datetime(created.year, created.month, created.day, 12,
-                                       tzinfo=timezone.utc))
+                                       tzinfo=UTC))
         pdf.set_producer(PRODUCER)
         pdf.set_creator(PRODUCER)
         pdf.set_title(clean(title))
@@ -207,7 +207,10 @@ class Canvas:
         for (family, style, size, color), items in self._queue.items():
             pdf.set_font(family, style, size)
             try:
-                select = pdf._set_font_for_page(pdf.current_font, size, wrap_in_text_object=False)
+                font = pdf.current_font
+                if font is None:  # set_font just chose one: these are not the internals we know
+                    raise TypeError("fpdf2 has no current font after set_font")
+                select = pdf._set_font_for_page(font, size, wrap_in_text_object=False)
                 out = pdf._out
             except (AttributeError, TypeError):  # pragma: no cover - other fpdf2 versions
                 pdf.set_text_color(*color)
@@ -326,7 +329,7 @@ class Canvas:
             h = max(len(hh) for hh in heads) * hs * 1.2 + 2 * pad
             self.box(x, top, sum(c.width for c in columns), h, fill=230)
             cx = x
-            for col, lines in zip(columns, heads):
+            for col, lines in zip(columns, heads, strict=True):
                 for i, line in enumerate(lines):
                     self.text(cx + col.width / 2, top + pad + hs * (0.85 + 1.2 * i), line,
                               size=hs, style="B", align="C")
@@ -350,7 +353,8 @@ class Canvas:
         for r, row in enumerate(rows):
             style = "B" if r in bold_rows else ""
             self.font(size, style)
-            cells = [self.wrap(v, c.width - 2 * pad) for c, v in zip(columns, row)]
+            # a parsed Markdown row may hold fewer cells than the header, or more (the extra ones are dropped)
+            cells = [self.wrap(v, c.width - 2 * pad) for c, v in zip(columns, row, strict=False)]
             h = max(len(c) for c in cells) * lead + 2 * pad - (lead - size)
             if y + h > self.bottom:
                 close(top, y)
@@ -358,7 +362,7 @@ class Canvas:
                 y = header(top)
                 self.font(size, style)
             cx = x
-            for col, lines in zip(columns, cells):
+            for col, lines in zip(columns, cells, strict=False):
                 for i, line in enumerate(lines):
                     base = y + pad + size * 0.8 + lead * i
                     if col.align == "R":

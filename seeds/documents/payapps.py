@@ -38,9 +38,9 @@ def retainage_rate(h: Row) -> Decimal:
     rate = Decimal(h.get("contract_retainage_pct") or 10)
     step, at = h.get("retainage_step_down_pct"), h.get("step_down_at_pct")
     contract = Decimal(h["original_contract_sum"]) + Decimal(h["net_change_orders"])
-    if step is not None and at is not None and contract:
-        if Decimal(h["total_completed_stored"]) * 100 / contract >= Decimal(at):
-            rate = Decimal(step)
+    if (step is not None and at is not None and contract
+            and Decimal(h["total_completed_stored"]) * 100 / contract >= Decimal(at)):
+        rate = Decimal(step)
     return rate
 
 
@@ -167,7 +167,7 @@ def _g703(c: Canvas, h: Row, lines: tuple[Row, ...]) -> None:
         body.append([ln.get("item_number") or f"{ln['line_no']:03d}", ln.get("description") or "",
                      num(sv), num(prev), num(this), num(mat), num(g),
                      pct(g * 100 / sv if sv else ZERO), num(sv - g), num(ret)])
-        tot = [a + b for a, b in zip(tot, (sv, prev, this, mat, g, sv - g, ret))]
+        tot = [a + b for a, b in zip(tot, (sv, prev, this, mat, g, sv - g, ret), strict=True)]
     body.append(["", "GRAND TOTAL", num(tot[0]), num(tot[1]), num(tot[2]), num(tot[3]), num(tot[4]),
                  pct(tot[4] * 100 / tot[0] if tot[0] else ZERO), num(tot[5]), num(tot[6])])
     c.table(c.left, y + 4, cols, body, size=7.5, header_size=6, bold_rows=(len(body) - 1,))

@@ -15,8 +15,17 @@ from typing import Any
 
 import duckdb
 
-from cfab.seeds.documents import (change_backup, coi, invoices, payapps, policies, subcontracts,
-                                  waivers, wh347, workbooks)
+from cfab.seeds.documents import (
+    change_backup,
+    coi,
+    invoices,
+    payapps,
+    policies,
+    subcontracts,
+    waivers,
+    wh347,
+    workbooks,
+)
 from cfab.seeds.documents.common import DocumentError, RenderedDocument, Row, make_rendered
 from cfab.seeds.documents.sql import rows
 

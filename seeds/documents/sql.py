@@ -5,12 +5,14 @@ from __future__ import annotations
 import importlib.resources
 import re
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 
 _NAME = re.compile(r"^--\s*name:\s*(\w+)\s*$", re.M)
+_Row = TypeVar("_Row", bound=Mapping[str, Any])
 
 
 @lru_cache(maxsize=1)
@@ -31,12 +33,12 @@ def rows(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> list[dict[
     sql = queries()[name]
     cur = con.execute(sql, _params(sql, params))
     cols = [c[0] for c in cur.description]
-    return [dict(zip(cols, r)) for r in cur.fetchall()]
+    return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
 
 
-def by_key(items: list[dict[str, Any]], key: str) -> dict[str, list[dict[str, Any]]]:
+def by_key(items: Iterable[_Row], key: str) -> dict[str, list[_Row]]:
     """Group rows by one column, keeping query order within each group."""
-    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    out: dict[str, list[_Row]] = defaultdict(list)
     for item in items:
         out[item[key]].append(item)
     return out

@@ -42,8 +42,8 @@ def render(doc: Row, data: SubcontractData, company: Row) -> bytes:
     c = Canvas(created=doc["created_date"], title=doc["title"], author=company["name"])
     L, R = c.left, c.right
     c.text(L, 50, company["name"], size=11, style="B")
-    c.text(L, 61, f"{company['address']}, {company['city']}, {company['state']} {company['zip']}  |  {company['phone']}",
-           size=7.5, style="")
+    c.text(L, 61, f"{company['address']}, {company['city']}, {company['state']} {company['zip']}  |  "
+                  f"{company['phone']}", size=7.5, style="")
     c.text((L + R) / 2, 90, kind, size=15, style="B", align="C")
     c.rule(L, 98, R, 1.0)
     y = 114.0
@@ -105,8 +105,9 @@ def render(doc: Row, data: SubcontractData, company: Row) -> bytes:
     half = (R - L) / 2
     vendor_signer = h.get("vendor_signer_name") or ""
     vendor_title = h.get("vendor_signer_title") or ""
-    for i, (who, signer, title) in enumerate(((f"CONTRACTOR: {company['name']}", h["project_manager"], "Project Manager"),
-                                              (f"{party.upper()}: {h['vendor_legal_name']}", vendor_signer, vendor_title))):
+    signers = ((f"CONTRACTOR: {company['name']}", h["project_manager"], "Project Manager"),
+               (f"{party.upper()}: {h['vendor_legal_name']}", vendor_signer, vendor_title))
+    for i, (who, signer, title) in enumerate(signers):
         x = L + i * half
         c.text(x, y, who, size=8.5, style="B")
         c.text(x, y + 28, signer, size=14, style="I", family="Times")

@@ -88,14 +88,15 @@ def render(doc: Row, data: Wh347Data, company: Row) -> bytes:
         cv.text(L, 40, "U.S. Department of Labor", size=8, style="B")
         cv.text(L, 50, "Wage and Hour Division", size=7.5, style="")
         cv.text((L + R) / 2, 44, "PAYROLL", size=14, style="B", align="C")
-        cv.text((L + R) / 2, 54, "(For Contractor's Optional Use; See Instructions at www.dol.gov/whd/forms/wh347instr.htm)",
+        cv.text((L + R) / 2, 54,
+                "(For Contractor's Optional Use; See Instructions at www.dol.gov/whd/forms/wh347instr.htm)",
                 size=6.5, style="", align="C")
         cv.text(R, 40, "Form WH-347", size=8, style="B", align="R")
         cv.text(R, 50, "OMB No.: 1235-0008", size=6.5, style="", align="R")
         cv.rule(L, 58, R, 0.8)
         cv.field(L, 72, "NAME OF CONTRACTOR [X] OR SUBCONTRACTOR [ ]:", company["name"], size=8)
-        cv.field(L + 440, 72, "ADDRESS:", f"{company['address']}, {company['city']}, {company['state']} {company['zip']}",
-                 size=8)
+        cv.field(L + 440, 72, "ADDRESS:",
+                 f"{company['address']}, {company['city']}, {company['state']} {company['zip']}", size=8)
         cv.field(L, 86, "PAYROLL NO.:", str(h["payroll_number"]), size=8)
         cv.field(L + 120, 86, "FOR WEEK ENDING:", mdy(week_end), size=8)
         cv.field(L + 300, 86, "PROJECT AND LOCATION:", project, size=8)

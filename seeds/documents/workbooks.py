@@ -2,9 +2,10 @@
 
 A workbook document's ``natural_key`` names its kind, optionally scoped to one job:
 ``wip_schedule``, ``accrual_schedule``, ``vendor_1099``, ``sov_export`` or e.g.
-``sov_export:1042`` (a document row with ``job_number`` set is scoped to that job too). Computed columns are live formulas (never cached numbers), inputs are
-exact decimals, and the bytes are deterministic: document properties carry the document's
-date and the zip is rewritten with fixed entry timestamps in openpyxl's fixed order.
+``sov_export:1042`` (a document row with ``job_number`` set is scoped to that job too).
+Computed columns are live formulas (never cached numbers), inputs are exact decimals, and
+the bytes are deterministic: document properties carry the document's date and the zip is
+rewritten with fixed entry timestamps in openpyxl's fixed order.
 """
 
 from __future__ import annotations
@@ -214,7 +215,8 @@ def build_1099(data: WorkbookData, as_of: date) -> Workbook:
     wb = Workbook()
     ws = wb.active
     ws.title = f"1099 Vendors {year}"
-    _title(ws, data.company, f"1099 Vendor Review - Tax Year {year}", "Payments = checks issued in the tax year (void excluded)")
+    _title(ws, data.company, f"1099 Vendor Review - Tax Year {year}",
+           "Payments = checks issued in the tax year (void excluded)")
     _header(ws, 5, [("Vendor ID", 10), ("Vendor Name", 36), ("DBA", 24), ("TIN (masked)", 14),
                     ("TIN Type", 9), ("Entity Type", 18), (f"{year} Payments", 16)])
     r = 6
