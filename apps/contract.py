@@ -4,10 +4,17 @@ guarded_calls, and declares a manifest.
 Archetypes (ERP, Bank, PM, …) are written once as subclasses of :class:`App`; vendors are
 subclasses that differ only by class constants: native table names, tool-name maps, id
 formats, status vocabularies (the way sqlglot's dialects differ by constants).
+
+An app's DDL, projection and write rules are packaged files (``schema/<app>.sql``,
+``views/<app>.sql``, ``triggers/rules/<app>.toml``), except for a vendor defined as data outside
+the repository's committed ones (a test's, a plug-in's): it carries what its archetype's
+generator renders as :attr:`App.ARTIFACTS`, and everything that builds or opens a world reads an
+app's SQL and rules through :meth:`App.schema_sql`, :meth:`App.view_sql` and :func:`rules_for`.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence
@@ -23,6 +30,7 @@ from cfab.schema.models import FrozenModel
 from cfab.schema.sqlbuild import col, equals_all, to_sql
 from cfab.seeds.determinism import BuildInputs, stable_id
 from cfab.triggers.gate import WriteGate
+from cfab.triggers.rules import RuleSet, load_rules, parse_rule_text
 
 Archetype = Literal["ERP", "Bank", "Payroll", "FieldTime", "PM", "PayApp", "Lien/CertPayroll/Tax",
                     "Integration/Estimating", "Docs", "Office"]
@@ -68,6 +76,18 @@ class AppContext:
         return datetime.combine(self.clock, time(17, 0))
 
 
+@dataclass(frozen=True)
+class Artifacts:
+    """An app's SQL and rules as text, for a vendor whose files are not packaged: its DDL
+    (``schema/<app>.sql``), projection (``views/<app>.sql``), consistency projections
+    (``views/entities/<app>.sql``) and write rules (``triggers/rules/<app>.toml``)."""
+
+    schema: str
+    views: str = ""
+    entities: str = ""
+    rules: str = ""
+
+
 class App:
     """Base of every app. Subclass per archetype; subclass again per vendor with constants."""
 
@@ -78,6 +98,7 @@ class App:
     tier: ClassVar[Literal["A", "B", "C"]] = "A"
     TOOL_NAMES: ClassVar[dict[str, str]] = {}          # archetype tool name → native name
     DISABLED_TOOLS: ClassVar[frozenset[str]] = frozenset()
+    ARTIFACTS: ClassVar[Artifacts | None] = None       # None: the app's SQL and rules are packaged files
 
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
@@ -115,10 +136,24 @@ class App:
         return spec.description
 
     @classmethod
+    def schema_sql(cls) -> str:
+        """The app's DDL: ``schema/<app>.sql`` (or its ``ARTIFACTS``)."""
+        return cls.ARTIFACTS.schema if cls.ARTIFACTS is not None else schema_ddl(cls.name)
+
+    @classmethod
+    def view_sql(cls) -> str | None:
+        """The app's projection of the book: ``views/<app>.sql`` (or its ``ARTIFACTS``); None: none."""
+        if cls.ARTIFACTS is not None:
+            return cls.ARTIFACTS.views or None
+        if has_sql_resource("cfab.views", f"{cls.name}.sql"):
+            return sql_resource("cfab.views", f"{cls.name}.sql")
+        return None
+
+    @classmethod
     def declared_tables(cls) -> list[str]:
         """Tables created by ``schema/<app>.sql``, qualified ``app.table``."""
         out = []
-        for stmt in sqlglot.parse(schema_ddl(cls.name), read="duckdb"):
+        for stmt in sqlglot.parse(cls.schema_sql(), read="duckdb"):
             if isinstance(stmt, exp.Create) and stmt.kind == "TABLE":
                 table = stmt.find(exp.Table)
                 out.append(f"{table.db or cls.schema_name()}.{table.name}")
@@ -140,10 +175,11 @@ class App:
         A table-level PRIMARY KEY is added once the table is filled (one bulk index build
         instead of an index insert per row; the same constraint, the same catalog entry, and a
         duplicate key fails the build just the same)."""
-        ddl, keys = defer_primary_keys(schema_ddl(cls.name))
+        ddl, keys = defer_primary_keys(cls.schema_sql())
         run_script(con, ddl)
-        if has_sql_resource("cfab.views", f"{cls.name}.sql"):
-            run_script(con, sql_resource("cfab.views", f"{cls.name}.sql"))
+        views = cls.view_sql()
+        if views is not None:
+            run_script(con, views)
         for statement in keys:
             con.execute(statement)
 
@@ -241,3 +277,24 @@ class App:
     def new_id(self, *natural_key: Any, length: int = 12) -> str:
         """A deterministic id for a created record, hashed from its natural key."""
         return stable_id(self.name, *natural_key, length=length)
+
+
+def rules_for(apps: Iterable[type[App]]) -> RuleSet:
+    """The write rules of a world composing ``apps``: every packaged rule file
+    (``triggers/rules/*.toml``) plus the rules of the apps that carry their own (``ARTIFACTS``)."""
+    return _rules_with(tuple(sorted({a for a in apps if a.ARTIFACTS is not None and a.ARTIFACTS.rules},
+                                    key=lambda a: a.name)))
+
+
+@functools.lru_cache(maxsize=8)
+def _rules_with(carried: tuple[type[App], ...]) -> RuleSet:
+    packaged = load_rules()
+    if not carried:
+        return packaged
+    rules, assertions = list(packaged.rules), list(packaged.assertions)
+    for app in carried:
+        assert app.ARTIFACTS is not None
+        parsed = parse_rule_text(app.ARTIFACTS.rules, f"{app.name} (ARTIFACTS.rules)")
+        rules += parsed.rules
+        assertions += parsed.assertions
+    return RuleSet(rules, assertions)

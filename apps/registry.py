@@ -1,12 +1,15 @@
 """The app registry: every app class by name, discovered at load time.
 
 App modules register their vendor classes with :func:`register`. :func:`load_all` imports
-every module listed in ``APP_MODULES`` so the registry is complete (35 apps).
+every module listed in ``APP_MODULES`` so the registry is complete (35 apps). A vendor defined
+as data outside those modules (a test's sixth bank) joins for a while with :func:`registered`.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -39,6 +42,24 @@ def register(cls: type["App"]) -> type["App"]:
         raise ValueError(f"app name {cls.name!r} registered twice ({other.__name__}, {cls.__name__})")
     _REGISTRY[cls.name] = cls
     return cls
+
+
+@contextmanager
+def registered(*classes: type["App"]) -> Iterator[None]:
+    """Register app classes for the duration of a ``with`` block, then remove them again (the
+    modules of ``APP_MODULES`` are loaded first, so the block sees the whole registry)."""
+    load_all()
+    for cls in classes:
+        if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
+            raise ValueError(f"app name {cls.name!r} is already registered ({_REGISTRY[cls.name].__name__})")
+    added = [cls for cls in classes if cls.name not in _REGISTRY]
+    for cls in added:
+        register(cls)
+    try:
+        yield
+    finally:
+        for cls in added:
+            _REGISTRY.pop(cls.name, None)
 
 
 def load_all() -> dict[str, type["App"]]:

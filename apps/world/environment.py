@@ -23,7 +23,7 @@ from typing import Any, Iterable
 import duckdb
 from pydantic import ValidationError
 
-from cfab.apps.contract import App, AppContext
+from cfab.apps.contract import App, AppContext, rules_for
 from cfab.apps.registry import get_app, load_all
 from cfab.apps.tooling import ToolError, ToolResult, ToolSpec, jsonable
 from cfab.apps.world.arguments import MAX_ARGS_CHARS, Oversize, check_arguments, truncated
@@ -117,7 +117,8 @@ class Environment:
         self._con = connect_hardened(self.path, memory_limit=self.memory_limit)
         self.catalog = _catalog_for(self.golden, self._con)
         writable = {get_app(a).schema_name() for a in self.app_names}
-        self.gate = WriteGate(self._con, self.catalog, writable_schemas=writable)
+        self.gate = WriteGate(self._con, self.catalog, rules=rules_for(get_app(a) for a in self.app_names),
+                              writable_schemas=writable)
         self.clock = parse_clock(self._meta("clock") or self.inputs.clock)
         ctx = AppContext(con=self._con, gate=self.gate, catalog=self.catalog, clock=self.clock, env=self)
         registry = load_all()

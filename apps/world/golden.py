@@ -259,7 +259,7 @@ def ensure_composed(golden: Path, apps: list[str]) -> Path:
                     con.execute(statement.sql(dialect="duckdb"))
             for name in names:
                 schema = get_app(name).schema_name()
-                run_script(con, schema_ddl(name))
+                run_script(con, get_app(name).schema_sql())
                 tables = con.execute(
                     "SELECT table_name FROM duckdb_tables() WHERE database_name = 'c' AND schema_name = ? "
                     "ORDER BY table_name", [schema]).fetchall()
