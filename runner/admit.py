@@ -253,7 +253,7 @@ class _Replay:
         self.traj = traj
 
     def run(self, task: Any, env: Any) -> Any:
-        from cfab.runner.records import Episode
+        from cfab.runner.results.records import Episode
 
         calls = replay(env, self.traj.steps)
         return Episode(reply=self.traj.reply, answers=dict(self.traj.answers), steps=len(calls), tool_calls=calls,

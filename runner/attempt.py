@@ -16,7 +16,7 @@ from typing import Any
 
 from cfab.grader import Grade, GuardedCall, StateDiff, grade, state_diff
 from cfab.apps.world.environment import Environment
-from cfab.runner.records import Episode
+from cfab.runner.results.records import Episode
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.model import Task
 
@@ -98,7 +98,7 @@ class AttemptView:
 def load_attempt(out: str | Path, task: str, attempt: int = 0) -> AttemptView:
     """Reopen attempt ``attempt`` of ``task`` from a results folder."""
     from cfab.apps.world.golden import ensure_golden
-    from cfab.runner.results import ResultsDir
+    from cfab.runner.results.directory import ResultsDir
     from cfab.tasks.suite import load_suite
 
     results = ResultsDir(out)

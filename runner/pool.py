@@ -29,8 +29,8 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
 from cfab.apps.world.limits import cap_memory, restore_memory
-from cfab.runner.records import AttemptRecord, AttemptSpec
-from cfab.runner.results import ResultsDir
+from cfab.runner.results.directory import ResultsDir
+from cfab.runner.results.records import AttemptRecord, AttemptSpec
 
 RunOne = Callable[[AttemptSpec], AttemptRecord]
 ErrorRecord = Callable[..., AttemptRecord]

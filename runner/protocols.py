@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from cfab.runner.records import Episode
+from cfab.runner.results.records import Episode
 
 @runtime_checkable
 class EnvLike(Protocol):

@@ -27,7 +27,7 @@ from typing import Any
 
 from cfab.runner.cli import add_inputs, inputs_from, subcommand, suite_file
 from cfab.apps.world.limits import add_memory_cap
-from cfab.runner.records import AttemptRecord, AttemptSpec, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
+from cfab.runner.results.records import AttemptRecord, AttemptSpec, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
 from cfab.seeds.determinism import BuildInputs
 
 _TASKS: dict[tuple, dict[str, Any]] = {}
@@ -71,7 +71,7 @@ class World:
                 "clock": self.inputs.clock.isoformat(), "scale": self.inputs.scale, "tasks": len(self.tasks)}
 
     def provenance(self) -> dict[str, Any]:
-        from cfab.runner.provenance import golden_digest, suite_fingerprint
+        from cfab.runner.results.provenance import golden_digest, suite_fingerprint
 
         out = self.entry()
         out["golden_digest"] = golden_digest(self.golden) if self.golden else None
@@ -262,9 +262,9 @@ def _run(parser: argparse.ArgumentParser):
 
     def run(args: argparse.Namespace) -> int:
         from cfab.runner.pool import run_attempts
-        from cfab.runner.provenance import provenance
-        from cfab.runner.report import write_outputs
-        from cfab.runner.results import ResultsDir
+        from cfab.runner.results.provenance import provenance
+        from cfab.runner.results.report import write_outputs
+        from cfab.runner.results.directory import ResultsDir
         from cfab.tasks.suite import split_suite
 
         if args.k < 1 or args.workers < 1:

@@ -99,7 +99,7 @@ def _list(args: argparse.Namespace) -> int:
                       "yes" if t.money_movement_guard else "",
                       ", ".join(f"{a.name}:{a.type}" for a in t.ground_truth.answers), t.defect_variant or "")
     Console(width=220).print(table)
-    from cfab.runner.provenance import suite_fingerprint
+    from cfab.runner.results.provenance import suite_fingerprint
 
     print(f"{len(tasks)} tasks  suite fingerprint {suite_fingerprint(args.suite, inputs)}")
     return 0

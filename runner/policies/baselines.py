@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cfab.runner.protocols import EnvLike, TaskLike
-from cfab.runner.records import Episode
+from cfab.runner.results.records import Episode
 
 
 class NoopPolicy:

@@ -41,7 +41,7 @@ from cfab.runner.cost import CostMeter, Price, cost_of, resolve_price
 from cfab.runner.policies.prompt import (
     ACT, FINISH, SYSTEM_PROMPT, ToolEntry, build_tools, render_result, user_message)
 from cfab.runner.protocols import EnvLike, TaskLike
-from cfab.runner.records import Episode, StopReason, ToolCallRecord
+from cfab.runner.results.records import Episode, StopReason, ToolCallRecord
 from cfab.schema.models import CfabModel
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from cfab.runner.protocols import EnvLike
-from cfab.runner.records import Episode, ToolCallRecord
+from cfab.runner.results.records import Episode, ToolCallRecord
 from cfab.tasks.model import StepResults
 
 

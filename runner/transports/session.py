@@ -19,7 +19,7 @@ from typing import Any
 
 from cfab.grader import Grade, GuardedCall, StateDiff, grade
 from cfab.apps.world.environment import Environment, Snapshot
-from cfab.runner.records import AttemptRecord, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
+from cfab.runner.results.records import AttemptRecord, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
 from cfab.schema.models import CfabModel, FrozenModel
 from cfab.tasks.model import Task
 
@@ -250,7 +250,7 @@ def write_result(out: Path, task: Task, diff: StateDiff, result: Grade, guards: 
                  stop_reason: str | None, answers: Any = None) -> FinishResult:
     """Append an AttemptRecord to ``out/attempts.jsonl`` and write its pretty copy, full grade
     and diff as ``attempt-<n>.json``, ``attempt-<n>.grade.json`` and ``attempt-<n>.diff.json``."""
-    from cfab.runner.results import ResultsDir
+    from cfab.runner.results.directory import ResultsDir
 
     results = ResultsDir(out)
     attempt = sum(1 for r in results.load() if r.task == task.instance_id)

@@ -9,7 +9,7 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
-from cfab.runner.records import AttemptRecord, AttemptSpec
+from cfab.runner.results.records import AttemptRecord, AttemptSpec
 
 
 def make_record(task: str, attempt: int, **kw) -> AttemptRecord:

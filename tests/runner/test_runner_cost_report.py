@@ -14,7 +14,7 @@ from cfab.runner.cost import CostMeter, Price, PriceError, cost_of, lookup_price
 from cfab.runner.policies import available_policies, make_policy, register_policy
 from cfab.runner.policies.baselines import NoopPolicy
 from cfab.runner.protocols import Policy
-from cfab.runner.report import render_report, summarize_run, write_outputs
+from cfab.runner.results import render_report, summarize_run, write_outputs
 from cfab.runner.results import ResultsDir
 
 # ------------------------------------------------------------------ cost

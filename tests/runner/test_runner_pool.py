@@ -14,7 +14,7 @@ import runner_helpers
 from runner_helpers import run_one
 
 from cfab.runner.pool import run_attempts
-from cfab.runner.records import AttemptSpec, TaskMeta
+from cfab.runner.results.records import AttemptSpec, TaskMeta
 from cfab.runner.results import ResultsDir
 
 META = TaskMeta(domain="AP & Procurement", family="C_coi_hold", difficulty=1,

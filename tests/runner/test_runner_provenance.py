@@ -8,8 +8,8 @@ from pathlib import Path
 
 from runner_helpers import make_record
 
-from cfab.runner.provenance import golden_digest, provenance
-from cfab.runner.report import render_report, summarize_run, write_outputs
+from cfab.runner.results.provenance import golden_digest, provenance
+from cfab.runner.results import render_report, summarize_run, write_outputs
 from cfab.runner.results import ResultsDir
 from cfab.seeds.determinism import BuildInputs
 

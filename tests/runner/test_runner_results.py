@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from runner_helpers import append_many, make_record
 
-from cfab.runner.records import AttemptRecord
+from cfab.runner.results.records import AttemptRecord
 from cfab.runner.results import ResultsDir
 
 

@@ -10,8 +10,8 @@ import pytest
 from runner_helpers import make_record
 
 from cfab.grader.metrics import AttemptOutcome, over_worlds, pair_slots
-from cfab.runner.records import AttemptRecord
-from cfab.runner.report import render_report, summarize_run
+from cfab.runner.results.records import AttemptRecord
+from cfab.runner.results import render_report, summarize_run
 from cfab.tasks.suite import REGENERATED_SEED
 
 

@@ -18,7 +18,7 @@ import pytest
 from cfab.runner.attempt import run_attempt
 from cfab.apps.world.golden import ensure_golden
 from cfab.runner.policies.oracle import DoEverythingPolicy, ExecutePolicy
-from cfab.runner.records import Episode, ToolCallRecord
+from cfab.runner.results.records import Episode, ToolCallRecord
 from cfab.seeds.determinism import BuildInputs
 from cfab.runner.admit import admit_task
 from cfab.tasks.families import (

@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from cfab.runner.records import AttemptRecord
+from cfab.runner.results.records import AttemptRecord
 
 ATTEMPTS = "attempts.jsonl"
 SUMMARY = "summary.json"

@@ -31,11 +31,11 @@ def golden_digest(golden: Path) -> str | None:
 @functools.lru_cache(maxsize=1)
 def git_commit() -> dict[str, Any] | None:
     """``{"commit", "dirty"}`` of the source checkout the code runs from, or None (an installed wheel)."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1]  # the runner/ folder
     try:
         top = subprocess.run(["git", "-C", str(here), "rev-parse", "--show-toplevel"], capture_output=True,
                              text=True, timeout=5, check=True).stdout.strip()
-        if not top or not (Path(top) / "runner").resolve() == here:
+        if not top or (Path(top) / "runner").resolve() != here:
             return None  # some other repository encloses an installed copy
         commit = subprocess.run(["git", "-C", top, "rev-parse", "HEAD"], capture_output=True, text=True,
                                 timeout=5, check=True).stdout.strip()
