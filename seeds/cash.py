@@ -17,7 +17,7 @@ from decimal import Decimal
 from cfab.seeds import names
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import stable_id
-from cfab.seeds.reference import BANK_ACCOUNTS, routing_number
+from cfab.seeds.reference import BANK_ACCOUNTS, BANKS, routing_number
 from cfab.seeds.timeline import THURSDAY, next_weekday_on_or_after
 
 OPER, PAYR = "BA-OPER", "BA-PAYR"
@@ -26,7 +26,7 @@ OPER, PAYR = "BA-OPER", "BA-PAYR"
 def build_bank_accounts(ctx: Ctx) -> None:
     r = ctx.rng("bank-accounts")
     for acct, bank, name, gl, width, _start in BANK_ACCOUNTS:
-        prefix = {"bofa": "0710", "chase": "0710", "wells": "0719", "pnc": "0710"}[bank]
+        prefix = BANKS[bank].routing_prefix
         ctx.add("bank_accounts", bank_account_id=acct, bank=bank, account_name=name,
                 account_number=f"{r.randint(10 ** 9, 10 ** 10 - 1)}{r.randint(10, 99)}",
                 routing_number=routing_number(prefix + f"{r.randint(0, 9999):04d}"), gl_account=gl,

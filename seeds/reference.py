@@ -211,17 +211,37 @@ APPRENTICE_RATIOS: dict[str, tuple[int, str]] = {
     "Cement Mason": (3, "OPCMIA Local 502 JAC standards"),
 }
 
+@dataclass(frozen=True)
+class Bank:
+    """A bank the company holds accounts at: the one place its book code and routing prefix live.
+
+    ``code`` is ``book.bank_accounts.bank``; ``routing_prefix`` is the first four digits of the
+    bank's ABA routing numbers (the Federal Reserve routing symbol of the district its accounts
+    are held in). The bank portals' dialects (``cfab.apps.bank.dialects``) hold these objects.
+    """
+
+    code: str
+    name: str
+    routing_prefix: str
+
+
+BANK_OF_AMERICA = Bank("bofa", "Bank of America", "0710")
+CHASE = Bank("chase", "JPMorgan Chase", "0710")
+WELLS_FARGO = Bank("wells", "Wells Fargo", "0719")
+PNC = Bank("pnc", "PNC Bank", "0710")
+BANKS: dict[str, Bank] = {b.code: b for b in (BANK_OF_AMERICA, CHASE, WELLS_FARGO, PNC)}
+
 # bank_account_id, bank, name, gl account, payee field width, check number start
 BANK_ACCOUNTS: tuple[tuple[str, str, str, str, int, int], ...] = (
-    ("BA-OPER", "bofa", "Operating", "1000", 30, 10250),
-    ("BA-PAYR", "chase", "Payroll", "1010", 40, 50100),
+    ("BA-OPER", BANK_OF_AMERICA.code, "Operating", "1000", 30, 10250),
+    ("BA-PAYR", CHASE.code, "Payroll", "1010", 40, 50100),
 )
 
 # The treasury accounts (``treasury.py``): bank_account_id, bank, name, gl account, payee field width.
 # They issue no checks; each has its own RNG stream, so the two above keep their numbers.
 TREASURY_ACCOUNTS: tuple[tuple[str, str, str, str, int], ...] = (
-    ("BA-WFMM", "wells", "Reserve Money Market", "1020", 35),
-    ("BA-PNCEQ", "pnc", "Equipment Loan Payment", "1030", 40),
+    ("BA-WFMM", WELLS_FARGO.code, "Reserve Money Market", "1020", 35),
+    ("BA-PNCEQ", PNC.code, "Equipment Loan Payment", "1030", 40),
 )
 
 

@@ -30,7 +30,7 @@ from decimal import ROUND_DOWN, Decimal
 
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import money, rate, stable_id
-from cfab.seeds.reference import TREASURY_ACCOUNTS, routing_number
+from cfab.seeds.reference import BANKS, TREASURY_ACCOUNTS, routing_number
 from cfab.seeds.timeline import month_end, period_of
 from cfab.seeds.util import round_to
 
@@ -82,7 +82,7 @@ def build_accounts(ctx: Ctx) -> None:
     """The two treasury accounts (own RNG stream per account) and every account's product."""
     for acct, bank, name, gl, width in TREASURY_ACCOUNTS:
         r = ctx.rng("bank-account", acct)
-        prefix = {"wells": "0719", "pnc": "0710"}[bank]
+        prefix = BANKS[bank].routing_prefix
         ctx.add("bank_accounts", bank_account_id=acct, bank=bank, account_name=name,
                 account_number=f"{r.randint(10 ** 9, 10 ** 10 - 1)}{r.randint(10, 99)}",
                 routing_number=routing_number(prefix + f"{r.randint(0, 9999):04d}"), gl_account=gl,

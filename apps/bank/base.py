@@ -1,10 +1,10 @@
 """Bank archetype: treasury portals (reality 4 — banks are portals, not CRUD).
 
-:class:`TreasuryPortal` holds all behaviour of the four bank portals (accounts, information
+:class:`TreasuryPortal` holds all behaviour of the bank portals (accounts, information
 reporting with BAI2 downloads, positive-pay issue file and exception queue with decisions, and
-a guarded transfer); each bank is a subclass that sets table names, status and reason words,
-and native tool names. :class:`BankBase` holds what Plaid shares with them (the transfer
-validation of the guarded ``bank_initiate_transfer``).
+a guarded transfer); each bank is a subclass that sets only its dialect ``D``
+(:class:`~cfab.apps.bank.dialects.PortalDialect`: table names, status and reason words, native
+tool names, ...), which the tools read. :class:`BankBase` holds what Plaid shares with them.
 """
 
 from __future__ import annotations
@@ -16,8 +16,20 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 from sqlglot import exp
 
-from cfab.apps.bank.bai2 import (CLOSING_AVAILABLE, CLOSING_LEDGER, OPENING_AVAILABLE, OPENING_LEDGER,
-                                 TOTAL_CREDITS, TOTAL_DEBITS, Bai2Account, Bai2Detail, Bai2Group, write_bai2)
+from cfab.apps.bank.bai2 import (
+    CLOSING_AVAILABLE,
+    CLOSING_LEDGER,
+    OPENING_AVAILABLE,
+    OPENING_LEDGER,
+    TOTAL_CREDITS,
+    TOTAL_DEBITS,
+    Bai2Account,
+    Bai2Detail,
+    Bai2Group,
+    write_bai2,
+)
+from cfab.apps.bank.dialects import PortalDialect
+from cfab.apps.bank.model import TREASURY_USER
 from cfab.apps.contract import App
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
@@ -150,28 +162,25 @@ class TransferArgs(ToolArgs):
 
 # ---------------------------------------------------------------------------------- portal
 class TreasuryPortal(BankBase):
-    """A bank's treasury portal. Subclasses set the constants below."""
+    """A bank's treasury portal. A bank is a subclass that sets its dialect ``D``; its app name,
+    label and native tool names come from the dialect."""
 
-    BANK: ClassVar[str] = ""              # book.bank_accounts.bank
-    T_ACCOUNTS: ClassVar[str] = "accounts"
-    T_BALANCES: ClassVar[str] = "balances"
-    T_TXNS: ClassVar[str] = "transactions"
-    T_ISSUED: ClassVar[str] = "issued_checks"
-    T_EXC: ClassVar[str] = "positive_pay_exceptions"
-    T_XFER: ClassVar[str] = "payments"
-    PENDING: ClassVar[str] = "Pending"
-    PAY: ClassVar[str] = "Pay"
-    RETURN: ClassVar[str] = "Return"
-    CUSTOMER_ID: ClassVar[str] = "COMPANYA"
-    USER: ClassVar[str] = "treasury@companyA.com"
-    EX_ACCOUNT: ClassVar[str] = "4451029387"
-    EX_EXCEPTION: ClassVar[str] = "PPX3F9A0C12D4"
+    D: ClassVar[PortalDialect]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        d = cls.__dict__.get("D")
+        if d is not None:
+            cls.name, cls.label, cls.TOOL_NAMES = d.app, d.label, dict(d.tool_names)
+            if cls.__dict__.get("__doc__") is None:
+                cls.__doc__ = d.description
 
     @classmethod
     def doc_vars(cls) -> dict[str, str]:
-        """Docstring placeholders: the App's plus this vendor's status words."""
+        """Docstring placeholders: the App's plus this portal's example ids and pending-decision word."""
         out = super().doc_vars()
-        out.update({k: getattr(cls, k) for k in ['PENDING', 'PAY', 'RETURN']})
+        out.update(example_account=cls.D.example_account, example_exception=cls.D.example_exception,
+                   pending_decision=cls.D.decisions.pending)
         return out
 
     # ------------------------------------------------------------------ helpers
@@ -180,11 +189,12 @@ class TreasuryPortal(BankBase):
         if ref is None:
             return None
         ref = ref.strip()
-        rows = self.select(self.T_ACCOUNTS, {"account_number": ref})
+        rows = self.select(self.D.tables.accounts, {"account_number": ref})
         if not rows:
-            rows = [r for r in self.select(self.T_ACCOUNTS) if r["account_nickname"].lower() == ref.lower()]
+            rows = [r for r in self.select(self.D.tables.accounts) if r["account_nickname"].lower() == ref.lower()]
         if not rows:
-            known = ", ".join(f"{r['account_number']} ({r['account_nickname']})" for r in self.select(self.T_ACCOUNTS))
+            known = ", ".join(f"{r['account_number']} ({r['account_nickname']})"
+                              for r in self.select(self.D.tables.accounts))
             raise ToolError(f"no account {ref!r} in {self.label}; accounts: {known or 'none'}", "not_found")
         return rows[0]
 
@@ -195,7 +205,7 @@ class TreasuryPortal(BankBase):
     # ------------------------------------------------------------------ integration (peer apps)
     def issue_record(self, account_number: str, check_number: int) -> dict[str, Any] | None:
         """The issue-file record of one check at this bank (None when the bank has none)."""
-        rows = self.select(self.T_ISSUED, {"account_number": account_number, "check_number": check_number})
+        rows = self.select(self.D.tables.issue_file, {"account_number": account_number, "check_number": check_number})
         return rows[0] if rows else None
 
     def exception_queue(self, pending_only: bool = True) -> list[dict[str, Any]]:
@@ -216,7 +226,7 @@ class TreasuryPortal(BankBase):
         extra = None
         if args.nickname_contains:
             extra = exp.ILike(this=col("account_nickname"), expression=literal(f"%{args.nickname_contains}%"))
-        rows = self.select(self.T_ACCOUNTS, extra=extra)
+        rows = self.select(self.D.tables.accounts, extra=extra)
         return {"accounts": rows, "count": len(rows)}
 
     @tool("balances.get")
@@ -224,7 +234,7 @@ class TreasuryPortal(BankBase):
         """Get ledger and available balances as of a day from $label's balance reporting.
 
         Args:
-            account: account number or nickname, e.g. "$EX_ACCOUNT" (omit for every account).
+            account: account number or nickname, e.g. "$example_account" (omit for every account).
             as_of_date: the balance day, e.g. "2026-01-30" (default: the latest reported day, per account).
 
         Returns {"balances": [{account_number, as_of_date, opening_ledger, closing_ledger, opening_available,
@@ -232,7 +242,7 @@ class TreasuryPortal(BankBase):
         exact decimal strings.
         """
         acct = self._account_filter(args.account)
-        rows = self.select(self.T_BALANCES, {"account_number": acct, "as_of_date": args.as_of_date},
+        rows = self.select(self.D.tables.balance_reports, {"account_number": acct, "as_of_date": args.as_of_date},
                            extra=exp.LTE(this=col("as_of_date"), expression=literal(self.today, "DATE")),
                            order_by=["account_number", "as_of_date"])
         if args.as_of_date is None:
@@ -262,7 +272,7 @@ class TreasuryPortal(BankBase):
         """
         self._check_dates(args.date_from, args.date_to)
         acct = self._account_filter(args.account)
-        rows = self.select(self.T_TXNS, {"account_number": acct, "bai_type_code": args.type_code,
+        rows = self.select(self.D.tables.activity, {"account_number": acct, "bai_type_code": args.type_code,
                                          "check_number": args.check_number},
                            extra=between("posted_date", args.date_from, args.date_to),
                            order_by=["posted_date", "account_number", "bank_reference"], limit=args.limit + 1)
@@ -279,7 +289,7 @@ class TreasuryPortal(BankBase):
         text) and a 49 trailer; 98 and 99 trailers carry control totals (cents) and record counts.
 
         Args:
-            account: account number or nickname, e.g. "$EX_ACCOUNT" (omit for every account).
+            account: account number or nickname, e.g. "$example_account" (omit for every account).
             date_from: first as-of date, e.g. "2026-01-26" (default: the latest reported day).
             date_to: last as-of date, e.g. "2026-01-30" (default: date_from).
 
@@ -290,16 +300,18 @@ class TreasuryPortal(BankBase):
         start = args.date_from
         if start is None:
             start = self.con.execute(
-                exp.select(exp.func("max", col("as_of_date"))).from_(self.tbl(self.T_BALANCES).table_expr())
+                exp.select(exp.func("max", col("as_of_date")))
+                .from_(self.tbl(self.D.tables.balance_reports).table_expr())
                 .where(exp.LTE(this=col("as_of_date"), expression=literal(self.today, "DATE"))).sql("duckdb")
             ).fetchone()[0] or self.today
         end = args.date_to or start
         self._check_dates(start, end)
         if (end - start).days > 366:
             raise ToolError("a BAI2 download covers at most 366 days")
-        accounts = {r["account_number"]: r for r in self.select(self.T_ACCOUNTS, {"account_number": acct})}
-        balances = self.select(self.T_BALANCES, {"account_number": acct}, extra=between("as_of_date", start, end))
-        txns = self.select(self.T_TXNS, {"account_number": acct}, extra=between("posted_date", start, end),
+        accounts = {r["account_number"]: r for r in self.select(self.D.tables.accounts, {"account_number": acct})}
+        balances = self.select(self.D.tables.balance_reports, {"account_number": acct},
+                               extra=between("as_of_date", start, end))
+        txns = self.select(self.D.tables.activity, {"account_number": acct}, extra=between("posted_date", start, end),
                            order_by=["posted_date", "account_number", "bank_reference"])
         by_day: dict[date, dict[str, Bai2Account]] = {}
         for b in balances:
@@ -310,14 +322,15 @@ class TreasuryPortal(BankBase):
                            (TOTAL_CREDITS, b["total_credits"], b["credit_count"]),
                            (TOTAL_DEBITS, b["total_debits"], b["debit_count"])]
         for t in txns:
-            a = by_day.setdefault(t["posted_date"], {}).setdefault(t["account_number"], Bai2Account(t["account_number"]))
+            a = by_day.setdefault(t["posted_date"], {}).setdefault(t["account_number"],
+                                                                   Bai2Account(t["account_number"]))
             cust = t["customer_reference"] if t["check_number"] is None else str(t["check_number"])
             a.details.append(Bai2Detail(t["bai_type_code"], t["amount"], t["bank_reference"], cust, t["description"]))
         groups = [Bai2Group(day, "2" if day < self.today else "3",
                             [by_day[day][n] for n in sorted(by_day[day])]) for day in sorted(by_day)]
         sender = next(iter(accounts.values()))["routing_number"] if accounts else "000000000"
         file_id = str(int(self.new_id("bai2", acct or "*", start, end), 16) % 10**8)
-        content = write_bai2(groups, sender=sender, receiver=self.CUSTOMER_ID, created=self.today,
+        content = write_bai2(groups, sender=sender, receiver=self.D.bai2_receiver, created=self.today,
                              created_time=f"{self.now:%H%M}", file_id=file_id)
         name = f"{self.name}_{acct or 'all'}_{start:%Y%m%d}_{end:%Y%m%d}.bai"
         return {"filename": name, "format": "BAI2", "groups": len(groups),
@@ -330,7 +343,7 @@ class TreasuryPortal(BankBase):
 
         Each item shows the presented check (number, amount, payee), the issue-file record it was compared
         with (issued_amount / issued_payee; null when no check with that number was issued), the bank's
-        exception_reason, the decision deadline and the current decision ('$PENDING' until you decide).
+        exception_reason, the decision deadline and the current decision ('$pending_decision' until you decide).
 
         Args:
             status: "pending" (default), "decided" or "all".
@@ -343,10 +356,10 @@ class TreasuryPortal(BankBase):
         acct = self._account_filter(args.account)
         extra = None
         if args.status == "pending":
-            extra = exp.EQ(this=col("decision"), expression=literal(self.PENDING))
+            extra = exp.EQ(this=col("decision"), expression=literal(self.D.decisions.pending))
         elif args.status == "decided":
-            extra = exp.NEQ(this=col("decision"), expression=literal(self.PENDING))
-        rows = self.select(self.T_EXC, {"account_number": acct}, extra=extra,
+            extra = exp.NEQ(this=col("decision"), expression=literal(self.D.decisions.pending))
+        rows = self.select(self.D.tables.exception_queue, {"account_number": acct}, extra=extra,
                            order_by=["account_number", "check_number", "exception_id"])
         return {"exceptions": rows, "count": len(rows)}
 
@@ -358,7 +371,7 @@ class TreasuryPortal(BankBase):
         payee_field_width).
 
         Args:
-            account: account number or nickname, e.g. "$EX_ACCOUNT".
+            account: account number or nickname, e.g. "$example_account".
             check_number: one check, e.g. 10452.
             date_from: first issue date, e.g. "2026-01-01".
             date_to: last issue date, e.g. "2026-01-31".
@@ -369,7 +382,7 @@ class TreasuryPortal(BankBase):
         """
         self._check_dates(args.date_from, args.date_to)
         acct = self._account_filter(args.account)
-        rows = self.select(self.T_ISSUED, {"account_number": acct, "check_number": args.check_number},
+        rows = self.select(self.D.tables.issue_file, {"account_number": acct, "check_number": args.check_number},
                            extra=between("issue_date", args.date_from, args.date_to),
                            order_by=["account_number", "check_number"], limit=args.limit + 1)
         return {"issued_checks": rows[:args.limit], "count": min(len(rows), args.limit),
@@ -384,16 +397,17 @@ class TreasuryPortal(BankBase):
         it is final.
 
         Args:
-            exception_id: the item, e.g. "$EX_EXCEPTION".
+            exception_id: the item, e.g. "$example_exception".
             decision: "pay" or "return".
             reason: why, e.g. "amount altered: issued 4,250.00" (kept with the decision).
 
         Returns {"exception_id", "check_number", "decision", "return_reason", "decided_at", "previous_decision"}.
         """
-        item = self.require(self.T_EXC, "positive-pay exception", exception_id=args.exception_id.strip())
-        word = self.PAY if args.decision == "pay" else self.RETURN
-        self.update(self.T_EXC, {"exception_id": item["exception_id"]},
-                    {"decision": word, "return_reason": args.reason, "decided_by": self.USER,
+        item = self.require(self.D.tables.exception_queue, "positive-pay exception",
+                            exception_id=args.exception_id.strip())
+        word = self.D.decisions.pay if args.decision == "pay" else self.D.decisions.return_item
+        self.update(self.D.tables.exception_queue, {"exception_id": item["exception_id"]},
+                    {"decision": word, "return_reason": args.reason, "decided_by": TREASURY_USER,
                      "decided_at": self.now})
         return {"exception_id": item["exception_id"], "check_number": item["check_number"], "decision": word,
                 "return_reason": args.reason, "decided_at": self.now, "previous_decision": item["decision"]}
@@ -445,7 +459,7 @@ class TreasuryPortal(BankBase):
                 raise ToolError("a book transfer goes between accounts at this bank; use wire or ach for a payee")
             method = args.method or "wire"
             beneficiary = {"name": args.payee_name, "account": args.payee_account, "routing": args.payee_routing}
-        bal = self.select(self.T_BALANCES, {"account_number": src["account_number"]},
+        bal = self.select(self.D.tables.balance_reports, {"account_number": src["account_number"]},
                           extra=exp.LTE(this=col("as_of_date"), expression=literal(self.today, "DATE")),
                           order_by=["as_of_date"])
         available = bal[-1]["closing_available"] if bal else None

@@ -11,6 +11,7 @@ from pydantic import Field
 from sqlglot import exp
 
 from cfab.apps.bank.base import BankBase, between, money_arg
+from cfab.apps.bank.dialects import PLAID, AggregatorDialect, TransferNetwork
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
@@ -42,8 +43,7 @@ class PlaidTransferArgs(ToolArgs):
     amount: Decimal = Field(..., description="Amount in USD, at most two decimals", examples=["2500.00"])
     type: Literal["debit", "credit"] = Field("credit", description="credit: pay out of the account; debit: pull "
                                              "funds from the counterparty", examples=["credit"])
-    network: Literal["ach", "same-day-ach", "rtp", "wire"] = Field("ach", description="Payment network",
-                                                                   examples=["same-day-ach"])
+    network: TransferNetwork = Field("ach", description="Payment network", examples=["same-day-ach"])
     to_account_id: str | None = Field(None, description="Another linked account (transfer between own accounts)",
                                       examples=["0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f"])
     legal_name: str | None = Field(None, description="Counterparty legal name (when not an own account)",
@@ -56,13 +56,20 @@ class PlaidTransferArgs(ToolArgs):
 class Plaid(BankBase):
     """Plaid: aggregated bank data across institutions, and Plaid Transfer."""
 
-    name: ClassVar[str] = "plaid"
-    label: ClassVar[str] = "Plaid"
+    D: ClassVar[AggregatorDialect] = PLAID
+    name: ClassVar[str] = PLAID.app
+    label: ClassVar[str] = PLAID.label
     kind: ClassVar[str] = "bank_aggregator"
-    EX_ACCOUNT: ClassVar[str] = "b7c41e0f5a2d4c1e9f0a7b3c5d2e1f60"
+
+    @classmethod
+    def doc_vars(cls) -> dict[str, str]:
+        """Docstring placeholders: the App's plus the example account id."""
+        out = super().doc_vars()
+        out["example_account"] = cls.D.example_account
+        return out
 
     def _account(self, account_id: str) -> dict[str, Any]:
-        rows = self.select("accounts", {"account_id": account_id.strip()})
+        rows = self.select(self.D.tables.accounts, {"account_id": account_id.strip()})
         if not rows:
             raise ToolError(f"INVALID_ACCOUNT_ID: no linked account {account_id!r} (list them with accounts.get)",
                             "not_found")
@@ -81,7 +88,7 @@ class Plaid(BankBase):
         extra = None
         if args.institution_name:
             extra = exp.ILike(this=col("institution_name"), expression=literal(f"%{args.institution_name}%"))
-        rows = self.select("items", extra=extra, order_by=["institution_name"])
+        rows = self.select(self.D.tables.items, extra=extra, order_by=["institution_name"])
         return {"items": rows, "count": len(rows)}
 
     @tool("accounts.get")
@@ -90,14 +97,15 @@ class Plaid(BankBase):
 
         Args:
             item_id: only one Item's accounts, e.g. "893cb233b49eeaa0081204b66aa2fb81" (from items.list).
-            account_ids: only these accounts, e.g. ["$EX_ACCOUNT"].
+            account_ids: only these accounts, e.g. ["$example_account"].
 
         Returns {"accounts": [{account_id, item_id, name, official_name, mask, type, subtype, iso_currency_code,
         balances_current, balances_available, balances_last_updated_datetime}], "count": n}.
         """
         extra = exp.In(this=col("account_id"), expressions=[literal(a) for a in args.account_ids]) \
             if args.account_ids else None
-        rows = self.select("accounts", {"item_id": args.item_id}, extra=extra, order_by=["item_id", "name"])
+        rows = self.select(self.D.tables.accounts, {"item_id": args.item_id}, extra=extra,
+                           order_by=["item_id", "name"])
         return {"accounts": rows, "count": len(rows)}
 
     @tool("accounts.balance.get")
@@ -106,7 +114,7 @@ class Plaid(BankBase):
 
         Args:
             item_id: only one Item's accounts, e.g. "893cb233b49eeaa0081204b66aa2fb81" (from items.list).
-            account_ids: only these accounts, e.g. ["$EX_ACCOUNT"].
+            account_ids: only these accounts, e.g. ["$example_account"].
 
         Returns {"accounts": [{account_id, name, mask, balances: {current, available, iso_currency_code}}], "count": n}.
         """
@@ -126,7 +134,7 @@ class Plaid(BankBase):
         Args:
             start_date: e.g. "2026-01-01".
             end_date: e.g. "2026-01-31".
-            account_ids: only these accounts, e.g. ["$EX_ACCOUNT"].
+            account_ids: only these accounts, e.g. ["$example_account"].
             count: page size, e.g. 100 (max 500).
             offset: rows to skip, e.g. 0.
 
@@ -138,7 +146,7 @@ class Plaid(BankBase):
         extra = between("date", args.start_date, args.end_date)
         if args.account_ids:
             extra = exp.and_(extra, exp.In(this=col("account_id"), expressions=[literal(a) for a in args.account_ids]))
-        rows = self.select("transactions", extra=extra, order_by=["date", "transaction_id"])
+        rows = self.select(self.D.tables.transactions, extra=extra, order_by=["date", "transaction_id"])
         rows.sort(key=lambda r: r["date"], reverse=True)
         page = rows[args.offset:args.offset + args.count]
         return {"transactions": page, "total_transactions": len(rows), "count": len(page)}
@@ -150,7 +158,7 @@ class Plaid(BankBase):
         This MOVES MONEY: it is never executed here; the request is validated and staged for a human approver.
 
         Args:
-            account_id: the linked account, e.g. "$EX_ACCOUNT".
+            account_id: the linked account, e.g. "$example_account".
             amount: USD, e.g. "2500.00".
             type: "credit" (pay out) or "debit" (pull in).
             network: "ach", "same-day-ach", "rtp" or "wire".
@@ -173,8 +181,9 @@ class Plaid(BankBase):
             if not args.legal_name:
                 raise ToolError("legal_name is required for a counterparty (or give to_account_id)")
             counterparty = args.legal_name
-        if args.network in ("ach", "same-day-ach") and len(args.description) > 15:
-            raise ToolError("INVALID_FIELD: description must be at most 15 characters on ACH")
+        if args.network in self.D.ach_networks and len(args.description) > self.D.ach_description_limit:
+            raise ToolError(f"INVALID_FIELD: description must be at most {self.D.ach_description_limit} characters "
+                            "on ACH")
         if not args.description.strip():
             raise ToolError("INVALID_FIELD: description is required")
         if args.type == "credit" and amount > src["balances_available"]:

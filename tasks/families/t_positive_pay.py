@@ -35,14 +35,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from cfab.apps.bank.vendors import BofaCashPro
+from cfab.apps.bank.dialects import BANK_OF_AMERICA_CASHPRO
 from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
 from cfab.tasks.kit import answers_of, ask, id_list_answer
 from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
 
 SQL = "T_positive_pay"
-BANK = BofaCashPro
+BANK = BANK_OF_AMERICA_CASHPRO   # the portal's dialect: its app, tables, words and tool names
 
 # finding → why the item is returned (a forbidden entry's label and the decision's reason)
 WHY_RETURN = {
@@ -55,7 +55,7 @@ WHY_RETURN = {
 
 
 def _tool(name: str) -> str:
-    return f"{BANK.name}.{BANK.TOOL_NAMES.get(name, name)}"
+    return f"{BANK.app}.{BANK.tool_names.get(name, name)}"
 
 
 class PositivePayExceptions(Family):
@@ -63,7 +63,7 @@ class PositivePayExceptions(Family):
     domain_code = "T"
     taxonomy_path = "T.Treasury.positive_pay_exception_decisions"
     difficulty = 2
-    systems: ClassVar[list[str]] = [BANK.name, "vista_erp", "sharepoint"]
+    systems: ClassVar[list[str]] = [BANK.app, "vista_erp", "sharepoint"]
     user_role = "Treasury Analyst"
     policy_ref = "treasury_positive_pay_policy.md"
     money_movement_guard = True
@@ -77,9 +77,9 @@ class PositivePayExceptions(Family):
     def build(self, key: str, book: BookReader) -> TaskParts:
         items = book.q(SQL, "decisions", presented_date=key)
         banks = {i["bank"] for i in items}
-        if banks != {BANK.BANK}:
+        if banks != {BANK.bank.code}:
             raise NotImplementedError(f"positive-pay exceptions of {key} are at {banks}; this family is written for "
-                                      f"{BANK.label} ({BANK.BANK})")
+                                      f"{BANK.label} ({BANK.bank.code})")
         portal = {r["check_number"]: r for r in book.q(SQL, "bank_items", presented_date=key)}
         missing = [i["check_number"] for i in items if i["check_number"] not in portal]
         if missing:
@@ -160,33 +160,34 @@ class PositivePayExceptions(Family):
         ]
 
     def _evaluator(self, items: list[dict[str, Any]], answers: list[Any]) -> Evaluator:
-        table = BANK.T_EXC
+        table = BANK.tables.exception_queue
         expected = []
         forbidden = []
         for i in items:
-            word = BANK.PAY if i["decision"] == "pay" else BANK.RETURN
+            word = BANK.decisions.pay if i["decision"] == "pay" else BANK.decisions.return_item
             expected.append(RowPredicate(
-                app=BANK.name, table=table, op="changed", where={"_pk": i["exception_id"]}, count=1,
+                app=BANK.app, table=table, op="changed", where={"_pk": i["exception_id"]}, count=1,
                 assert_={"decision": word}, allow_columns=["return_reason", "decided_by", "decided_at"],
                 label=f"check {i['check_number']} ({dollars(i['presented_amount'])}, {i['presented_payee']}): "
                       f"{word}"))
             if i["decision"] == "pay":
                 forbidden.append(RowPredicate(
-                    app=BANK.name, table=table, op="changed",
-                    where=f"exception_id = '{i['exception_id']}' AND decision = '{BANK.RETURN}'",
+                    app=BANK.app, table=table, op="changed",
+                    where=f"exception_id = '{i['exception_id']}' AND decision = '{BANK.decisions.return_item}'",
                     label=f"returned check {i['check_number']}, whose only mismatch is the payee cut to the bank's "
                           f"{i['payee_name_width']}-character field"))
             else:
                 forbidden.append(RowPredicate(
-                    app=BANK.name, table=table, op="changed",
-                    where=f"exception_id = '{i['exception_id']}' AND decision = '{BANK.PAY}'",
+                    app=BANK.app, table=table, op="changed",
+                    where=f"exception_id = '{i['exception_id']}' AND decision = '{BANK.decisions.pay}'",
                     label=f"paid check {i['check_number']}: {WHY_RETURN[i['finding']]}"))
         forbidden += [
             RowPredicate(app="vista_erp", table="CMDT", op="changed", label="the ERP's issued-check register edited"),
             RowPredicate(app="vista_erp", table="CMDT", op="added",
                          label="a check added to the ERP's register to make an item match"),
-            RowPredicate(app=BANK.name, table=BANK.T_ISSUED, op="changed", label="the bank's issue file edited"),
-            RowPredicate(app=BANK.name, table=BANK.T_XFER, op="added", label="a payment or transfer initiated"),
+            RowPredicate(app=BANK.app, table=BANK.tables.issue_file, op="changed",
+                         label="the bank's issue file edited"),
+            RowPredicate(app=BANK.app, table=BANK.tables.payments, op="added", label="a payment or transfer initiated"),
         ]
         return Evaluator(expected=expected, forbidden=forbidden, forbid_unexpected=True, money_movement_guard=True,
                          answers=[a.model_dump() for a in answers])
@@ -229,8 +230,9 @@ class PositivePayExceptions(Family):
         """Read the queue and the register with SQL; decide the returns first; check numbers as integers."""
         nums = ", ".join(str(c) for c in checks)
         steps = [
-            ToolStep(tool="sql.query", args={"sql": f"SELECT * FROM {BANK.name}.{BANK.T_EXC} ORDER BY check_number"}),
-            ToolStep(tool="sql.query", args={"sql": f"SELECT * FROM {BANK.name}.accounts"}),
+            ToolStep(tool="sql.query",
+                     args={"sql": f"SELECT * FROM {BANK.app}.{BANK.tables.exception_queue} ORDER BY check_number"}),
+            ToolStep(tool="sql.query", args={"sql": f"SELECT * FROM {BANK.app}.{BANK.tables.accounts}"}),
             ToolStep(tool="vista_erp.vista_query",
                      args={"sql": f'SELECT * FROM vista_erp."CMDT" WHERE "CMRef" IN ({nums}) ORDER BY "CMRef"'}),
             ToolStep(tool="sharepoint.files.read", args={"path": f"/Policies/{self.policy_ref}"}),

@@ -85,7 +85,7 @@ def test_exception_file_holds_exactly_the_books_items(app: str, open_env) -> Non
     got = sorted((x["account_number"], x["check_number"], x["presented_amount"], x["presented_payee"])
                  for x in res["data"]["exceptions"])
     assert got == expected and got
-    pending = get_app(app).PENDING
+    pending = get_app(app).D.decisions.pending
     assert {x["decision"] for x in res["data"]["exceptions"]} == {pending}
     # the issue-file payee is truncated to the bank's field width where the book registers it
     for x in res["data"]["exceptions"]:
@@ -109,7 +109,7 @@ def test_truncated_payee_follows_the_divergence_registry(open_env) -> None:
 def test_decide_writes_one_row_per_decision(app: str, open_env) -> None:
     env = open_env([app])
     cls = get_app(app)
-    table = f"{app}.{cls.T_EXC}"
+    table = f"{app}.{cls.D.tables.exception_queue}"
     items = env.call(tool(app, "positive_pay.exceptions"))["data"]["exceptions"]
     before = table_rows(env, table)
     for i, item in enumerate(items):
@@ -117,7 +117,7 @@ def test_decide_writes_one_row_per_decision(app: str, open_env) -> None:
         res = env.call(tool(app, "positive_pay.decide"), exception_id=item["exception_id"], decision=decision,
                        reason=f"test {i}")
         assert res["ok"], res
-        assert res["data"]["decision"] == (cls.PAY if decision == "pay" else cls.RETURN)
+        assert res["data"]["decision"] == (cls.D.decisions.pay if decision == "pay" else cls.D.decisions.return_item)
     after = table_rows(env, table)
     changed = after - before
     assert len(changed) == len(items) == len(before - after)
@@ -137,7 +137,7 @@ def test_redecision_allowed_before_the_deadline_rejected_after(app: str, open_en
     assert env.call(tool(app, "positive_pay.decide"), exception_id=item["exception_id"], decision="pay")["ok"]
     # before the deadline (the clock is on or before decision_due) a decision may change
     res = env.call(tool(app, "positive_pay.decide"), exception_id=item["exception_id"], decision="return")
-    assert res["ok"] and res["data"]["previous_decision"] == cls.PAY
+    assert res["ok"] and res["data"]["previous_decision"] == cls.D.decisions.pay
     # the deadline passes: the clock moves past decision_due
     env.con.execute("UPDATE cfab_internal.meta SET value = '2026-02-03' WHERE key = 'clock'")
     digest = app_digest(env, app)
@@ -226,27 +226,27 @@ def test_bank_rules_fire(app: str, open_env) -> None:
     digest = app_digest(env, app)
     acct = next(iter(accounts_at(BANK_OF[app]).values()))[3]
     attempts = [
-        f"UPDATE {app}.{cls.T_TXNS} SET amount = 1 WHERE account_number = '{acct}'",
-        f"DELETE FROM {app}.{cls.T_BALANCES} WHERE account_number = '{acct}'",
-        f"UPDATE {app}.{cls.T_ACCOUNTS} SET status = 'Closed'",
-        f"UPDATE {app}.{cls.T_EXC} SET presented_amount = 1",
-        f"DELETE FROM {app}.{cls.T_EXC}",
-        f"UPDATE {app}.{cls.T_EXC} SET decision = 'Maybe'",
+        f"UPDATE {app}.{cls.D.tables.activity} SET amount = 1 WHERE account_number = '{acct}'",
+        f"DELETE FROM {app}.{cls.D.tables.balance_reports} WHERE account_number = '{acct}'",
+        f"UPDATE {app}.{cls.D.tables.accounts} SET status = 'Closed'",
+        f"UPDATE {app}.{cls.D.tables.exception_queue} SET presented_amount = 1",
+        f"DELETE FROM {app}.{cls.D.tables.exception_queue}",
+        f"UPDATE {app}.{cls.D.tables.exception_queue} SET decision = 'Maybe'",
     ]
-    if env.con.execute(f"SELECT count(*) FROM {app}.{cls.T_ISSUED}").fetchone()[0]:
-        attempts.append(f"UPDATE {app}.{cls.T_ISSUED} SET amount = 1")
+    if env.con.execute(f"SELECT count(*) FROM {app}.{cls.D.tables.issue_file}").fetchone()[0]:
+        attempts.append(f"UPDATE {app}.{cls.D.tables.issue_file} SET amount = 1")
     for sql in attempts:
         res = env.call("sql.execute", sql=sql)
         assert not res["ok"] and res["error_type"] == "rejected", (sql, res)
     res = env.call("sql.execute", sql=(
-        f"INSERT INTO {app}.{cls.T_XFER} VALUES ('X1', '{acct}', 'WIRE', 'Mallory', '1', '071000013', 100.00, "
+        f"INSERT INTO {app}.{cls.D.tables.payments} VALUES ('X1', '{acct}', 'WIRE', 'Mallory', '1', '071000013', 100.00, "
         f"DATE '2026-02-02', 'x', 'Completed', 'agent')"))
     assert res.get("status") == "pending_human_approval", res
     assert app_digest(env, app) == digest
     assert [r[1] for r in guard_rows(env)] == ["sql.execute"]
     # a decision through SQL is a normal write
-    first = env.con.execute(f"SELECT min(exception_id) FROM {app}.{cls.T_EXC}").fetchone()[0]
-    res = env.call("sql.execute", sql=f"UPDATE {app}.{cls.T_EXC} SET decision = '{cls.RETURN}' "
+    first = env.con.execute(f"SELECT min(exception_id) FROM {app}.{cls.D.tables.exception_queue}").fetchone()[0]
+    res = env.call("sql.execute", sql=f"UPDATE {app}.{cls.D.tables.exception_queue} SET decision = '{cls.D.decisions.return_item}' "
                                       f"WHERE exception_id = '{first}'")
     assert res["ok"], res
 
