@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cfab.runner.run import plan_worlds
+from cfab.runner.cli.run import plan_worlds
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.suite import (REGENERATED_SEED, SUITE_HEADER, families_for, load_suite_file, slot_positions,
                               suite_code_fingerprint)

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from cfab.runner.cli import add_inputs, book_path, inputs_from, subcommand
+from cfab.runner.cli.options import add_inputs, book_path, inputs_from
+from cfab.runner.cli.registry import subcommand
 
 
 @subcommand("build", "build the golden book file and print its path and digest")

@@ -22,8 +22,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cfab.runner.cli import add_inputs, inputs_from, subcommand
 from cfab.apps.world.limits import add_memory_cap, cap_memory, restore_memory
+from cfab.runner.cli.options import add_inputs, inputs_from
+from cfab.runner.cli.registry import subcommand
 
 DEFAULT_PORTS = {"http": 8000, "mcp": 8001}
 

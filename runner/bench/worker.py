@@ -1,32 +1,41 @@
-"""Subprocess side of ``runner bench`` (``python -m cfab.runner.bench_worker MODE …``).
+"""Subprocess side of ``runner bench`` (``python -m cfab.runner.bench.worker MODE …``).
 
 Each mode runs in a fresh process so its memory high-water mark is its own, and prints one
-``BENCH-JSON {…}`` line:
+``BENCH-JSON {…}`` line (:func:`parse_output` reads it; :func:`worker_command` is the command
+line that starts a mode):
 
-* ``wrap -- CMD …``: run CMD, report its wall time, exit code, and the peak RSS and CPU of
-  CMD's process tree (``RUSAGE_CHILDREN``: the largest single descendant, e.g. one worker);
-* ``attempts``: run oracle attempts (``run_attempt``) of some tasks on a golden file, as a
-  suite worker does; report peak RSS (``ru_maxrss`` and ``VmHWM``), import and attempt times;
-* ``jsonsnap``: the whole-state JSON snapshot approach (the paper's original design) on two
-  files: every app table serialised to canonical JSON, the two dicts diffed in Python.
+* ``wrap -- CMD …`` (the suite section): run CMD, report its wall time, exit code, and the peak
+  RSS and CPU of CMD's process tree (``RUSAGE_CHILDREN``: the largest single descendant, e.g.
+  one worker);
+* ``attempts`` (the memory section): run oracle attempts (``run_attempt``) of some tasks on a
+  golden file, as a suite worker does; report peak RSS (``ru_maxrss`` and ``VmHWM``), import
+  and attempt times;
+* ``warm`` (the memory section): open each composition once, building its template;
+* ``jsonsnap`` (the snapshot section): the whole-state JSON snapshot approach
+  (:mod:`cfab.runner.bench.jsonsnap`) on two files.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import decimal
-import hashlib
 import json
 import resource
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
+from cfab.runner.bench.machine import peak_mb
+
+#: the module ``python -m`` runs for a mode
+MODULE = "cfab.runner.bench.worker"
 MARK = "BENCH-JSON "
+
+
+def worker_command(*args: str) -> list[str]:
+    """The command line that runs this module with ``args`` (a mode and its options)."""
+    return [sys.executable, "-m", MODULE, *args]
 
 
 def _emit(payload: dict[str, Any]) -> None:
@@ -40,18 +49,6 @@ def parse_output(text: str) -> dict[str, Any]:
         if line.startswith(MARK):
             return json.loads(line[len(MARK):])
     raise ValueError("no BENCH-JSON line in the worker's output")
-
-
-def _self_peak_mb() -> dict[str, float | None]:
-    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
-    hwm = None
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                hwm = int(line.split()[1]) / 1024.0
-    except OSError:
-        pass
-    return {"ru_maxrss_mb": round(maxrss, 1), "vmhwm_mb": None if hwm is None else round(hwm, 1)}
 
 
 # ---------------------------------------------------------------------------- wrap
@@ -88,7 +85,7 @@ def _attempts(args: argparse.Namespace) -> dict[str, Any]:
     if not chosen:
         raise SystemExit("bench worker: none of the tasks is in the suite")
     policy = make_policy("oracle")
-    after_setup = _self_peak_mb()
+    after_setup = peak_mb()
     walls: list[float] = []
     passed: list[bool] = []
     errors: list[str] = []
@@ -104,7 +101,7 @@ def _attempts(args: argparse.Namespace) -> dict[str, Any]:
         walls.append(time.perf_counter() - start)
     return {"scale": args.scale, "attempts": args.count, "tasks": [t.instance_id for t in chosen],
             "import_s": round(imported, 3), "attempt_wall_s": [round(w, 3) for w in walls],
-            "passed": sum(passed), "errors": errors[:5], "peak_after_setup": after_setup, "peak": _self_peak_mb()}
+            "passed": sum(passed), "errors": errors[:5], "peak_after_setup": after_setup, "peak": peak_mb()}
 
 
 def _warm(args: argparse.Namespace) -> dict[str, Any]:
@@ -117,84 +114,16 @@ def _warm(args: argparse.Namespace) -> dict[str, Any]:
     start = time.perf_counter()
     for apps in args.compositions.split(";"):
         Environment.open(apps=apps.split(","), inputs=inputs, golden=Path(args.golden)).close()
-    return {"seconds": round(time.perf_counter() - start, 3), "peak": _self_peak_mb()}
+    return {"seconds": round(time.perf_counter() - start, 3), "peak": peak_mb()}
 
 
 # ---------------------------------------------------------------------------- JSON snapshot
 
 
-def _canon(value: Any) -> Any:
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, decimal.Decimal):
-        return str(value)
-    if isinstance(value, (dt.date, dt.datetime, dt.time)):
-        return value.isoformat()
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        # a digest, not the bytes: generous to the JSON approach (base64 would be ~4/3 the size)
-        return "sha256:" + hashlib.sha256(bytes(value)).hexdigest()
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if isinstance(value, dict):
-        return {str(k): _canon(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_canon(v) for v in value]
-    return str(value)
-
-
-def json_snapshot(path: str) -> tuple[dict[str, dict[str, str]], int, int]:
-    """Every app table of ``path`` as {table: {pk-json: canonical row JSON}}; rows, bytes."""
-    import duckdb
-    from cfab.grader.catalog import quote_ident, read_catalog
-
-    con = duckdb.connect(path, read_only=True)
-    snap: dict[str, dict[str, str]] = {}
-    rows = size = 0
-    try:
-        for name, info in sorted(read_catalog(con).items()):
-            cur = con.execute(f"SELECT * FROM {quote_ident(info.schema)}.{quote_ident(info.name)}")
-            cols = [d[0] for d in cur.description]
-            pk_idx = [cols.index(p) for p in info.pk if p in cols]
-            table: dict[str, str] = {}
-            while True:
-                batch = cur.fetchmany(20_000)
-                if not batch:
-                    break
-                for rec in batch:
-                    vals = [_canon(v) for v in rec]
-                    text = json.dumps(dict(zip(cols, vals)), sort_keys=True, separators=(",", ":"))
-                    if pk_idx:
-                        key = json.dumps([vals[i] for i in pk_idx], separators=(",", ":"))
-                    else:  # no key: a multiset of rows
-                        key, n = text, 0
-                        while key in table:
-                            n += 1
-                            key = f"{text}#{n}"
-                    table[key] = text
-                    rows += 1
-                    size += len(text)
-            snap[name] = table
-    finally:
-        con.close()
-    return snap, rows, size
-
-
-def json_diff(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]]) -> dict[str, dict[str, int]]:
-    out: dict[str, dict[str, int]] = {}
-    for name in sorted(set(before) | set(after)):
-        b, a = before.get(name, {}), after.get(name, {})
-        added = sum(1 for k in a if k not in b)
-        removed = sum(1 for k in b if k not in a)
-        changed = sum(1 for k, v in a.items() if k in b and b[k] != v)
-        if added or removed or changed:
-            out[name] = {"added": added, "removed": removed, "changed": changed}
-    return out
-
-
 def _jsonsnap(args: argparse.Namespace) -> dict[str, Any]:
     import gc
+
+    from cfab.runner.bench.jsonsnap import json_diff, json_snapshot
 
     t = time.perf_counter(), time.process_time()
     before, rows_b, bytes_b = json_snapshot(args.before)
@@ -210,7 +139,7 @@ def _jsonsnap(args: argparse.Namespace) -> dict[str, Any]:
     return {"rows": rows_b, "json_bytes": bytes_b, "rows_after": rows_a, "json_bytes_after": bytes_a,
             "snapshot_before_s": round(snap_b[0], 3), "snapshot_before_cpu_s": round(snap_b[1], 3),
             "snapshot_after_s": round(snap_a[0], 3), "snapshot_after_cpu_s": round(snap_a[1], 3),
-            "diff_s": round(d[0], 3), "diff_cpu_s": round(d[1], 3), "diff_summary": diff, "peak": _self_peak_mb()}
+            "diff_s": round(d[0], 3), "diff_cpu_s": round(d[1], 3), "diff_summary": diff, "peak": peak_mb()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -224,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             rest = rest[1:]
         _emit(_wrap(rest, timeout))
         return 0
-    parser = argparse.ArgumentParser(prog="python -m cfab.runner.bench_worker")
+    parser = argparse.ArgumentParser(prog=f"python -m {MODULE}")
     sub = parser.add_subparsers(dest="mode", required=True)
     a = sub.add_parser("attempts")
     a.add_argument("--golden", required=True)

@@ -152,10 +152,10 @@ def attempt_probe() -> Iterator[Probe]:
     the grader's attach/catalog/keys/table queries, reopen, workdir removal."""
     import shutil
 
+    import cfab.apps.sandbox.exec as sqlexec
+    import cfab.apps.world.environment as envmod
     import cfab.grader as grader_pkg
     import cfab.grader.diff as diffmod
-    import cfab.apps.world.environment as envmod
-    import cfab.apps.sandbox.exec as sqlexec
 
     probe = Probe()
     try:
@@ -207,11 +207,11 @@ class _TimedApp:
 def build_probe() -> Iterator[Probe]:
     """Install timers on ``build_golden``: book generation (Python), bulk load, replication,
     bank balances, each app's seed (DDL + views), the content digest."""
+    import cfab.apps.world.golden as golden
     import cfab.seeds.build as seeds_build
     import cfab.seeds.load as seeds_load
     import cfab.seeds.scale as seeds_scale
     from cfab.apps import registry
-    from cfab.runner import golden
 
     probe = Probe()
     probe.phase = "build"

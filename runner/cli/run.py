@@ -19,80 +19,23 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfab.runner.cli import add_inputs, inputs_from, subcommand, suite_file
 from cfab.apps.world.limits import add_memory_cap
-from cfab.runner.results.records import AttemptRecord, AttemptSpec, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
+from cfab.runner.cli.options import add_inputs, inputs_from, suite_file
+from cfab.runner.cli.registry import subcommand
+from cfab.runner.jobs import run_one, task_meta
+from cfab.runner.results.records import AttemptSpec
+from cfab.runner.worlds import World, label, resolve_world
 from cfab.seeds.determinism import BuildInputs
-
-_TASKS: dict[tuple, dict[str, Any]] = {}
-
-
-def _suite_tasks(suite: str, inputs: BuildInputs, golden: Path | None = None,
-                 select: str | None = None) -> dict[str, Any]:
-    """The suite's tasks by id, loaded once per worker process (``suite``: a packaged suite's
-    name or a suite file's path)."""
-    key = (suite, inputs, select)
-    if key not in _TASKS:
-        from cfab.tasks.suite import is_suite_file, load_suite, load_suite_file
-
-        tasks = load_suite_file(suite).tasks if is_suite_file(suite) else \
-            load_suite(suite, inputs, golden=golden, select=select)
-        _TASKS[key] = {t.instance_id: t for t in tasks}
-    return _TASKS[key]
-
-
-def task_meta(task: Any, split: str = "", seed: int | None = None, slot: int | None = None) -> TaskMeta:
-    return TaskMeta(domain=task.domain, family=task.family, difficulty=task.difficulty,
-                    systems=list(task.systems), money_movement_guard=task.money_movement_guard,
-                    split=split, seed=seed, task_key=task.key, slot=slot)
-
-
-@dataclass
-class World:
-    """One world of a run: a split label, the suite it runs (a name or a file's absolute path),
-    the book inputs, and once resolved its golden file and tasks."""
-
-    split: str
-    suite: str
-    inputs: BuildInputs
-    file: Any = None  # a SuiteFile for --suite PATH
-    golden: Path | None = None
-    tasks: list[Any] = field(default_factory=list)  # selected tasks
-    slots: dict[str, int] = field(default_factory=dict)  # instance id -> position in its family
-
-    def entry(self) -> dict[str, Any]:
-        return {"split": self.split, "suite": self.suite, "seed": self.inputs.seed,
-                "clock": self.inputs.clock.isoformat(), "scale": self.inputs.scale, "tasks": len(self.tasks)}
-
-    def provenance(self) -> dict[str, Any]:
-        from cfab.runner.results.provenance import golden_digest, suite_fingerprint
-
-        out = self.entry()
-        out["golden_digest"] = golden_digest(self.golden) if self.golden else None
-        if self.file is not None:
-            out["suite_fingerprint"] = f"{self.file.path.name}:{self.file.code}:{self.inputs.key()}"
-            out["suite_sha256"] = self.file.sha256
-            out["suite_code_current"] = self.file.current
-        else:
-            out["suite_fingerprint"] = suite_fingerprint(self.suite, self.inputs)
-        return out
-
-
-def _label(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", Path(name).name.removesuffix(".jsonl")) or "suite"
 
 
 def plan_worlds(args: argparse.Namespace) -> tuple[str | None, list[World]]:
     """The run's mode (None, "splits" or "seeds") and its worlds, from --suite, --seeds and the
     explicit --seed/--clock/--scale. Raises SystemExit with a clear message on a contradiction."""
-    from cfab.tasks.suite import (REGENERATED_SEED, SPLITS, SUITES, is_suite_file, split_inputs,
-                                  split_suite)
+    from cfab.tasks.suite import REGENERATED_SEED, SPLITS, SUITES, is_suite_file, split_inputs, split_suite
 
     names = [n.strip() for n in str(args.suite).split(",") if n.strip()]
     if not names:
@@ -130,7 +73,7 @@ def plan_worlds(args: argparse.Namespace) -> tuple[str | None, list[World]]:
                       f"{suite_code_fingerprint()}; its tasks may not match the book this code builds "
                       f"(recompile with runner tasks compile --seed {sf.inputs.seed} --clock "
                       f"{sf.inputs.clock.isoformat()} --out {name})", file=sys.stderr)
-            worlds.append(World(_label(name), str(sf.path), sf.inputs, sf))
+            worlds.append(World(label(name), str(sf.path), sf.inputs, sf))
         else:
             raise SystemExit(f"runner: unknown suite {name!r}: use {', '.join(known)} or a suite file "
                              f"(runner tasks compile --seed S --out PATH)")
@@ -141,73 +84,6 @@ def plan_worlds(args: argparse.Namespace) -> tuple[str | None, list[World]]:
     if len(same) != len(worlds):
         raise SystemExit(f"runner: --suite {args.suite} runs the same world twice")
     return ("splits" if len(worlds) > 1 else None), worlds
-
-
-def resolve_world(world: World, select: str | None) -> None:
-    """Build (or find) the world's golden file and load its suite; fills golden, tasks, slots."""
-    from cfab.apps.world.golden import ensure_golden
-    from cfab.tasks.suite import load_suite, select_tasks, slot_positions, split_suite
-
-    world.golden = ensure_golden(world.inputs)  # resolved once: workers never re-hash the code or rebuild
-    if world.file is not None:
-        tasks = world.file.tasks
-    else:
-        try:
-            tasks = load_suite(split_suite(world.suite), world.inputs, golden=world.golden, select=select)
-        except Exception as exc:
-            raise SystemExit(f"runner: the {world.suite} suite does not compile on world {world.split} "
-                             f"(seed {world.inputs.seed}, clock {world.inputs.clock.isoformat()}, scale "
-                             f"{world.inputs.scale}): {exc}") from None
-    world.slots = slot_positions(tasks)
-    world.tasks = select_tasks(tasks, select)
-
-
-def run_one(spec: AttemptSpec) -> AttemptRecord:
-    """Run one attempt (top-level and picklable: the worker processes call it)."""
-    from cfab.runner.attempt import run_attempt
-    from cfab.apps.world.golden import ensure_golden
-    from cfab.runner.policies import make_policy
-
-    cfg = spec.config
-    inputs = BuildInputs.from_env(seed=cfg["seed"], clock=cfg["clock"], scale=cfg["scale"])
-    instance = cfg.get("instance_id") or spec.task
-    try:
-        task = _suite_tasks(cfg["suite"], inputs, Path(cfg["golden"]) if cfg.get("golden") else None,
-                            cfg.get("select"))[instance]
-    except KeyError:
-        return AttemptRecord.infra_error(spec, f"task {instance} is not in suite {cfg['suite']}")
-    except Exception as exc:  # an unloadable suite is recorded, the run goes on
-        return AttemptRecord.infra_error(spec, f"could not load suite {cfg['suite']}: {exc}")
-    meta = spec.task_meta or task_meta(task)
-    keep = cfg.get("keep_state")
-    state_file = Path(cfg["out"]) / "states" / f"{spec.task}__{spec.attempt}.duckdb" if keep else None
-    try:
-        policy = make_policy(spec.policy, **spec.policy_options)
-        wrapper = _transport_wrapper(cfg.get("transport", "inprocess"))
-        golden = Path(cfg["golden"]) if cfg.get("golden") else ensure_golden(inputs)
-        out = run_attempt(task, policy, golden=golden, inputs=inputs,
-                          keep_state=state_file, env_wrapper=wrapper)
-    except Exception as exc:
-        return AttemptRecord.infra_error(spec, f"{type(exc).__name__}: {exc}")
-    if state_file is not None and keep == "failed" and out.grade.passed:
-        state_file.unlink(missing_ok=True)
-        state_file = None
-    failed = [FailedCheck(kind=c.kind, label=c.label, detail=c.detail) for c in out.grade.failed_checks()]
-    diff_summary = {t: DiffCount(**c) for t, c in out.diff.summary().items()}
-    calls = [ToolCallRecord(tool=c.tool, args=c.args, ok=c.ok, error=c.error) for c in out.tool_log]
-    return AttemptRecord.from_episode(
-        spec, out.episode, meta, passed=out.grade.passed, score=out.grade.score, wall_s=out.wall_s,
-        failed_checks=failed, diff_summary=diff_summary,
-        guard_log=[g.model_dump(mode="json") for g in out.guard_log], tool_calls=calls,
-        state_path=str(state_file) if state_file else None)
-
-
-def _transport_wrapper(name: str) -> Any:
-    if name == "inprocess":
-        return None
-    from cfab.runner.transports import client_wrapper
-
-    return client_wrapper(name)
 
 
 def _policy_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -262,9 +138,9 @@ def _run(parser: argparse.ArgumentParser):
 
     def run(args: argparse.Namespace) -> int:
         from cfab.runner.pool import run_attempts
+        from cfab.runner.results.directory import ResultsDir
         from cfab.runner.results.provenance import provenance
         from cfab.runner.results.report import write_outputs
-        from cfab.runner.results.directory import ResultsDir
         from cfab.tasks.suite import split_suite
 
         if args.k < 1 or args.workers < 1:
@@ -345,7 +221,7 @@ def _run(parser: argparse.ArgumentParser):
 def _fresh_out(args: argparse.Namespace) -> Path:
     """runs/<suite>-<policy>[-<model>], numbered -2, -3, … when an earlier run holds the name."""
     tag = f"-{args.model.replace('/', '_')}" if args.model else ""
-    suite = "+".join(_label(n.strip()) for n in str(args.suite).split(",") if n.strip())
+    suite = "+".join(label(n.strip()) for n in str(args.suite).split(",") if n.strip())
     if getattr(args, "seeds", None):
         suite += "-seeds-" + "-".join(x.strip() for x in str(args.seeds).split(",") if x.strip())
     base = Path("runs") / f"{suite}-{args.policy}{tag}"

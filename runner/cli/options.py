@@ -1,36 +1,13 @@
-"""``runner``: the command line.
-
-    runner --suite executable --k 5 [--policy oracle] …   run a suite (the default command)
-    runner build [--scale N] [--seed S] [--clock ISO] [--out PATH]
-    runner digest PATH
-    runner sql "SELECT …"
-    runner check [--db PATH]
-    runner tasks compile|list|admit …
-    runner serve --transport http|mcp …
-    runner bench …
-"""
+"""Arguments several ``runner`` commands share: the book inputs (``--seed/--clock/--scale``),
+a compiled suite file whose header picks the world, and the book file a command reads."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from cfab.seeds.determinism import BuildInputs
-
-Handler = Callable[[argparse.Namespace], int]
-_SUBCOMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], str]] = {}
-
-
-def subcommand(name: str, help_text: str) -> Callable:
-    """Register ``runner <name>``: decorate a ``configure(parser) -> handler`` function."""
-    def deco(configure: Callable[[argparse.ArgumentParser], Handler]) -> Callable:
-        def setup(parser: argparse.ArgumentParser) -> None:
-            parser.set_defaults(_handler=configure(parser))
-        _SUBCOMMANDS[name] = (setup, help_text)
-        return configure
-    return deco
 
 
 def add_inputs(parser: argparse.ArgumentParser) -> None:
@@ -73,24 +50,3 @@ def book_path(args: argparse.Namespace) -> Path:
     from cfab.apps.world.golden import ensure_golden
 
     return ensure_golden(inputs_from(args))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    from cfab.runner import bench, commands, run, serve, taskcmds  # noqa: F401  (register the subcommands)
-
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in _SUBCOMMANDS:
-        parser = argparse.ArgumentParser(prog=f"runner {argv[0]}", description=_SUBCOMMANDS[argv[0]][1])
-        _SUBCOMMANDS[argv[0]][0](parser)
-        args = parser.parse_args(argv[1:])
-    else:
-        parser = argparse.ArgumentParser(
-            prog="runner", description="CFAgentBench: run a task suite (default) or a subcommand.",
-            epilog="subcommands: " + ", ".join(f"{n} ({h})" for n, (_, h) in sorted(_SUBCOMMANDS.items()) if n != "run"))
-        _SUBCOMMANDS["run"][0](parser)
-        args = parser.parse_args(argv)
-    try:
-        return int(args._handler(args) or 0)
-    except KeyboardInterrupt:
-        print("runner: interrupted", file=sys.stderr)
-        return 130

@@ -1,6 +1,9 @@
-"""The golden-build figures of ``runner bench``: build time and size per scale, split into
-phases and per-app seeds by :func:`cfab.runner.bench_probe.build_probe`; larger scales are built
-into ``$CFAB_HOME`` once and their timing recorded beside the file."""
+"""The build section of ``runner bench``: golden build time and file size per scale, split into
+book generation, load, replication, app seeding and digest by
+:func:`cfab.runner.bench.probe.build_probe`. Scale 1 is built afresh in a temporary folder;
+larger scales are built into ``$CFAB_HOME`` once and their timing recorded beside the file
+(``--rebuild`` re-times them); :func:`golden_for` also finds the golden file the other sections
+use at a scale above 1 (``Bench.golden``)."""
 
 from __future__ import annotations
 
@@ -9,12 +12,23 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cfab.runner.bench_probe import build_probe, now, since
+from cfab.runner.bench.probe import build_probe, now, since
 from cfab.seeds.determinism import BuildInputs
 
-__all__ = ["golden_for", "build_into_cache", "timed_build", "bench_build"]
+if TYPE_CHECKING:
+    from cfab.runner.bench.run import Bench
+
+__all__ = ["section", "golden_for", "build_into_cache", "timed_build", "bench_build"]
+
+
+def section(bench: Bench) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for scale in bench.scales:
+        bench.say(f"build scale {scale}")
+        out[str(scale)] = bench_build(bench.inputs[scale], rebuild=bench.args.rebuild)
+    return out
 
 
 # ---------------------------------------------------------------------------- goldens

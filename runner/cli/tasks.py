@@ -8,7 +8,8 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from cfab.runner.cli import add_inputs, inputs_from, subcommand, suite_file
+from cfab.runner.cli.options import add_inputs, inputs_from, suite_file
+from cfab.runner.cli.registry import subcommand
 
 
 def _source_suites_dir() -> Path:
@@ -123,7 +124,8 @@ def _admit(args: argparse.Namespace) -> int:
         adm = admit_task(task, golden, inputs, k=args.k)
         admissions.append(adm)
         alts = sum(ok for _, ok in adm.alternatives)
-        table.add_row(task.instance_id, f"{adm.oracle_passed}/{adm.oracle_runs}" + ("" if adm.oracle_identical else " ≠"),
+        oracle = f"{adm.oracle_passed}/{adm.oracle_runs}" + ("" if adm.oracle_identical else " ≠")
+        table.add_row(task.instance_id, oracle,
                       "fails" if adm.noop_failed else "PASSES", f"{adm.mutants_killed}/{adm.mutants_applicable}",
                       f"{alts}/{len(adm.alternatives)}", f"{adm.vmr:.3f}", f"{adm.vaa:.3f}", f"{adm.v_acc:.3f}",
                       "yes" if adm.admitted else "NO")

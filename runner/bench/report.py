@@ -63,7 +63,8 @@ def targets(r: dict[str, Any], scales: list[int]) -> list[dict[str, Any]]:
             fb = _m(r, "diff", str(hi), "tables", name, "fast") or {}
             grow = sorted(((k, (fb[k]["median"] or 0) - (fa.get(k, {}).get("median") or 0))
                            for k in fb if k != "env_state_diff" and k != "grader_total"), key=lambda x: -x[1])[:4]
-            why = [f"{k}: +{d:.1f} ms (x{lo} {fa.get(k, {}).get('median')} -> x{hi} {fb[k]['median']})" for k, d in grow]
+            why = [f"{k}: +{d:.1f} ms (x{lo} {fa.get(k, {}).get('median')} -> x{hi} {fb[k]['median']})"
+                   for k, d in grow]
             why.append(f"fast diff x{lo} {a:.1f} ms, x{hi} {b:.1f} ms")
         add(f"small-change diff x{hi} / x{lo}: {name}", f"<= {TARGET_DIFF_RATIO:.0f}x", ratio, ok, "x", why)
 
@@ -167,7 +168,8 @@ def render(r: dict[str, Any]) -> None:
         tot = tg.get("per-attempt overhead, scale 1 (median)", {})
         for k in ("copy", "open", "logs", "diff", "grade", "close"):
             stat_row(t, k, o["parts"][k])
-        stat_row(t, "[bold]total overhead[/]", o["parts"]["total"], f"<= {TARGET_OVERHEAD_MS:.0f}", tot.get("status", ""))
+        stat_row(t, "[bold]total overhead[/]", o["parts"]["total"], f"<= {TARGET_OVERHEAD_MS:.0f}",
+                 tot.get("status", ""))
         stat_row(t, "(policy's tool call, excluded)", o["parts"]["tool"])
         for k, v in o["subparts"].items():
             stat_row(t, f"  {k}", v)
@@ -197,7 +199,8 @@ def render(r: dict[str, Any]) -> None:
                 t.add_row(f"[bold]{head}[/]", "", "", "", "", "", "")
                 stat_row(t, "  fast env.state_diff()", e["fast"]["env_state_diff"],
                          f"<= {TARGET_DIFF_RATIO:.0f}x x1" if int(s) > 1 else "",
-                         target.get("status", "") if int(s) > 1 and int(s) == max(int(x) for x in d if x.isdigit()) else "")
+                         target.get("status", "")
+                         if int(s) > 1 and int(s) == max(int(x) for x in d if x.isdigit()) else "")
                 for k in ("checkpoint_close", "grader_attach_detach", "grader_catalogs", "grader_shape_check",
                           "grader_keys", "grader_tables", "reopen"):
                     stat_row(t, f"    {k}", e["fast"][k])
@@ -213,7 +216,8 @@ def render(r: dict[str, Any]) -> None:
     sn = r.get("snapshot", {})
     if not sn.get("skipped") and "error" not in sn:
         t = Table(title="side by side: whole-state JSON snapshots (paper's design) vs ours", title_justify="left")
-        for c in ("scale", "rows", "JSON MB", "snapshot s", "JSON diff s", "peak MB", "ours fast ms", "ours full ms", "same changes"):
+        for c in ("scale", "rows", "JSON MB", "snapshot s", "JSON diff s", "peak MB", "ours fast ms", "ours full ms",
+                  "same changes"):
             t.add_column(c, justify="right")
         for s, v in sn.items():
             if not isinstance(v, dict) or not (v.get("run") or v.get("extrapolated")):
@@ -265,7 +269,8 @@ def render(r: dict[str, Any]) -> None:
             target = next((x for x in tg.values() if x["name"].startswith("oracle suite")), {}) if w == "2" else {}
             t.add_row(w, _f(v.get("wall_s")), _f(v.get("passed")), _f(v.get("infra_errors")),
                       _f(_m(v, "attempt_wall_s", "median"), 2), _f(v.get("children_maxrss_mb")),
-                      _f(v.get("children_cpu_s")), f"<= {TARGET_SUITE_S:.0f}" if target else "", target.get("status", ""))
+                      _f(v.get("children_cpu_s")), f"<= {TARGET_SUITE_S:.0f}" if target else "",
+                      target.get("status", ""))
         con.print(t)
         if su.get("note"):
             con.print(f"  note: {su['note']}")
