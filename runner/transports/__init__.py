@@ -9,7 +9,7 @@
 * :mod:`.mcp` — the MCP server (:func:`~cfab.runner.transports.mcp.build_server`) and
   :class:`~cfab.runner.transports.mcp.McpEnv`;
 * :mod:`.session` — :class:`~cfab.runner.transports.session.ServedEnv`, shared by both;
-* ``runner serve`` (:mod:`cfab.runner.serve`) runs either as a standalone server.
+* ``runner serve`` (:mod:`cfab.runner.cli.serve`) runs either as a standalone server.
 """
 
 from __future__ import annotations
