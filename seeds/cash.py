@@ -49,7 +49,8 @@ def build_checks(ctx: Ctx) -> None:
     while run <= tl.clock:
         due: dict[str, list[dict]] = defaultdict(list)
         for inv in open_items:
-            if inv["paid_amount"] == 0 and inv["due_date"] <= run + timedelta(days=3) and inv["invoice_date"] <= run - timedelta(days=5):
+            if (inv["paid_amount"] == 0 and inv["due_date"] <= run + timedelta(days=3)
+                    and inv["invoice_date"] <= run - timedelta(days=5)):
                 due[inv["vendor_key"]].append(inv)
         for vendor in sorted(due):
             invs = due[vendor]
@@ -131,17 +132,20 @@ def build_positive_pay(ctx: Ctx) -> None:
     first, last = names.person(r)
     items = [
         (trunc, trunc["amount"], trunc["payee_name"][:width].rstrip(), "payee_mismatch"),
-        (altered, altered["amount"] + Decimal(r.choice((3000, 5000, 7000, 9000))), altered["payee_name"], "amount_mismatch"),
+        (altered, altered["amount"] + Decimal(r.choice((3000, 5000, 7000, 9000))), altered["payee_name"],
+         "amount_mismatch"),
         (None, Decimal(r.randint(180, 960)) * 5 + Decimal("0.00"), f"{first} {last}", "no_issue_record"),
         (dup, dup["amount"], dup["payee_name"], "duplicate_presentment"),
     ]
     for check, amount, payee, reason in items:
         number = check["check_number"] if check else unknown
-        ctx.add("positive_pay_exceptions", exception_id=stable_id("positive_pay", OPER, clock.isoformat(), number, reason),
+        ctx.add("positive_pay_exceptions",
+                exception_id=stable_id("positive_pay", OPER, clock.isoformat(), number, reason),
                 bank_account_id=OPER, presented_date=clock, check_number=number, presented_amount=amount,
                 presented_payee=payee, exception_reason=reason, decision_due=clock)
         key = f"{OPER}|{number}"
         if reason == "payee_mismatch":
+            assert check is not None  # the truncated payee is on an issued check
             ctx.diverge("payee_truncation", key, reason=f"check {number} payee {check['payee_name']!r} is presented "
                         f"as {payee!r}: the bank's payee field is {width} characters")
         else:
@@ -175,7 +179,8 @@ def build_lien_waivers(ctx: Ctx) -> None:
         else:
             kind, amount = "conditional_progress", inv["net_amount"]
             late = ctx.rng("waiver", inv["invoice_id"]).random() < 0.3
-            status, signed = ("requested", None) if late else ("received", min(inv["invoice_date"] + timedelta(days=1), ctx.clock))
+            status, signed = (("requested", None) if late
+                              else ("received", min(inv["invoice_date"] + timedelta(days=1), ctx.clock)))
         waiver_id = stable_id("lien_waiver", inv["invoice_id"], kind)
         ctx.add("lien_waivers", waiver_id=waiver_id, vendor_key=vendor, job_number=inv["job_number"],
                 invoice_id=inv["invoice_id"], waiver_type=kind, amount=amount, through_date=through, status=status,

@@ -193,12 +193,14 @@ TRADES: dict[str, tuple[str, str]] = {  # trade -> (wage classification, labor c
 }
 # trade -> (local code, union name, city, journeyman scale, fringe) — Chicago-area 2025 scales
 UNION_LOCALS: dict[str, tuple[str, str, str, str, str]] = {
-    "Electrician": ("IBEW-134", "International Brotherhood of Electrical Workers Local 134", "Chicago", "55.5000", "35.1200"),
+    "Electrician": ("IBEW-134", "International Brotherhood of Electrical Workers Local 134", "Chicago",
+                    "55.5000", "35.1200"),
     "Carpenter": ("CARP-58", "Chicago Regional Council of Carpenters Local 58", "Chicago", "52.0300", "35.4900"),
     "Laborer": ("LIUNA-2", "Laborers' International Union Local 2", "Chicago", "47.4000", "30.5300"),
     "Ironworker": ("IW-1", "Iron Workers Local 1", "Forest Park", "52.0000", "39.1200"),
     "Plumber/Pipefitter": ("UA-130", "United Association Plumbers Local 130", "Chicago", "55.7500", "31.7800"),
-    "Operating Engineer": ("IUOE-150", "International Union of Operating Engineers Local 150", "Countryside", "54.1000", "40.1500"),
+    "Operating Engineer": ("IUOE-150", "International Union of Operating Engineers Local 150", "Countryside",
+                           "54.1000", "40.1500"),
     "Cement Mason": ("OPCMIA-502", "Cement Masons Local 502", "Bellwood", "51.2000", "33.2100"),
 }
 APPRENTICE_RATIOS: dict[str, tuple[int, str]] = {
@@ -248,5 +250,5 @@ TREASURY_ACCOUNTS: tuple[tuple[str, str, str, str, int], ...] = (
 def routing_number(prefix8: str) -> str:
     """An ABA routing number with a valid check digit."""
     w = (3, 7, 1, 3, 7, 1, 3, 7)
-    s = sum(int(d) * k for d, k in zip(prefix8, w))
+    s = sum(int(d) * k for d, k in zip(prefix8, w, strict=True))
     return prefix8 + str((10 - s % 10) % 10)

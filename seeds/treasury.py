@@ -188,9 +188,9 @@ def build_treasury(ctx: Ctx) -> None:
 def _post(ctx: Ctx, entries: list[_Entry]) -> None:
     """Journal entries, lines and bank transactions, numbered after the period's GJ entries."""
     seq: dict[str, int] = defaultdict(int)
-    for e in ctx.rows("journal_entries"):
-        if e["journal"] == "GJ":
-            seq[e["period"]] = max(seq[e["period"]], int(e["je_number"].rsplit("-", 1)[1]))
+    for row in ctx.rows("journal_entries"):
+        if row["journal"] == "GJ":
+            seq[row["period"]] = max(seq[row["period"]], int(row["je_number"].rsplit("-", 1)[1]))
     for e in sorted(entries, key=lambda x: (x.entry_date, x.description)):
         if sum(a for _acct, a in e.lines) != 0:
             raise RuntimeError(f"unbalanced treasury entry: {e.description}")
