@@ -22,6 +22,7 @@ from pdfminer.pdfdevice import PDFTextDevice
 from pdfminer.pdfinterp import PDFPageInterpreter
 from pdfminer.pdfpage import PDFPage
 
+from cfab.apps.kit import CENT
 from cfab.apps.ocr_budget import OcrBudgetExceeded, OcrLimits, budget
 from cfab.schema.models import FrozenModel
 
@@ -188,7 +189,7 @@ def normalize_amount(raw: str) -> str:
     negative = s.startswith("-") or (s.startswith("(") and s.endswith(")")) or "(" in s
     digits = re.sub(r"[^\d.]", "", s)
     try:
-        value = Decimal(digits).quantize(Decimal("0.01"))
+        value = Decimal(digits).quantize(CENT)
     except InvalidOperation:
         return s
     return str(-value if negative and value else value)
@@ -206,7 +207,7 @@ def normalize_date(raw: str) -> str:
 
 
 def normalize_pct(raw: str) -> str:
-    return str(Decimal(raw.replace("%", "").strip()).quantize(Decimal("0.01")))
+    return str(Decimal(raw.replace("%", "").strip()).quantize(CENT))
 
 
 _NORMALIZE = {"money": normalize_amount, "date": normalize_date, "pct": normalize_pct,

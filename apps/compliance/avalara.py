@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any, ClassVar
 
-from cfab.apps.compliance.common import CENT, ZERO, money_arg
+from pydantic import Field
+
 from cfab.apps.contract import App
+from cfab.apps.kit import ZERO, cents, money_arg
 from cfab.apps.registry import register
 from cfab.apps.tooling import NoArgs, ToolArgs, ToolError, tool
-from pydantic import Field
 
 _PERIOD = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 
@@ -157,10 +158,10 @@ class SalesTaxArchetype(App):
         where, rates = self._jurisdictions(args)
         details = [{"jurisdiction_code": r["jurisdiction_code"], "jurisdiction_type": r["jurisdiction_type"],
                     "jurisdiction_name": r["jurisdiction_name"], "rate": r["rate"],
-                    "tax": (amount * r["rate"]).quantize(CENT, rounding=ROUND_HALF_UP)} for r in rates]
+                    "tax": cents(amount * r["rate"])} for r in rates]
         total_rate = sum((r["rate"] for r in rates), Decimal("0.000000"))
         return {"address": where, "amount": amount, "doc_date": args.doc_date or self.today, "total_rate": total_rate,
-                "total_tax": (amount * total_rate).quantize(CENT, rounding=ROUND_HALF_UP), "details": details}
+                "total_tax": cents(amount * total_rate), "details": details}
 
     @tool("transactions.list")
     def transactions_list(self, args: TransactionListArgs) -> dict[str, Any]:

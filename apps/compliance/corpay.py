@@ -10,11 +10,12 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
-from cfab.apps.compliance.common import ZERO, date_range, ilike, money_arg
+from pydantic import Field
+
 from cfab.apps.contract import App
+from cfab.apps.kit import ZERO, date_range, ilike, money_arg
 from cfab.apps.registry import register
 from cfab.apps.tooling import NoArgs, ToolArgs, ToolError, tool
-from pydantic import Field
 
 
 class VendorListArgs(ToolArgs):

@@ -11,16 +11,17 @@ WH-347 is guarded.
 from __future__ import annotations
 
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
-from cfab.apps.compliance.common import CENT, date_range, ilike
+from pydantic import Field
+from sqlglot import exp
+
 from cfab.apps.contract import App
+from cfab.apps.kit import cents, date_range, ilike
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import equals_all
-from pydantic import Field
-from sqlglot import exp
 
 FlagCode = Literal["underpayment", "fringe_shortfall", "apprentice_ratio", "unregistered_apprentice",
                    "misclassification", "other"]
@@ -273,8 +274,8 @@ class CertifiedPayrollArchetype(App):
                 err(no, "overtime_hours", f"straight time {ln['straight_time_hours']} + overtime "
                     f"{ln['overtime_hours']} hours do not add up to the total {ln['total_hours']}")
             if ln["rate_paid"] is not None:
-                gross = (ln["straight_time_hours"] * ln["rate_paid"]
-                         + ln["overtime_hours"] * ln["rate_paid"] * Decimal("1.5")).quantize(CENT, rounding=ROUND_HALF_UP)
+                gross = cents(ln["straight_time_hours"] * ln["rate_paid"]
+                              + ln["overtime_hours"] * ln["rate_paid"] * Decimal("1.5"))
                 if gross != ln["gross_this_project"]:
                     err(no, "gross_this_project",
                         f"straight time x rate + overtime x 1.5 x rate = {gross}, the line says {ln['gross_this_project']}")

@@ -11,11 +11,12 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
-from cfab.apps.compliance.common import date_range, ilike, money_arg
+from pydantic import Field
+
 from cfab.apps.contract import App
+from cfab.apps.kit import date_range, ilike, money_arg
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
-from pydantic import Field
 
 WaiverType = Literal["Conditional Progress", "Unconditional Progress", "Conditional Final", "Unconditional Final"]
 

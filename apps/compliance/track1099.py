@@ -12,11 +12,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from cfab.apps.compliance.common import ZERO, ilike, money_arg
+from pydantic import Field
+
 from cfab.apps.contract import App
+from cfab.apps.kit import ZERO, ilike, money_arg
 from cfab.apps.registry import register
 from cfab.apps.tooling import NoArgs, ToolArgs, ToolError, tool
-from pydantic import Field
 
 
 class PayeeListArgs(ToolArgs):

@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from cfab.apps.tooling import ToolArgs
 from pydantic import Field
+
+from cfab.apps.tooling import ToolArgs
 
 MAX_TEXT_CHARS = 20_000  # longest text a read tool returns in one result
 

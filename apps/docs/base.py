@@ -24,6 +24,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import duckdb
+from sqlglot import exp
+
 from cfab.apps.contract import App
 from cfab.apps.docs.args import (
     FileListArgs,
@@ -47,10 +49,10 @@ from cfab.apps.docs.common import (
     sha1_hex,
     split_path,
 )
+from cfab.apps.kit import all_of, bounds, icontains, ieq
 from cfab.apps.tooling import ToolError, tool
 from cfab.schema.sqlbuild import col, literal
 from cfab.seeds.determinism import BuildInputs
-from sqlglot import exp
 
 
 # ------------------------------------------------------------------------------------------
@@ -207,7 +209,7 @@ class DocsArchetype(App):
         if path == "/":
             return self._folder_by_id(self.ROOT_ID)
         parent, name = split_path(path)
-        pred = exp.EQ(this=exp.Lower(this=col(self._folder_c("name"))), expression=literal(name.lower()))
+        pred = ieq(self._folder_c("name"), name, trim=False)
         rows = self._folder_rows({self._folder_c("parent_path"): self.native_path(parent)}, extra=pred)
         return rows[0] if rows else None
 
@@ -242,7 +244,7 @@ class DocsArchetype(App):
         text = str(path).strip()
         folder, name = split_path(text if text.startswith("/") else "/" + text)
         folder = normalize_folder(folder)
-        pred = exp.EQ(this=exp.Lower(this=col(self._fc("name"))), expression=literal(name.lower()))
+        pred = ieq(self._fc("name"), name, trim=False)
         rows = self._file_rows({self._fc("parent_path"): self.native_path(folder)}, extra=pred,
                                with_content=with_content)
         if not rows:
@@ -281,7 +283,7 @@ class DocsArchetype(App):
         version, description, created_at, modified_at, created_by, modified_by}], "count": n (returned),
         "total": N (matching)}. Read a PDF's contents with $app.ocr_pdf(id=...).
         """
-        parts: list[exp.Expression] = []
+        parts: list[exp.Expression | None] = []
         if args.folder is not None:
             path, row = self._resolve_folder(args.folder)
             if args.recursive:
@@ -290,19 +292,12 @@ class DocsArchetype(App):
                     parts.append(under)
             else:
                 parts.append(exp.EQ(this=col(self._fc("parent_id")), expression=literal(row[self._folder_c("id")])))
-        if args.name_contains:
-            parts.append(exp.func("contains", exp.Lower(this=col(self._fc("name"))),
-                                  literal(args.name_contains.lower())))
+        parts.append(icontains(self._fc("name"), args.name_contains))
         if args.extension:
             ext = args.extension.lower().lstrip(".")
             parts.append(exp.func("ends_with", exp.Lower(this=col(self._fc("name"))), literal("." + ext)))
-        modified = col(self._fc("modified_at"))
-        if args.modified_from:
-            parts.append(exp.GTE(this=exp.cast(modified, "DATE"), expression=literal(args.modified_from, "DATE")))
-        if args.modified_to:
-            parts.append(exp.LTE(this=exp.cast(modified, "DATE"), expression=literal(args.modified_to, "DATE")))
-        extra = exp.and_(*parts) if parts else None
-        rows = self._file_rows(extra=extra)
+        parts += bounds(exp.cast(col(self._fc("modified_at")), "DATE"), args.modified_from, args.modified_to, "DATE")
+        rows = self._file_rows(extra=all_of(*parts))
         if args.sort == "modified":
             rows.sort(key=lambda r: (r[self._fc("id")]))
             rows.sort(key=lambda r: r[self._fc("modified_at")], reverse=True)
@@ -466,7 +461,7 @@ class DocsArchetype(App):
         check_name(name, "folder name")
         parent = self._ensure_folder(parent_path, created)
         clash = self._file_rows({self._fc("parent_path"): self.native_path(parent_path)},
-                                extra=exp.EQ(this=exp.Lower(this=col(self._fc("name"))), expression=literal(name.lower())))
+                                extra=ieq(self._fc("name"), name, trim=False))
         if clash:
             raise ToolError(f"cannot create folder {path!r}: a file of that name exists there", "conflict")
         new = self.new_folder_row(path, name, parent[self._folder_c("id")], parent_path)
@@ -485,11 +480,10 @@ class DocsArchetype(App):
             path = normalize_folder(text)
             folder = self._ensure_folder(path, created)
         folder_id = folder[self._folder_c("id")]
-        same = exp.EQ(this=exp.Lower(this=col(self._fc("name"))), expression=literal(up.name.lower()))
+        same = ieq(self._fc("name"), up.name, trim=False)
         existing = self._file_rows({self._fc("parent_id"): folder_id}, extra=same, with_content=True)
         if self._folder_rows({self._folder_c("parent_id"): folder_id},
-                             extra=exp.EQ(this=exp.Lower(this=col(self._folder_c("name"))),
-                                          expression=literal(up.name.lower()))):
+                             extra=ieq(self._folder_c("name"), up.name, trim=False)):
             raise ToolError(f"{join_path(path, up.name)!r} is a folder in {self.label}", "conflict")
         if existing:
             row = existing[0]

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from cfab.apps.docs.base import DocsArchetype, FileListArgs
-from cfab.apps.docs.common import (UploadContent, box_file_id, box_id, graph_id, sha1_hex, sha256_hex,
-                                   sharepoint_item_id)
+from cfab.apps.docs.common import UploadContent, box_file_id, box_id, graph_id, sha1_hex, sha256_hex, sharepoint_item_id
 from cfab.apps.registry import register
 from cfab.apps.tooling import tool
 

@@ -1,35 +1,17 @@
 """Argument models of the ERP tools (shared by the eight vendors; each tool's docstring carries
-its vendor's examples) and the amount parser they use."""
+its vendor's examples)."""
 
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal, InvalidOperation
-from typing import Any, Literal
+from decimal import Decimal
+from typing import Literal
 
-from cfab.apps.tooling import ToolArgs, ToolError
 from pydantic import Field
 
-__all__ = ["ZERO", "CENT", "as_amount", "VendorListArgs", "VendorIdArgs", "HoldArgs", "Set1099Args", "JobListArgs", "JobIdArgs", "JobCostArgs", "ContractArgs", "CommitListArgs", "CommitIdArgs", "ApListArgs", "ApGetArgs", "ApLine", "ApCreateArgs", "JeLine", "JeStageArgs", "JeListArgs", "AccountsArgs", "PeriodsArgs", "BalanceArgs", "CoListArgs", "CoItem", "CoCreateArgs", "CoKeyArgs", "EtcPhase", "EtcArgs", "CheckListArgs", "QueryArgs", "PostArgs", "PaymentArgs"]
+from cfab.apps.tooling import ToolArgs
 
-ZERO = Decimal("0.00")
-CENT = Decimal("0.01")
-
-
-def as_amount(value: Any) -> Decimal:
-    """An exact two-place amount from a tool argument, or a ToolError naming the bad value."""
-    try:
-        out = Decimal(str(value))
-    except Exception:
-        raise ToolError(f"not an amount: {value!r}", "invalid_argument") from None
-    try:
-        cents = out.quantize(CENT)
-    except InvalidOperation:  # beyond 28 significant digits (e.g. 1e309): no such amount
-        raise ToolError(f"amount out of range: {value}", "invalid_argument") from None
-    if out != cents:
-        raise ToolError(f"amounts take at most 2 decimal places, got {value}", "invalid_argument")
-    return cents
-
+__all__ = ["VendorListArgs", "VendorIdArgs", "HoldArgs", "Set1099Args", "JobListArgs", "JobIdArgs", "JobCostArgs", "ContractArgs", "CommitListArgs", "CommitIdArgs", "ApListArgs", "ApGetArgs", "ApLine", "ApCreateArgs", "JeLine", "JeStageArgs", "JeListArgs", "AccountsArgs", "PeriodsArgs", "BalanceArgs", "CoListArgs", "CoItem", "CoCreateArgs", "CoKeyArgs", "EtcPhase", "EtcArgs", "CheckListArgs", "QueryArgs", "PostArgs", "PaymentArgs"]
 
 # ---------------------------------------------------------------------------------------------
 # argument models (shared by the eight vendors; the docstrings carry each vendor's examples)

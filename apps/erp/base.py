@@ -16,7 +16,6 @@ from decimal import Decimal
 from typing import Any
 
 from cfab.apps.erp.args import (
-    ZERO,
     ApCreateArgs,
     CoCreateArgs,
     CoKeyArgs,
@@ -26,12 +25,18 @@ from cfab.apps.erp.args import (
     PaymentArgs,
     PostArgs,
     Set1099Args,
-    as_amount,
 )
 from cfab.apps.erp.gen import IMPORT_COMMITMENT, UPDATE_ESTIMATE
 from cfab.apps.erp.model import TABLES
 from cfab.apps.erp.reads import ErpReads
+from cfab.apps.kit import ZERO, money_arg
 from cfab.apps.tooling import ToolError, tool
+
+
+def _amount(value: Any, what: str) -> Decimal:
+    """An ERP amount argument (the kit's money rules). It may be negative (credit memos,
+    reversing and correcting lines): the tools check the sign where it matters."""
+    return money_arg(value, what, allow_negative=True)
 
 
 class ErpApp(ErpReads):
@@ -125,12 +130,12 @@ class ErpApp(ErpReads):
                 if not rows:
                     self._phase_ok(job_id, p.phase)
                     raise ToolError(f"job {job_id} has no cost type {p.cost_type} on phase {p.phase}", "not_found")
-                n += self.upd("budget", rows[0], {"etc_amount": as_amount(p.estimate_to_complete),
+                n += self.upd("budget", rows[0], {"etc_amount": _amount(p.estimate_to_complete, "estimate_to_complete"),
                                                   "proj_status": pending})
+            etc = j[self.N("job", "etc_amount")]
             if args.estimate_to_complete is not None:
-                self.upd("job", j, {"etc_amount": as_amount(args.estimate_to_complete), "etc_status": pending,
-                                    "etc_date": self.today, "etc_by": "agent"})
-        etc = as_amount(args.estimate_to_complete) if args.estimate_to_complete is not None else j[self.N("job", "etc_amount")]
+                etc = _amount(args.estimate_to_complete, "estimate_to_complete")
+                self.upd("job", j, {"etc_amount": etc, "etc_status": pending, "etc_date": self.today, "etc_by": "agent"})
         return {"job_id": job_id, "estimate_to_complete": etc, "projection_status": pending, "phases_updated": n}
 
     # ------------------------------------------------------------------ writes: change orders
@@ -153,11 +158,11 @@ class ErpApp(ErpReads):
         """
         j = self._job(args.job_id)
         job_id = j[self.N("job", "job_id")]
-        amount = as_amount(args.amount)
+        amount = _amount(args.amount, "amount")
         items = args.items or []
-        if items and sum((as_amount(i.amount) for i in items), ZERO) != amount:
-            raise ToolError(f"items sum to {sum((as_amount(i.amount) for i in items), ZERO)}, not the amount {amount}",
-                            "invalid_argument")
+        item_total = sum((_amount(i.amount, "item amount") for i in items), ZERO)
+        if items and item_total != amount:
+            raise ToolError(f"items sum to {item_total}, not the amount {amount}", "invalid_argument")
         for i in items:
             self._phase_ok(job_id, i.phase, i.cost_type)
         existing = [r[self.N("co_hdr", "co_number")] for r in self.rows("co_hdr", {"job_id": job_id})]
@@ -171,9 +176,10 @@ class ErpApp(ErpReads):
                             "status": self.word("co", "pending"), "approved_date": None,
                             "change_event": args.change_event, "created_date": self.today})
         for n, i in enumerate(items, 1):
+            item_amount = _amount(i.amount, "item amount")
             self.ins("co_item", {"co": 1, "job_id": job_id, "co_number": number, "item": n, "phase": i.phase,
                                  "cost_type": i.cost_type, "description": i.description or args.description,
-                                 "budget_amount": as_amount(i.amount), "contract_amount": as_amount(i.amount) if owner else ZERO})
+                                 "budget_amount": item_amount, "contract_amount": item_amount if owner else ZERO})
         return {"job_id": job_id, "co_number": number, "status": self.word("co", "pending"), "kind": args.kind,
                 "contract_change": contract_change, "budget_change": amount, "items": len(items)}
 
@@ -205,7 +211,7 @@ class ErpApp(ErpReads):
                 self._job(ln.job_id)
                 if ln.phase:
                     self._phase_ok(ln.job_id, ln.phase, ln.cost_type)
-            dr, cr = as_amount(ln.debit), as_amount(ln.credit)
+            dr, cr = _amount(ln.debit, "debit"), _amount(ln.credit, "credit")
             if dr < 0 or cr < 0 or (dr == 0) == (cr == 0):
                 raise ToolError("each line needs exactly one of a positive debit or a positive credit", "invalid_argument")
         if args.auto_reverse and not self.D.supports_auto_reverse:
@@ -227,7 +233,7 @@ class ErpApp(ErpReads):
         link = {c: key[c] for c in self.T("je_open_line").link if c in key}
         tot_dr = tot_cr = ZERO
         for n, ln in enumerate(args.lines, 1):
-            dr, cr = as_amount(ln.debit), as_amount(ln.credit)
+            dr, cr = _amount(ln.debit, "debit"), _amount(ln.credit, "credit")
             tot_dr += dr
             tot_cr += cr
             self.ins("je_open_line", {**link, "mth": key["mth"], "line_no": n, "jrnl": args.journal, "ref": ref,
@@ -292,7 +298,8 @@ class ErpApp(ErpReads):
         clean = []
         for ln in lines:
             self._phase_ok(job, ln["phase"], ln.get("cost_type"))
-            amt, ret = as_amount(ln["amount"]), as_amount(ln.get("retainage") or 0)
+            amt = _amount(ln["amount"], "line amount")
+            ret = _amount(ln.get("retainage") or 0, "line retainage")
             if ret < 0 or (amt >= 0 and ret > amt and amt != 0):
                 raise ToolError("retainage must be between 0 and the line amount", "invalid_argument")
             clean.append((ln["phase"], int(ln["cost_type"]), amt, ret, ln.get("description") or description))
@@ -415,7 +422,7 @@ class ErpApp(ErpReads):
             paid = r.get(self.T("ap_hdr").cols.get("paid_amount", ""), ZERO) or ZERO
             total += (r[self.N("ap_hdr", "net")] or ZERO) - paid
             found.append(num)
-        amount = as_amount(args.amount) if args.amount is not None else total
+        amount = _amount(args.amount, "amount") if args.amount is not None else total
         return {"would_pay": {"vendor_id": vid, "invoices": found, "amount": amount, "bank_account": args.bank_account}}
 
     @tool("change_orders.approve", guarded="approve")
@@ -466,11 +473,11 @@ class ErpApp(ErpReads):
         sub_id = str(source_ref)
         if self.rows("sub_hdr", {"sub_id": sub_id}) or self.rows("po_hdr", {"sub_id": sub_id}):
             raise ToolError(f"commitment {sub_id} already exists in {self.label}", "conflict")
-        amt = as_amount(amount)
+        amt = _amount(amount, "amount")
         clean = []
         for ln in lines:
             self._phase_ok(job, ln["phase"], ln.get("cost_type"))
-            clean.append((ln["phase"], int(ln["cost_type"]), as_amount(ln["amount"]), ln.get("description") or title))
+            clean.append((ln["phase"], int(ln["cost_type"]), _amount(ln["amount"], "line amount"), ln.get("description") or title))
         if clean and sum((c[2] for c in clean), ZERO) != amt:
             raise ToolError("commitment lines do not sum to the amount", "invalid_argument")
         item = lg.replace("_hdr", "_item")

@@ -7,13 +7,14 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, ClassVar
 
+from sqlglot import exp
+
 from cfab.apps.contract import App
 from cfab.apps.erp.dialects import Dialect, TMap
 from cfab.apps.erp.model import HEADER_OF
 from cfab.apps.tooling import ToolError
 from cfab.schema.sqlbuild import col, equals_all, literal
 from cfab.seeds.determinism import stable_int
-from sqlglot import exp
 
 
 class ErpCore(App):
@@ -94,9 +95,11 @@ class ErpCore(App):
                else col(t.n(t.link[0]), alias))
         return exp.In(this=lhs, query=sub.subquery())
 
-    def rows(self, logical: str, where: dict[str, Any] | None = None, *, extra: list[exp.Expression] | None = None,
+    def rows(self, logical: str, where: dict[str, Any] | None = None, *,
+             extra: list[exp.Expression | None] | None = None,
              order: list[str] | None = None, limit: int | None = None, desc: bool = False) -> list[dict[str, Any]]:
-        """Native rows of a logical table (fixed filter applied); ``where`` keys are logical columns."""
+        """Native rows of a logical table (fixed filter applied); ``where`` keys are logical columns,
+        ``extra`` more predicates (None ones skipped)."""
         t = self.T(logical)
         info = self.tbl(t.table)
         q = exp.select("*").from_(info.table_expr())
@@ -133,9 +136,6 @@ class ErpCore(App):
         key = {t.n(k): row[t.n(k)] for k in t.pk}
         vals = {t.n(k): v for k, v in values.items() if t.has(k)}
         return self.update(t.table, key, vals) if vals else 0
-
-    def _ilike(self, logical: str, column: str, text: str, alias: str | None = None) -> exp.Expression:
-        return exp.ILike(this=col(self.N(logical, column), alias), expression=literal(f"%{text}%"))
 
     # ------------------------------------------------------------------ lookups
     def _vendor(self, vendor_id: str) -> dict[str, Any]:

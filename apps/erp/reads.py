@@ -6,8 +6,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from sqlglot import exp
+
 from cfab.apps.erp.args import (
-    ZERO,
     AccountsArgs,
     ApGetArgs,
     ApListArgs,
@@ -28,9 +29,9 @@ from cfab.apps.erp.args import (
 )
 from cfab.apps.erp.core import ErpCore
 from cfab.apps.erp.dialects import TMap
+from cfab.apps.kit import ZERO, bounds, ilike
 from cfab.apps.tooling import ToolError, tool
 from cfab.schema.sqlbuild import col, equals_all, literal
-from sqlglot import exp
 
 
 class ErpReads(ErpCore):
@@ -52,7 +53,7 @@ class ErpReads(ErpCore):
         Returns {"vendors": [<vendor master row in $label's columns> + on_hold], "count": n}.
         """
         where: dict[str, Any] = {"vendor_id": self.vid(args.vendor_id) if args.vendor_id else None}
-        extra = [self._ilike("vendor", "name", args.name_contains)] if args.name_contains else []
+        extra = [ilike(self.N("vendor", "name"), args.name_contains)]
         if args.status:
             where["active"] = self.yn(args.status == "active")
         out = []
@@ -88,7 +89,7 @@ class ErpReads(ErpCore):
         Returns {"jobs": [<job row> + contract_amount], "count": n}.
         """
         where = {"status": self.word("job", args.status) if args.status else None}
-        extra = [self._ilike("job", "name", args.name_contains)] if args.name_contains else []
+        extra = [ilike(self.N("job", "name"), args.name_contains)]
         contracts = {r[self.N("contract", "contract_id")]: r for r in self.rows("contract")}
         out = []
         for r in self.rows("job", where, extra=extra):
@@ -279,13 +280,7 @@ class ErpReads(ErpCore):
                  "apref": args.invoice_number}
 
         def extra(lg: str) -> list[exp.Expression]:
-            c = col(self.N(lg, "inv_date"))
-            out = []
-            if args.date_from:
-                out.append(exp.GTE(this=c, expression=literal(args.date_from, "DATE")))
-            if args.date_to:
-                out.append(exp.LTE(this=c, expression=literal(args.date_to, "DATE")))
-            return out
+            return bounds(self.N(lg, "inv_date"), args.date_from, args.date_to, "DATE")
 
         rows = self._ap_rows(args.status, where, extra)
         return {"invoices": rows, "count": len(rows)}
@@ -336,9 +331,8 @@ class ErpReads(ErpCore):
             extra: list[exp.Expression] = []
             if args.period:
                 p = self._period_row(args.period)
-                dc = col(t.n("act_date"))
-                extra += [exp.GTE(this=dc, expression=literal(p[self.N("fiscal_period", "start_date")], "DATE")),
-                          exp.LTE(this=dc, expression=literal(p[self.N("fiscal_period", "end_date")], "DATE"))]
+                extra += bounds(t.n("act_date"), p[self.N("fiscal_period", "start_date")],
+                                p[self.N("fiscal_period", "end_date")], "DATE")
             if args.job_id:
                 line = self.T(lg.replace("_hdr", "_line"))
                 linfo = self.tbl(line.table)
@@ -391,10 +385,10 @@ class ErpReads(ErpCore):
         """
         self.one("gl_account", "GL account", "", account=args.account)
         t = self.T("je_line")
-        extra = []
+        extra: list[exp.Expression] = []
         if args.through_period:
             end = self._period_row(args.through_period)[self.N("fiscal_period", "end_date")]
-            extra.append(exp.LTE(this=col(t.n("act_date")), expression=literal(end, "DATE")))
+            extra = bounds(t.n("act_date"), None, end, "DATE")
         debits = credits = ZERO
         rows = self.rows("je_line", {"account": args.account, "job_id": args.job_id}, extra=extra)
         for r in rows:
@@ -447,18 +441,9 @@ class ErpReads(ErpCore):
         Returns {"checks": [...], "count": n}.
         """
         t = self.T("check")
-        extra: list[exp.Expression] = []
-        num, dt = col(t.n("check_number")), col(t.n("issue_date"))
-        if args.check_from is not None:
-            extra.append(exp.GTE(this=num, expression=literal(args.check_from)))
-        if args.check_to is not None:
-            extra.append(exp.LTE(this=num, expression=literal(args.check_to)))
-        if args.date_from:
-            extra.append(exp.GTE(this=dt, expression=literal(args.date_from, "DATE")))
-        if args.date_to:
-            extra.append(exp.LTE(this=dt, expression=literal(args.date_to, "DATE")))
-        if args.payee_contains:
-            extra.append(self._ilike("check", "payee_name", args.payee_contains))
+        extra = [*bounds(t.n("check_number"), args.check_from, args.check_to),
+                 *bounds(t.n("issue_date"), args.date_from, args.date_to, "DATE"),
+                 ilike(t.n("payee_name"), args.payee_contains)]
         where = {"bank_acct": args.bank_account, "vendor_id": self.vid(args.vendor_id) if args.vendor_id else None,
                  "status": self.word("check", args.status) if args.status else None}
         rows = self.rows("check", where, extra=extra, order=["bank_acct", "check_number"], limit=args.limit)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, ClassVar
 
+from pydantic import Field
+
 from cfab.apps.contract import App
+from cfab.apps.kit import date_range
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
-from cfab.schema.sqlbuild import col, literal
-from pydantic import Field
-from sqlglot import exp
 
 
 class EstimateListArgs(ToolArgs):
@@ -72,13 +72,9 @@ class HcssHeavyBid(App):
         Returns {"estimates": [{estimate_id, estimate_code, job_number, estimate_name, bid_date, status, total_cost,
         markup_percent, bid_total, item_count}], "count": n}.
         """
-        parts = []
-        if args.bid_date_from:
-            parts.append(exp.GTE(this=col("bid_date"), expression=literal(args.bid_date_from, "DATE")))
-        if args.bid_date_to:
-            parts.append(exp.LTE(this=col("bid_date"), expression=literal(args.bid_date_to, "DATE")))
         rows = self.select("estimates", {"job_number": args.job_number, "status": args.status},
-                           extra=exp.and_(*parts) if parts else None, order_by=["job_number", "bid_date", "estimate_id"])
+                           extra=date_range("bid_date", args.bid_date_from, args.bid_date_to),
+                           order_by=["job_number", "bid_date", "estimate_id"])
         return {"estimates": rows, "count": len(rows)}
 
     @tool("estimates.get")

@@ -9,6 +9,7 @@ from pydantic import Field
 from sqlglot import exp
 
 from cfab.apps.contract import App
+from cfab.apps.kit import ilike
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
@@ -70,10 +71,9 @@ class Hh2(App):
         Returns {"rows": [{master_vendor_id, system, system_vendor_id, system_vendor_name, last_synced}], "count": n}.
         """
         extra = None
-        if args.name_contains:
-            like = literal(f"%{args.name_contains}%")
-            sub = (exp.select(col("master_vendor_id")).from_(self.tbl("vendor_map").table_expr())
-                   .where(exp.ILike(this=col("system_vendor_name"), expression=like)))
+        like = ilike("system_vendor_name", args.name_contains)
+        if like is not None:
+            sub = exp.select(col("master_vendor_id")).from_(self.tbl("vendor_map").table_expr()).where(like)
             extra = exp.In(this=col("master_vendor_id"), query=sub.subquery())
         rows = self.select("vendor_map", {"master_vendor_id": args.master_vendor_id, "system": args.system},
                            extra=extra, order_by=["master_vendor_id", "system"])

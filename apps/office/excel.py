@@ -21,8 +21,8 @@ from pydantic import Field
 from sqlglot import exp
 
 from cfab.apps.contract import App
-from cfab.apps.docs.common import (XLSX, check_name, excel_workbook_id, normalize_folder, rendered,
-                                   sha256_hex)
+from cfab.apps.docs.common import XLSX, check_name, excel_workbook_id, normalize_folder, rendered, sha256_hex
+from cfab.apps.kit import all_of, icontains, ieq
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.apps.xlsx import XlsxError
@@ -288,11 +288,11 @@ class Excel(App):
         rows = self.select("workbooks", {"id": text}, columns=cols)
         if not rows:
             folder, _, name = text.rpartition("/")
-            pred = exp.EQ(this=exp.Lower(this=col("name")), expression=literal(name.lower()))
+            pred = ieq("name", name, trim=False)
             where = {"path": normalize_folder(folder)} if folder else None
             rows = self.select("workbooks", where, extra=pred, columns=cols, order_by=["path", "name"])
             if not rows and not name.lower().endswith(".xlsx"):
-                pred = exp.EQ(this=exp.Lower(this=col("name")), expression=literal(name.lower() + ".xlsx"))
+                pred = ieq("name", name + ".xlsx", trim=False)
                 rows = self.select("workbooks", where, extra=pred, columns=cols, order_by=["path", "name"])
         if not rows:
             raise ToolError(f"no workbook {ref!r} in Excel; list them with excel.workbooks.list", "not_found")
@@ -362,15 +362,13 @@ class Excel(App):
         Returns {"workbooks": [{id, name, path, full_path, description, size, sha256, created_at, modified_at,
         created_by, last_modified_by, sheets: ["WIP"]}], "count": n}.
         """
-        parts: list[exp.Expression] = []
-        if args.name_contains:
-            parts.append(exp.func("contains", exp.Lower(this=col("name")), literal(args.name_contains.lower())))
+        parts: list[exp.Expression | None] = [icontains("name", args.name_contains)]
         if args.folder:
             folder = normalize_folder(args.folder)
             if folder != "/":
                 parts.append(exp.or_(exp.EQ(this=col("path"), expression=literal(folder)),
                                      exp.func("starts_with", col("path"), literal(folder + "/"))))
-        rows = self.select("workbooks", extra=exp.and_(*parts) if parts else None, columns=self._META,
+        rows = self.select("workbooks", extra=all_of(*parts), columns=self._META,
                            order_by=["path", "name"])
         out = []
         for r in rows:
@@ -498,8 +496,9 @@ class Excel(App):
 
         Returns {"workbook": {...}, "sheet": "Review", "sheets": [...all sheet names...], "cells_written": n}.
         """
-        from cfab.apps.xlsx import add_sheet, write_cells
         from openpyxl.utils import get_column_letter
+
+        from cfab.apps.xlsx import add_sheet, write_cells
 
         wb = self._workbook(args.workbook)
         try:
@@ -534,7 +533,7 @@ class Excel(App):
         check_name(name, "workbook name")
         folder = normalize_folder(args.folder)
         clash = self.select("workbooks", {"path": folder},
-                            extra=exp.EQ(this=exp.Lower(this=col("name")), expression=literal(name.lower())),
+                            extra=ieq("name", name, trim=False),
                             columns=["id"])
         if clash:
             raise ToolError(f"a workbook named {name!r} already exists in {folder} (id {clash[0]['id']}); "

@@ -20,6 +20,7 @@ from sqlglot import exp
 from cfab.apps.contract import App
 from cfab.apps.docs.base import ocr_result
 from cfab.apps.docs.common import md5_hex, mime_of, rendered, sha256_hex
+from cfab.apps.kit import all_of, bounds, icontains
 from cfab.apps.registry import register
 from cfab.apps.tooling import NoArgs, ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
@@ -337,7 +338,7 @@ class Outlook(App):
         Returns {"messages": [{id, mailbox, folder, conversationId, subject, from, to, cc, receivedDateTime,
         sentDateTime, isRead, isDraft, hasAttachments, importance, bodyPreview}], "count": n, "total": N}.
         """
-        parts: list[exp.Expression] = []
+        parts: list[exp.Expression | None] = []
         folders = self._folders()
         if args.mailbox:
             parts.append(exp.EQ(this=col("mailbox"), expression=literal(self._mailbox(args.mailbox))))
@@ -350,18 +351,14 @@ class Outlook(App):
         haystack = exp.Lower(this=exp.func("concat_ws", literal(" "), col("subject"), col("body"), col("from_address")))
         for phrase, word in _TERMS.findall(args.query or ""):
             parts.append(exp.func("contains", haystack, literal((phrase or word).lower())))
-        if args.from_address:
-            parts.append(exp.func("contains", exp.Lower(this=col("from_address")), literal(args.from_address.lower())))
+        parts.append(icontains("from_address", args.from_address))
         when = exp.cast(exp.func("coalesce", col("receivedDateTime"), col("createdDateTime")), "DATE")
-        if args.date_from:
-            parts.append(exp.GTE(this=when, expression=literal(args.date_from, "DATE")))
-        if args.date_to:
-            parts.append(exp.LTE(this=when.copy(), expression=literal(args.date_to, "DATE")))
+        parts += bounds(when, args.date_from, args.date_to, "DATE")
         if args.has_attachment is not None:
             parts.append(exp.EQ(this=col("hasAttachments"), expression=exp.Boolean(this=args.has_attachment)))
         if args.unread_only:
             parts.append(exp.Not(this=col("isRead")))
-        rows = self.select("messages", extra=exp.and_(*parts) if parts else None, columns=self._MSG_COLS,
+        rows = self.select("messages", extra=all_of(*parts), columns=self._MSG_COLS,
                            order_by=["id"])
         rows.sort(key=lambda m: m["receivedDateTime"] or m["createdDateTime"], reverse=True)
         page = rows[args.offset:args.offset + args.limit]

@@ -19,10 +19,11 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from cfab.apps.compliance.common import ZERO, money_arg, pct_of, percent
-from cfab.apps.contract import App
-from cfab.apps.tooling import ToolArgs, ToolError, tool
 from pydantic import Field
+
+from cfab.apps.contract import App
+from cfab.apps.kit import ZERO, money_arg, pct_of, percent_of
+from cfab.apps.tooling import ToolArgs, ToolError, tool
 
 
 class ContractListArgs(ToolArgs):
@@ -166,7 +167,7 @@ class PayAppArchetype(App):
                             "invalid_argument")
         return {"item_no": item["item_no"], "item_number": item["item_number"], "description": item["description"],
                 "scheduled_value": c, "from_previous_application": d, "this_period": e,
-                "materials_presently_stored": f, "total_completed_stored": g, "percent_complete": percent(g, c),
+                "materials_presently_stored": f, "total_completed_stored": g, "percent_complete": percent_of(g, c),
                 "balance_to_finish": c - g, "retainage": i}
 
     def _totals(self, contract: dict[str, Any], lines: list[dict[str, Any]], previous: dict[str, Any] | None) -> dict[str, Any]:

@@ -13,95 +13,18 @@ matching, progress claims).
 
 from __future__ import annotations
 
-from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, ClassVar, Iterable, Mapping
 
 from pydantic import Field
 from sqlglot import exp
 
 from cfab.apps.contract import App
+from cfab.apps.kit import all_of, cents, dec, ieq, ilike, in_list
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
 
 MAX_ROWS = 500
-CENT = Decimal("0.01")
-
-
-# ---------------------------------------------------------------------------------- helpers
-def money_arg(value: Any, what: str = "amount", *, allow_zero: bool = False) -> Decimal:
-    """A non-negative amount with at most two decimals, or an invalid_argument ToolError."""
-    try:
-        amount = Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        raise ToolError(f"{what} must be a decimal amount like '12500.00', got {value!r}") from None
-    if not amount.is_finite() or amount < 0 or (amount == 0 and not allow_zero):
-        raise ToolError(f"{what} must be {'zero or more' if allow_zero else 'greater than zero'}, got {value}")
-    try:
-        quantized = amount.quantize(CENT)
-    except InvalidOperation:  # beyond 28 significant digits (e.g. 1e309): no such amount
-        raise ToolError(f"{what} is out of range, got {value}") from None
-    if amount != quantized:
-        raise ToolError(f"{what} takes at most two decimal places, got {value}")
-    return quantized
-
-
-def pct_arg(value: Any, what: str = "percent complete") -> Decimal:
-    """A percentage 0..100 with at most four decimals."""
-    try:
-        pct = Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        raise ToolError(f"{what} must be a number between 0 and 100, got {value!r}") from None
-    if not pct.is_finite() or pct < 0 or pct > 100:
-        raise ToolError(f"{what} must be between 0 and 100, got {value}")
-    if pct != pct.quantize(Decimal("0.0001")):
-        raise ToolError(f"{what} takes at most four decimal places, got {value}")
-    return pct
-
-
-def cents(value: Decimal) -> Decimal:
-    """Round half-up to cents."""
-    from decimal import ROUND_HALF_UP
-
-    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
-
-
-def dec(value: Any) -> Decimal:
-    return Decimal("0") if value is None else Decimal(str(value))
-
-
-def between(column: str, start: date | None, end: date | None) -> exp.Expression | None:
-    parts: list[exp.Expression] = []
-    if start is not None:
-        parts.append(exp.GTE(this=col(column), expression=literal(start, "DATE")))
-    if end is not None:
-        parts.append(exp.LTE(this=col(column), expression=literal(end, "DATE")))
-    return exp.and_(*parts) if parts else None
-
-
-def and_all(*parts: exp.Expression | None) -> exp.Expression | None:
-    kept = [p for p in parts if p is not None]
-    return exp.and_(*kept) if kept else None
-
-
-def ieq(column: str, value: str | None) -> exp.Expression | None:
-    """Case-insensitive equality (status words differ in case between platforms)."""
-    if value is None:
-        return None
-    return exp.EQ(this=exp.Lower(this=col(column)), expression=literal(value.strip().lower()))
-
-
-def ilike(column: str, part: str | None) -> exp.Expression | None:
-    if not part:
-        return None
-    return exp.ILike(this=col(column), expression=literal(f"%{part}%"))
-
-
-def in_list(column: str, values: Iterable[Any], type_text: str | None = None) -> exp.Expression:
-    vals = list(values)
-    if not vals:
-        return exp.false()
-    return exp.In(this=col(column), expressions=[literal(v, type_text) for v in vals])
 
 
 # ---------------------------------------------------------------------------------- args
@@ -273,7 +196,7 @@ class PMApp(App):
             number = exp.or_(exp.EQ(this=col(self.C_CODE), expression=literal(args.number.strip())),
                              exp.EQ(this=col(self.C_NUMBER), expression=literal(args.number.strip())))
         return self.select(self.T_COMMIT, where,
-                           extra=and_all(ieq(self.C_STATUS, args.status), ieq(self.C_TYPE, args.commitment_type),
+                           extra=all_of(ieq(self.C_STATUS, args.status), ieq(self.C_TYPE, args.commitment_type),
                                          number, extra),
                            order_by=[self.C_PROJECT, self.C_CODE], limit=args.limit)
 
@@ -315,7 +238,7 @@ class PMApp(App):
         Returns {"$EX_PROJECTS": [{...native project fields...}], "count": n}.
         """
         rows = self.select(self.T_PROJECT, {self.P_NUMBER: args.project_number},
-                           extra=and_all(ieq(self.P_STATUS, args.status), ilike(self.P_NAME, args.name_contains)),
+                           extra=all_of(ieq(self.P_STATUS, args.status), ilike(self.P_NAME, args.name_contains)),
                            order_by=[self.P_NUMBER])
         return {self.EX_PROJECTS: rows, "count": len(rows)}
 
@@ -335,7 +258,7 @@ class PMApp(App):
         """
         where = {self.V_ID: self._vendor_key(args.vendor_id)} if args.vendor_id else {}
         rows = self.select(self.T_VENDOR, where,
-                           extra=and_all(ilike(self.V_NAME, args.name_contains), ieq(self.V_TRADE, args.trade)),
+                           extra=all_of(ilike(self.V_NAME, args.name_contains), ieq(self.V_TRADE, args.trade)),
                            order_by=[self.V_NAME])
         return {self.EX_VENDORS: rows, "count": len(rows)}
 

@@ -9,7 +9,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from cfab.apps.pm.base import MAX_ROWS, PMApp, between, cents, dec, money_arg
+from cfab.apps.kit import PERCENT_STEP, cents, date_range, dec, money_arg
+from cfab.apps.pm.base import MAX_ROWS, PMApp
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 
@@ -202,7 +203,7 @@ class IngeniousBuild(PMApp):
         rows = self.select("invoices", {"project_id": self._project_id(args.project_number),
                                         "company_id": args.company_id, "contract_id": contract,
                                         "status": args.status, "funding_status": args.funding_status},
-                           extra=between("invoice_date", args.date_from, args.date_to),
+                           extra=date_range("invoice_date", args.date_from, args.date_to),
                            order_by=["project_id", "invoice_date", "invoice_id"], limit=args.limit)
         return {"invoices": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
@@ -265,7 +266,7 @@ class IngeniousBuild(PMApp):
             if sid in seen:
                 raise ToolError(f"funding source {sid} appears twice; give one amount per source")
             seen.add(sid)
-            amount = money_arg(a.amount, f"amount for {sid}")
+            amount = money_arg(a.amount, f"amount for {sid}", allow_zero=False)
             if amount > sources[sid]["available"]:
                 raise ToolError(f"funding source {sid} has {sources[sid]['available']} available; {amount} is too much",
                                 "rejected")
@@ -278,7 +279,7 @@ class IngeniousBuild(PMApp):
             self.delete("invoice_funding", {"invoice_id": inv["invoice_id"], "funding_source_id": e["funding_source_id"]})
         out = []
         for sid, amount in plan:
-            pct = (amount * 100 / net).quantize(Decimal("0.0001")) if net else Decimal("0")
+            pct = (amount * 100 / net).quantize(PERCENT_STEP) if net else Decimal("0")
             self.insert("invoice_funding", {"invoice_id": inv["invoice_id"], "funding_source_id": sid,
                                             "project_id": inv["project_id"], "amount": amount, "percent": pct,
                                             "status": "Draft", "allocated_at": self.now})
@@ -354,7 +355,7 @@ class IngeniousBuild(PMApp):
         if not rows:
             raise ToolError(f"project {args.project_number} has no budget line {args.cost_code!r}", "not_found")
         line = rows[0]
-        amount = money_arg(args.forecast_to_complete, "forecast_to_complete", allow_zero=True)
+        amount = money_arg(args.forecast_to_complete, "forecast_to_complete")
         eac = cents(dec(line["applied_actuals"]) + amount)
         prior = self.select("forecast_revisions", {"project_id": project["project_id"], "cost_code": line["cost_code"]})
         revision_id = "FR-" + self.new_id(project["project_id"], line["cost_code"], len(prior) + 1, length=10).upper()

@@ -15,8 +15,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from cfab.apps.pm.base import (MAX_ROWS, CommitmentGetArgs, CommitmentsArgs, PMApp, and_all, between, cents, dec, ieq,
-                               in_list)
+from cfab.apps.kit import all_of, cents, date_range, dec, ieq, in_list
+from cfab.apps.pm.base import MAX_ROWS, CommitmentGetArgs, CommitmentsArgs, PMApp
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 
@@ -336,8 +336,8 @@ class Procore(PMApp):
         """
         rows = self.select("direct_costs", {"project_id": self._project_id(args.project_number),
                                             "vendor_id": self._vendor_key(args.vendor_id)},
-                           extra=and_all(ieq("status", args.status),
-                                         between("direct_cost_date", args.date_from, args.date_to)),
+                           extra=all_of(ieq("status", args.status),
+                                         date_range("direct_cost_date", args.date_from, args.date_to)),
                            order_by=["project_id", "direct_cost_date", "id"], limit=args.limit)
         if args.include_lines:
             rows = self._with_lines(rows, "direct_cost_line_items", "direct_cost_id")
@@ -387,7 +387,7 @@ class Procore(PMApp):
         cost_codes, status, notes}], "count": n, "total_hours": "..."}.
         """
         rows = self.select("manpower_logs", {"project_id": self._project_id(args.project_number)},
-                           extra=and_all(between("date", args.date_from, args.date_to), ieq("trade", args.trade)),
+                           extra=all_of(date_range("date", args.date_from, args.date_to), ieq("trade", args.trade)),
                            order_by=["date", "trade"])
         total = cents(sum((dec(r["num_hours"]) for r in rows), Decimal("0")))
         return {"manpower_logs": rows, "count": len(rows), "total_hours": total}
@@ -419,7 +419,7 @@ class Procore(PMApp):
                                             "commitment_id": commitment,
                                             "vendor_id": self._vendor_key(args.vendor_id),
                                             "status": args.status, "erp_sync_status": args.erp_sync_status},
-                           extra=between("billing_date", args.date_from, args.date_to),
+                           extra=date_range("billing_date", args.date_from, args.date_to),
                            order_by=["project_id", "commitment_id", "number"], limit=args.limit)
         if rows:
             cms = {c["id"]: c for c in self.select("commitments", extra=in_list(

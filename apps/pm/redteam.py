@@ -9,7 +9,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from cfab.apps.pm.base import MAX_ROWS, PMApp, between, cents, dec, in_list
+from cfab.apps.kit import cents, date_range, dec, in_list
+from cfab.apps.pm.base import MAX_ROWS, PMApp
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 
@@ -180,7 +181,7 @@ class RedTeam(PMApp):
         commitment = self._commitment(args.commitment_id)["commitment_id"] if args.commitment_id else None
         rows = self.select("eapps", {"project_id": self._project_id(args.project_number), "commitment_id": commitment,
                                      "company_id": args.company_id, "status": args.status},
-                           extra=between("submitted_date", args.date_from, args.date_to),
+                           extra=date_range("submitted_date", args.date_from, args.date_to),
                            order_by=["project_id", "commitment_id", "app_number"], limit=args.limit)
         if rows:
             cms = {c["commitment_id"]: c["commitment_number"] for c in self.select(

@@ -9,7 +9,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from cfab.apps.pm.base import MAX_ROWS, PMApp, between, cents, dec, in_list
+from cfab.apps.kit import cents, date_range, dec, in_list
+from cfab.apps.pm.base import MAX_ROWS, PMApp
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 
@@ -138,7 +139,7 @@ class Ressio(PMApp):
                                      "vendor_id": self._vendor_key(args.vendor_id), "po_id": po,
                                      "status": args.status, "match_status": args.match_status,
                                      "accounting_status": args.accounting_status},
-                           extra=between("issued_on", args.date_from, args.date_to),
+                           extra=date_range("issued_on", args.date_from, args.date_to),
                            order_by=["project_id", "issued_on", "bill_id"], limit=args.limit)
         return {"bills": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 

@@ -9,7 +9,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from cfab.apps.pm.base import PMApp, cents, dec, money_arg, pct_arg
+from cfab.apps.kit import cents, dec, money_arg, percent_arg
+from cfab.apps.pm.base import PMApp
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 
@@ -235,10 +236,9 @@ class SmarteBuild(PMApp):
                                 f"{', '.join(str(k) for k in sorted(known))}", "not_found")
             if p.item_no in given:
                 raise ToolError(f"claim item {p.item_no} is given twice")
-            given[p.item_no] = pct_arg(p.pct_complete, f"pct_complete of item {p.item_no}")
+            given[p.item_no] = percent_arg(p.pct_complete, f"pct_complete of item {p.item_no}")
             if p.materials_on_site is not None:
-                stored[p.item_no] = money_arg(p.materials_on_site, f"materials_on_site of item {p.item_no}",
-                                              allow_zero=True)
+                stored[p.item_no] = money_arg(p.materials_on_site, f"materials_on_site of item {p.item_no}")
         prev_lines = {}
         if previous is not None:
             prev_lines = {ln["item_no"]: ln for ln in
