@@ -113,6 +113,11 @@ class Rubric(FrozenModel):
     primary: str = "state_diff_match"
     partial: list[RubricCheck] = []
 
+    @classmethod
+    def of(cls, **weights: float) -> Rubric:
+        """The partial-credit checks by name and weight, in order: ``Rubric.of(left_pending=0.2, …)``."""
+        return cls(partial=[RubricCheck(weight=w, check=name) for name, w in weights.items()])
+
     @field_validator("partial")
     @classmethod
     def _weights(cls, value: list[RubricCheck]) -> list[RubricCheck]:
@@ -166,9 +171,10 @@ class Task(FrozenModel):
         return value
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Task":
+    def _consistent(self) -> Task:
         if DOMAINS[self.domain_code] != self.domain:
-            raise ValueError(f"domain {self.domain!r} does not match code {self.domain_code} ({DOMAINS[self.domain_code]})")
+            raise ValueError(f"domain {self.domain!r} does not match code {self.domain_code} "
+                             f"({DOMAINS[self.domain_code]})")
         if self.ground_truth.money_movement_guard != self.money_movement_guard:
             raise ValueError("money_movement_guard differs between the task and its ground truth")
         names = {a.name for a in self.ground_truth.answers}

@@ -1,4 +1,4 @@
-"""The family kit: typed answers and the sentence that asks for them, written once.
+"""Typed answers and the sentence that asks for them.
 
 A family that asks for a report declares each answer with one of the builders below and
 ends its instruction with :func:`ask`, so every instruction names its answers the same way:
@@ -15,21 +15,17 @@ twist) and admission checks that each one fails. Money is passed as exact decima
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
-from decimal import Decimal
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cfab.grader.answers import AnswerSpec
-
-
-def _money(value: Any) -> str:
-    return str(Decimal(str(value)).quantize(Decimal("0.01")))
+from cfab.tasks.kit.figures import money_str
 
 
 def amount_answer(name: str, description: str, value: Any, *, lookalikes: Iterable[Any] = ()) -> AnswerSpec:
     """An amount to the cent (``value`` an exact decimal or its string)."""
-    want = _money(value)
-    looks = sorted({_money(v) for v in lookalikes} - {want})
+    want = money_str(value)
+    looks = sorted({money_str(v) for v in lookalikes} - {want})
     return AnswerSpec(name=name, type="amount", description=description, expected=want, lookalikes=looks)
 
 
@@ -50,7 +46,7 @@ def id_answer(name: str, description: str, value: Any, *, aliases: Iterable[Any]
 
 
 def id_list_answer(name: str, description: str, values: Iterable[Any], *,
-                   aliases: dict[str, Sequence[Any]] | None = None, lookalikes: Iterable[Any] = ()) -> AnswerSpec:
+                   aliases: Mapping[str, Sequence[Any]] | None = None, lookalikes: Iterable[Any] = ()) -> AnswerSpec:
     """A set of record ids (order does not matter); ``lookalikes`` are single ids that do not belong."""
     want = sorted(dict.fromkeys(str(v) for v in values))
     alias = {str(k): [str(a) for a in v] for k, v in (aliases or {}).items() if v}
@@ -60,7 +56,7 @@ def id_list_answer(name: str, description: str, values: Iterable[Any], *,
 
 
 def choice_answer(name: str, description: str, options: Sequence[str], value: str, *,
-                  aliases: dict[str, Sequence[str]] | None = None) -> AnswerSpec:
+                  aliases: Mapping[str, Sequence[str]] | None = None) -> AnswerSpec:
     """One of the named ``options``; ``aliases`` maps an option to other accepted wordings."""
     return AnswerSpec(name=name, type="choice", description=description, expected=value, options=list(options),
                       aliases={k: list(v) for k, v in (aliases or {}).items()})

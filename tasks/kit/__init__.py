@@ -1,0 +1,47 @@
+"""The family kit: what every task family writes with, written and tested once.
+
+* :mod:`~cfab.tasks.kit.answers` — typed answers and the sentence that asks for them (``ask``);
+* :mod:`~cfab.tasks.kit.entries` — evaluator entries by name (``expect_changed``, ``forbid_added``,
+  ``allow_added``, ``forbid_call``) and the ``evaluator`` that holds them;
+* :mod:`~cfab.tasks.kit.steps` — tool steps and trajectories (``step``, ``with_args``,
+  ``trajectory``, ``mutant``);
+* :mod:`~cfab.tasks.kit.figures` — amounts, percentages, quantities and counts as tasks write them;
+* :mod:`~cfab.tasks.kit.sql` — SQL literals, lists and CASE expressions for entries and SQL reads.
+
+Families import from here (``from cfab.tasks.kit import amount_answer, expect_changed, step``).
+"""
+
+from __future__ import annotations
+
+from cfab.tasks.kit.answers import (
+    amount_answer,
+    answers_of,
+    ask,
+    choice_answer,
+    count_answer,
+    date_answer,
+    id_answer,
+    id_list_answer,
+)
+from cfab.tasks.kit.entries import (
+    allow_added,
+    allow_changed,
+    evaluator,
+    expect_added,
+    expect_changed,
+    forbid_added,
+    forbid_call,
+    forbid_changed,
+    forbid_removed,
+)
+from cfab.tasks.kit.figures import CENT, cents, count_word, dollars, money_str, percent, quantity
+from cfab.tasks.kit.sql import case_of, case_when, in_list, quoted, sql_list
+from cfab.tasks.kit.steps import mutant, step, trajectory, with_args
+
+__all__ = [
+    "CENT", "allow_added", "allow_changed", "amount_answer", "answers_of", "ask", "case_of", "case_when", "cents",
+    "choice_answer", "count_answer", "count_word", "date_answer", "dollars", "evaluator", "expect_added",
+    "expect_changed", "forbid_added", "forbid_call", "forbid_changed", "forbid_removed", "id_answer",
+    "id_list_answer", "in_list", "money_str", "mutant", "percent", "quantity", "quoted", "sql_list", "step",
+    "trajectory", "with_args",
+]
