@@ -15,23 +15,11 @@ from typing import Any
 
 from sqlglot import exp
 
+from cfab.apps.codegen import ROOT, VendorSql, entities_sql, lit, main_for, rule, rules_toml, sql_text, vendor_outputs
+from cfab.apps.contract import Artifacts
 from cfab.apps.fieldtime.dialects import DIALECTS, FieldTimeDialect, HashedIds, IdFormat, UuidIds
 from cfab.apps.fieldtime.model import ENTITIES, PROJECTIONS, TABLES
-from cfab.apps.payroll.gen import (
-    ROOT,
-    VendorSql,
-    comment_lines,
-    ddl,
-    entities_sql,
-    lit,
-    main_for,
-    projection_sql,
-    rule,
-    rules_toml,
-    sql_text,
-    system_job_id,
-    vendor_outputs,
-)
+from cfab.apps.payroll.gen import comment_lines, ddl, projection_sql, system_job_id
 
 UUID_GROUPS = ((1, 8), (9, 4), (13, 4), (17, 4), (21, 12))   # (start, length) of each md5 group
 
@@ -125,6 +113,12 @@ def render(d: FieldTimeDialect) -> dict[str, str]:
         f"# {d.app} ({d.label}): approved timecards exported to payroll are locked; hours stay in a day.",
         *("#" + line.removeprefix("--") for line in comment_lines(GENERATED))], rs, asserts)
     return {"schema": schema, "views": views, "entities": entities, "rules": rules_text}
+
+
+def artifacts(d: FieldTimeDialect) -> Artifacts:
+    """What a vendor defined outside the committed ones (a test's, a plug-in's) carries as its
+    ``ARTIFACTS``: the same four texts, not written to files."""
+    return Artifacts(**render(d))
 
 
 def outputs(root: Path = ROOT) -> dict[Path, str]:

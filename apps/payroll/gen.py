@@ -5,87 +5,54 @@
 The files are committed; ``tests/apps/payroll`` checks they match this generator, so the native
 schema, the views, the rules and the tools (which read the same dialect) never drift apart.
 
-The first part renders any archetype written as a model (``Table``/``Column``) plus SQL over a
-``vendor`` schema for one vendor; ``cfab.apps.fieldtime.gen`` renders the field-time archetype
-with it too. The second part is the payroll archetype's: its substitutions and its rules.
+The first part renders an archetype written as a model (``Table``/``Column``: DDL with column
+notes, one INSERT ... SELECT per table) on top of :mod:`cfab.apps.codegen` (archetype SQL for one
+vendor, rule files, writing the outputs); ``cfab.apps.fieldtime.gen`` uses it too. The second
+part is the payroll archetype's: its vendor pieces and its rules.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 import textwrap
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import sqlglot
 from sqlglot import exp
 
+from cfab.apps.codegen import (
+    ALL_OPS,
+    ROOT,
+    VendorSql,
+    entities_sql,
+    lit,
+    main_for,
+    rule,
+    rules_toml,
+    sql_comments,
+    sql_text,
+    vendor_outputs,
+)
+from cfab.apps.contract import Artifacts
 from cfab.apps.payroll.base import OT_FACTOR
 from cfab.apps.payroll.dialects import DIALECTS, DatedBatchIds, PayrollDialect
 from cfab.apps.payroll.model import ENTITIES, PROJECTIONS, TABLES, Column, Table
 
-ROOT = Path(__file__).resolve().parents[1].parent  # the repository (apps/ is a top-level folder)
-ALL_OPS = ["insert", "update", "delete"]
-
 
 # =============================================================================================
-# Generic: one archetype model and its SQL, rendered for one vendor
+# An archetype written as a model (Table/Column) plus SQL, rendered for one vendor: the DDL with
+# its column notes and one INSERT ... SELECT per table (cfab.apps.codegen holds the rest)
 # =============================================================================================
-def lit(value: str) -> exp.Literal:
-    return exp.Literal.string(value)
-
-
-def sql_text(e: exp.Expr) -> str:
-    return e.sql(dialect="duckdb")
-
-
 def comment_lines(text: str, width: int = 110) -> list[str]:
-    return [f"-- {line}" for line in textwrap.wrap(text, width - 3)] if text else []
+    """``text`` as SQL comment lines of at most ``width`` characters."""
+    return sql_comments(textwrap.wrap(text, width - 3))
 
 
 def qualified_column(name: str, table: str, schema: str) -> exp.Column:
     """``schema.table.name``: a column of the row an assertion checks, inside a subquery."""
     return exp.column(name, table=table, db=schema)
-
-
-@dataclass(frozen=True)
-class VendorSql:
-    """What an archetype's SQL needs from one vendor.
-
-    ``tables`` names the native table of each logical one (``vendor.<logical>`` in the SQL);
-    ``functions`` turns each ``vendor_<name>(args)`` call into the vendor's expression;
-    ``values`` fills each ``$name`` placeholder."""
-
-    schema: str
-    tables: Mapping[str, str]
-    functions: Mapping[str, Callable[..., exp.Expr]]
-    values: Mapping[str, exp.Expr]
-
-    def table(self, logical: str, alias: str | None = None) -> exp.Table:
-        return exp.Table(this=exp.to_identifier(self.tables[logical]), db=exp.to_identifier(self.schema),
-                         alias=exp.TableAlias(this=exp.to_identifier(alias)) if alias else None)
-
-    def render(self, sql: str) -> exp.Expr:
-        """Parse archetype SQL and put this vendor's tables, expressions and words in."""
-        def fix(node: exp.Expr) -> exp.Expr:
-            if isinstance(node, exp.Table) and node.db == "vendor":
-                return exp.Table(this=exp.to_identifier(self.tables[node.name]), db=exp.to_identifier(self.schema),
-                                 alias=node.args.get("alias"))
-            if isinstance(node, exp.Anonymous) and str(node.this).lower().startswith("vendor_"):
-                name = str(node.this).lower().removeprefix("vendor_")
-                if name not in self.functions:
-                    raise KeyError(f"{self.schema}: no vendor function {name!r}")
-                return self.functions[name](*node.expressions)
-            return node
-
-        tree = sqlglot.parse_one(sql, read="duckdb").transform(fix)
-        missing = sorted({p.name for p in tree.find_all(exp.Placeholder)} - set(self.values))
-        if missing:
-            raise KeyError(f"{self.schema}: no value for {missing}")
-        return exp.replace_placeholders(tree, **self.values)
 
 
 def column_note(c: Column, words: Mapping[str, str]) -> str:
@@ -129,77 +96,6 @@ def projection_sql(d: VendorSql, model: Sequence[Table], projections: Mapping[st
         out += comment_lines(f"{title}: {comment}" if comment else title)
         out += [insert.sql(dialect="duckdb", pretty=True) + ";", ""]
     return "\n".join(out)
-
-
-def entities_sql(d: VendorSql, entities: Sequence[tuple[str, str]], header: Iterable[str]) -> str:
-    out = [*header, ""]
-    for entity, select in entities:
-        out += [f"-- entity: {entity}", d.render(select).sql(dialect="duckdb", pretty=True) + ";", ""]
-    return "\n".join(out)
-
-
-def _toml_value(v: Any) -> str:
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
-    return json.dumps(v)
-
-
-def rules_toml(header: Iterable[str], rules: Sequence[Mapping[str, Any]],
-               assertions: Sequence[Mapping[str, Any]]) -> str:
-    out = [*header, ""]
-    for kind, entries in (("rules", rules), ("assertions", assertions)):
-        for entry in entries:
-            out.append(f"[[{kind}]]")
-            out += [f"{k} = {_toml_value(v)}" for k, v in entry.items()]
-            out.append("")
-    return "\n".join(out)
-
-
-def rule(rule_id: str, table: str, action: str, message: str, **fields: Any) -> dict[str, Any]:
-    """A rule entry in the gate's key order; ``fields`` are ``on``, ``partial``, ``when``, ``fact``,
-    ``parent`` (rule id, link) and ``guarded_kind``, each written only when given."""
-    out: dict[str, Any] = {"id": rule_id, "table": table}
-    for key in ("on", "partial", "when", "fact"):
-        if fields.get(key) is not None:
-            out[key] = fields[key]
-    if fields.get("parent") is not None:
-        parent_rule, link = fields["parent"]
-        out["parent"] = {"rule": parent_rule, "link": link}
-    out["action"] = action
-    if fields.get("guarded_kind"):
-        out["guarded_kind"] = fields["guarded_kind"]
-    out["message"] = message
-    return out
-
-
-def paths(app: str, root: Path = ROOT) -> dict[str, Path]:
-    """Where each kind of generated file of ``app`` lives."""
-    return {"schema": root / "schema" / f"{app}.sql", "views": root / "views" / f"{app}.sql",
-            "entities": root / "views" / "entities" / f"{app}.sql",
-            "rules": root / "triggers" / "rules" / f"{app}.toml"}
-
-
-def vendor_outputs(dialects: Mapping[str, Any], render: Callable[[Any], Mapping[str, str]],
-                   root: Path = ROOT) -> dict[Path, str]:
-    """Every vendor's generated files under ``root``: path -> text."""
-    files: dict[Path, str] = {}
-    for app, d in dialects.items():
-        where = paths(app, root)
-        files.update({where[kind]: text for kind, text in render(d).items()})
-    return files
-
-
-def main_for(outputs: Callable[[Path], Mapping[Path, str]], argv: Sequence[str] | None = None) -> int:
-    """``python -m cfab.apps.<archetype>.gen [ROOT]``: (re)write the generated files under ROOT
-    (default: this repository)."""
-    root = Path(argv[0]) if argv else ROOT
-    for path, text in outputs(root).items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path.relative_to(root)}")
-    return 0
 
 
 # =============================================================================================
@@ -316,6 +212,12 @@ def render(d: PayrollDialect) -> dict[str, str]:
         "# Assertions are checked once per call over the batches it touched (cheaper than a per-row insert rule).",
         *("#" + line.removeprefix("--") for line in comment_lines(GENERATED))], rs, asserts)
     return {"schema": schema, "views": views, "entities": entities, "rules": rules_text}
+
+
+def artifacts(d: PayrollDialect) -> Artifacts:
+    """What a vendor defined outside the committed ones (a test's, a plug-in's) carries as its
+    ``ARTIFACTS``: the same four texts, not written to files."""
+    return Artifacts(**render(d))
 
 
 def outputs(root: Path = ROOT) -> dict[Path, str]:

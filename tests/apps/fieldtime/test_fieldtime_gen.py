@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from cfab.apps.codegen import stale
 from cfab.apps.fieldtime import FIELD_TIME_APPS, gen
 from cfab.apps.fieldtime.base import FieldTimeApp
 from cfab.apps.fieldtime.dialects import DIALECTS, RHUMBIX, FieldTimeWords
@@ -20,8 +21,7 @@ class Reference(FieldTimeApp):
 
 
 def test_generated_files_match_generator():
-    stale = [str(p) for p, text in gen.outputs().items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
-    assert not stale, f"regenerate with python -m cfab.apps.fieldtime.gen: {stale}"
+    assert not stale(gen.outputs()), f"regenerate with python -m cfab.apps.fieldtime.gen: {stale(gen.outputs())}"
 
 
 @pytest.mark.parametrize("app", sorted(DIALECTS))

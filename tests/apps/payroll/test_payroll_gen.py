@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from cfab.apps.codegen import stale
 from cfab.apps.payroll import PAYROLL_APPS, gen
 from cfab.apps.payroll.base import PayrollApp
 from cfab.apps.payroll.dialects import ADP, DIALECTS, PayrollWords
@@ -21,8 +22,7 @@ class Reference(PayrollApp):
 
 # ------------------------------------------------------------------ the committed vendors
 def test_generated_files_match_generator():
-    stale = [str(p) for p, text in gen.outputs().items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
-    assert not stale, f"regenerate with python -m cfab.apps.payroll.gen: {stale}"
+    assert not stale(gen.outputs()), f"regenerate with python -m cfab.apps.payroll.gen: {stale(gen.outputs())}"
 
 
 @pytest.mark.parametrize("app", sorted(DIALECTS))
