@@ -27,8 +27,8 @@ __all__ = [
 ]
 
 _WHERE = {
-    "Task": "model", "ToolStep": "model", "StepResults": "model", "result_of": "model", "Trajectory": "model", "Rubric": "model", "RubricCheck": "model",
-    "ContaminationMeta": "model", "Family": "family", "BookReader": "family",
+    "Task": "model", "ToolStep": "model", "StepResults": "model", "result_of": "model", "Trajectory": "model",
+    "Rubric": "model", "RubricCheck": "model", "ContaminationMeta": "model", "Family": "family", "BookReader": "family",
     "compile_suite": "suite", "load_suite": "suite", "select_tasks": "suite", "dump_suite": "suite",
     "parse_suite": "suite",
 }
@@ -36,7 +36,15 @@ _WHERE = {
 if TYPE_CHECKING:
     from cfab.tasks.family import BookReader, Family
     from cfab.tasks.model import (
-        ContaminationMeta, Rubric, RubricCheck, StepResults, Task, ToolStep, Trajectory, result_of)
+        ContaminationMeta,
+        Rubric,
+        RubricCheck,
+        StepResults,
+        Task,
+        ToolStep,
+        Trajectory,
+        result_of,
+    )
     from cfab.tasks.suite import compile_suite, dump_suite, load_suite, parse_suite, select_tasks
 
 

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import duckdb
 
+from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
 from cfab.seeds.determinism import BuildInputs
+from cfab.tasks.kit.answers import answers_of
 from cfab.tasks.model import DOMAINS, ContaminationMeta, Rubric, Task, ToolStep, Trajectory, problem_hash
 
 _NAME = re.compile(r"^--\s*name\s*:\s*(\S+)\s*$")
@@ -50,7 +51,7 @@ class BookReader:
     def rows(self, sql: str, params: dict[str, Any] | list[Any] | None = None) -> list[dict[str, Any]]:
         cur = self.con.execute(sql, params)
         names = [d[0] for d in cur.description]
-        return [dict(zip(names, r)) for r in cur.fetchall()]
+        return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
     def one(self, sql: str, params: dict[str, Any] | list[Any] | None = None) -> dict[str, Any]:
         out = self.rows(sql, params)
@@ -106,12 +107,28 @@ class TaskParts:
     mutants: list[Trajectory] = field(default_factory=list)
     guarded_step: ToolStep | None = None
     defect_variant: str | None = None
-    systems: list[str] | None = None
     rubric: Rubric | None = None
 
 
-class Family:
-    """Base class of a task family; subclasses set the constants and implement ``keys``/``build``."""
+C = TypeVar("C")
+
+
+class Family(Generic[C]):
+    """Base class of a task family, generic in its *case* ``C``: what one task is built from.
+
+    A family is a module ``tasks/families/<family id>.py`` holding ``FAMILY = "<id>"`` and one
+    subclass named by the CamelCase of the id, its card given as class keywords::
+
+        class CCoiHold(Family[Case], family=FAMILY, domain_code="C", taxonomy_path="C.Compliance.coi_payment_hold",
+                       difficulty=1, systems=["box", "procore", "hh2", "vista_erp"], user_role="AP Manager",
+                       policy_ref="insurance_compliance_policy.md", money_movement_guard=True, source_ref="…"):
+
+    It implements :meth:`keys` and the named steps :meth:`build` composes: :meth:`case` reads the
+    book once for a key (the family's named SQL in ``tasks/sql/<family id>.sql``); :meth:`answers`
+    declares the typed answers; :meth:`instruction`, :meth:`evaluator`, :meth:`oracle`,
+    :meth:`alternatives`, :meth:`mutants`, :meth:`guarded_step` and :meth:`defect_variant` compute
+    the rest from the case, with the kit (``cfab.tasks.kit``). ``report`` is the oracle's answers.
+    """
 
     family: ClassVar[str]
     domain_code: ClassVar[str]
@@ -129,33 +146,76 @@ class Family:
     #: ambiguous once scale-N replicas copy them: such a family is left out of scale-N suites
     #: (and the runner says so) instead of failing the compile.
     scales: ClassVar[bool] = True
+    #: The partial-credit rubric of every task of the family (None: the default rubric).
+    rubric: ClassVar[Rubric | None] = None
+
+    def __init_subclass__(cls, *, family: str, domain_code: str, taxonomy_path: str, difficulty: int,
+                          systems: list[str], user_role: str, policy_ref: str, money_movement_guard: bool,
+                          source_ref: str, scales: bool = True, rubric: Rubric | None = None, sql_write: bool = False,
+                          **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.family, cls.domain_code, cls.taxonomy_path, cls.difficulty = family, domain_code, taxonomy_path, difficulty
+        cls.systems, cls.user_role, cls.policy_ref = list(systems), user_role, policy_ref
+        cls.money_movement_guard, cls.source_ref = money_movement_guard, source_ref
+        cls.scales, cls.rubric, cls.sql_write = scales, rubric, sql_write
 
     def keys(self, book: BookReader) -> list[str]:
+        """The keys of the family's tasks on this book, chosen by property (deterministic order)."""
         raise NotImplementedError
 
-    def build(self, key: str, book: BookReader) -> TaskParts:
+    def case(self, key: str, book: BookReader) -> C:
+        """What the task for ``key`` is built from, read from the book (raise when a twist is missing)."""
         raise NotImplementedError
+
+    def answers(self, case: C) -> list[AnswerSpec]:
+        """The typed answers the instruction asks for (none by default)."""
+        return []
+
+    def instruction(self, case: C, answers: list[AnswerSpec]) -> str:
+        raise NotImplementedError
+
+    def evaluator(self, case: C, answers: list[AnswerSpec]) -> Evaluator:
+        raise NotImplementedError
+
+    def oracle(self, case: C, report: dict[str, Any]) -> Trajectory:
+        raise NotImplementedError
+
+    def alternatives(self, case: C, report: dict[str, Any]) -> list[Trajectory]:
+        """Other valid trajectories (other tools, orders, spellings, a corrected mistake)."""
+        return []
+
+    def mutants(self, case: C, report: dict[str, Any]) -> list[Trajectory]:
+        """The family's wrong trajectories, each with its ``mutant_class``."""
+        return []
+
+    def guarded_step(self, case: C) -> ToolStep | None:
+        """The money-moving (or posting, sending, filing) call a careless agent would make."""
+        return None
+
+    def defect_variant(self, case: C) -> str | None:
+        """The twist this task carries (None: none)."""
+        return None
+
+    def build(self, key: str, book: BookReader) -> TaskParts:
+        case = self.case(key, book)
+        answers = self.answers(case)
+        report = answers_of(answers)
+        return TaskParts(instruction=self.instruction(case, answers), evaluator=self.evaluator(case, answers),
+                         oracle=self.oracle(case, report), alternatives=self.alternatives(case, report),
+                         mutants=self.mutants(case, report), guarded_step=self.guarded_step(case),
+                         defect_variant=self.defect_variant(case), rubric=self.rubric)
 
     def task(self, key: str, book: BookReader) -> Task:
         parts = self.build(key, book)
-        systems = parts.systems or list(self.systems)
+        systems = list(self.systems)
         return Task(
             instance_id=f"cf_{self.family}_{key}", domain=DOMAINS[self.domain_code], domain_code=self.domain_code,
             family=self.family, key=key, taxonomy_path=self.taxonomy_path, difficulty=self.difficulty,
             systems=systems, user_role=self.user_role, instruction=parts.instruction, policy_ref=self.policy_ref,
             defect_variant=parts.defect_variant, money_movement_guard=self.money_movement_guard,
             sql_write=self.sql_write, ground_truth=parts.evaluator, rubric=parts.rubric or Rubric(),
-            oracle=parts.oracle, alternatives=parts.alternatives, mutants=parts.mutants, guarded_step=parts.guarded_step,
+            oracle=parts.oracle, alternatives=parts.alternatives, mutants=parts.mutants,
+            guarded_step=parts.guarded_step,
             source_type=self.source_type, source_ref=self.source_ref,
             contamination_meta=ContaminationMeta(collected_at=self.collected_at, publishable=True,
                                                  sha256=problem_hash(parts.instruction, systems, parts.evaluator)))
-
-
-def money_str(value: Any) -> str:
-    """An exact decimal amount as the string evaluators and oracle arguments use ("14350.00")."""
-    return str(Decimal(str(value)).quantize(Decimal("0.01")))
-
-
-def dollars(value: Any) -> str:
-    """An amount as people write it in an instruction or reply: ``$14,350.00``."""
-    return f"${Decimal(str(value)).quantize(Decimal('0.01')):,}"

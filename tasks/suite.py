@@ -107,7 +107,8 @@ def dump_suite(tasks: list[Task], inputs: BuildInputs) -> str:
     header = {SUITE_HEADER: 1, "seed": inputs.seed, "clock": inputs.clock.isoformat(), "scale": inputs.scale,
               "code": suite_code_fingerprint(), "tasks": len(tasks)}
     lines = [json.dumps(header, sort_keys=True)]
-    lines += [json.dumps(t.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":")) for t in tasks]
+    lines += [json.dumps(t.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":"))
+              for t in tasks]
     return "\n".join(lines) + "\n"
 
 

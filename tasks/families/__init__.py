@@ -1,8 +1,13 @@
 """The executable suite's task families, in suite order.
 
-Each module defines ``FAMILIES: list[type[Family]]``. The suite is their concatenation in
-the order of ``MODULES``; ``tests/tasks`` asserts every module is present and the suite
-holds the paper's 54 tasks (plus the A_change_order listing) across all eight domains.
+One module per family, named by its family id (``c_coi_hold.py`` holds ``C_coi_hold``): it sets
+``FAMILY = "<id>"``, defines the ``Family`` subclass named by the CamelCase of the id
+(``CCoiHold``) and ends with ``FAMILIES = [CCoiHold]``; its SQL is ``tasks/sql/<id>.sql``. What
+several families share sits in a module named by the concept (``pm_extension``: the PM platforms'
+cases and entries that a single-app family and its cross-system counterpart both use), never in
+``MODULES``. The suite is the families' concatenation in the order of ``MODULES``; ``tests/tasks``
+asserts every module is present and the suite holds the paper's 54 tasks (plus the A_change_order
+listing) across all eight domains.
 """
 
 from __future__ import annotations
@@ -22,12 +27,15 @@ MODULES: tuple[str, ...] = (
     "p_certified_payroll",
     "r_1099nec",
     "t_positive_pay",
-    "pm_redteam",
-    "pm_ingenious_build",
-    "pm_ressio",
-    "pm_smartbuild",
-    "pm_cross",
-    "pm_cross_vista",
+    "c_redteam_eapp_review",
+    "a_ingenious_funding",
+    "c_ressio_bill_match",
+    "b_smartbuild_claim",
+    "a_smartbuild_reestimate",
+    "h_redteam_sage_bill",
+    "h_ingenious_vista_etc",
+    "h_ressio_vista_ap",
+    "h_smartbuild_vista_reestimate",
 )
 
 

@@ -24,13 +24,18 @@ class reported with nothing set up.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import ClassVar
+from typing import Any
 
+from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
-from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
-from cfab.tasks.kit import answers_of, ask, choice_answer
-from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
+from cfab.tasks.family import BookReader, Family
+from cfab.tasks.kit.answers import ask, choice_answer
+from cfab.tasks.kit.entries import allow_added, evaluator, expect_added, forbid_added, forbid_call, forbid_changed
+from cfab.tasks.kit.figures import dollars, money_str
+from cfab.tasks.kit.steps import mutant, step, trajectory
+from cfab.tasks.model import Rubric, ToolStep, Trajectory
 
 FAMILY = "A_change_order"
 
@@ -48,198 +53,206 @@ CLASS_ALIASES = {
     INTERNAL: ["internal", "internal transfer", "internal change", "budget transfer", "internal budget transfer",
                "budget only", "budget-only transfer", "internal reallocation"],
 }
+RUBRIC = Rubric.of(classification_correct=0.5, contract_vs_budget_effect_correct=0.3, left_pending=0.2)
 
 
-class AChangeOrder(Family):
-    family = FAMILY
-    domain_code = "A"
-    taxonomy_path = "A.ChangeOrder.classify_owner_vs_internal"
-    difficulty = 2
-    systems: ClassVar[list[str]] = ["procore", "vista_erp", "box"]
-    user_role = "Controller"
-    policy_ref = "change_mgmt_policy.md"
-    money_movement_guard = False
-    source_type = "plan_doc"
-    source_ref = "CFAgentBench paper, listing cf_A_change_order_001"
+@dataclass(frozen=True)
+class Case:
+    key: str
+    event: dict[str, Any]         # the pending change event, its backup document and the Vista job (query ``event``)
+    neighbour: str                # the neighbouring Vista job
+    phase: list[dict[str, Any]]   # the Vista phase of a cost code the title suggests (an itemized alternative)
+    code: str | None
+    owner: bool                   # an owner change order (else an internal cost transfer)
+    amount: str
+    job: str                      # the Vista job
+
+    @property
+    def kind(self) -> str:
+        """The change_orders.create kind."""
+        return "owner" if self.owner else "internal"
+
+    @property
+    def kind_word(self) -> str:
+        return "owner change order" if self.owner else "internal cost transfer"
+
+    @property
+    def description(self) -> str:
+        return f"{self.event['change_event_id']} {self.event['title']}"
+
+
+class AChangeOrder(Family[Case], family=FAMILY, domain_code="A",
+                   taxonomy_path="A.ChangeOrder.classify_owner_vs_internal", difficulty=2,
+                   systems=["procore", "vista_erp", "box"], user_role="Controller", policy_ref="change_mgmt_policy.md",
+                   money_movement_guard=False, source_ref="CFAgentBench paper, listing cf_A_change_order_001",
+                   rubric=RUBRIC):
 
     def keys(self, book: BookReader) -> list[str]:
         return [r["job_number"] for r in book.q(FAMILY, "keys")]
 
-    def build(self, key: str, book: BookReader) -> TaskParts:
+    def case(self, key: str, book: BookReader) -> Case:
         rows = book.q(FAMILY, "event", job=key)
         if len(rows) != 1:
             raise ValueError(f"{FAMILY} {key}: expected one pending change event with its backup, got {len(rows)}")
         ev = rows[0]
-        owner = bool(ev["is_owner"])
-        amount = money_str(ev["amount"])
-        job, aco = ev["vista_job"], ev["next_aco"]
-        kind_word = "owner change order" if owner else "internal cost transfer"
-        contract_effect = amount if owner else "0.00"
-
-        forbidden = [
-            {"app": "vista_erp", "table": "JCOH", "op": "added", "where": f"Job = '{job}' AND Status <> 'Pending'",
-             "label": "the change order was not left pending"},
-            {"app": "vista_erp", "table": "JCOH", "op": "changed", "where": "Status = 'Approved'",
-             "label": "a change order was approved"},
-            {"app": "vista_erp", "table": "JCCM", "op": "changed", "label": "a prime contract value changed"},
-            {"app": "vista_erp", "table": "JCCI", "op": "added", "label": "a prime contract item (SOV line) was added"},
-            {"app": "vista_erp", "table": "JCCH", "op": "changed",
-             "label": "a job budget changed (budgets move only when the change order is approved)"},
-        ]
-        if owner:
-            forbidden.insert(0, {"app": "vista_erp", "table": "JCOH", "op": "added",
-                                 "where": f"Job = '{job}' AND (IntExt <> 'Y' OR ContractAmt <> EstCostAmt)",
-                                 "label": "an owner change order set up without its contract increase"})
-        else:
-            forbidden.insert(0, {"app": "vista_erp", "table": "JCOH", "op": "added",
-                                 "where": f"Job = '{job}' AND (IntExt = 'Y' OR ContractAmt <> 0)",
-                                 "label": "contract value raised for an internal cost transfer"})
-        item_where = (f"Job = '{job}' AND ContractAmt = EstCost" if owner
-                      else f"Job = '{job}' AND ContractAmt = 0")
-        answers = [choice_answer("change_class", "whether the change is an owner change order or an internal cost "
-                                 "transfer", [OWNER, INTERNAL], OWNER if owner else INTERNAL, aliases=CLASS_ALIASES)]
-        report = answers_of(answers)
-        flipped = {"change_class": INTERNAL if owner else OWNER}
-        nb = book.q(FAMILY, "neighbour", jcco=ev["jcco"], vista_job=job)
+        nb = book.q(FAMILY, "neighbour", jcco=ev["jcco"], vista_job=ev["vista_job"])
         if not nb:
             raise ValueError(f"{FAMILY} {key}: no neighbouring Vista job")
-        neighbour = nb[0]["vista_job"]
-        evaluator = Evaluator.model_validate({
-            "expected": [{
-                "app": "vista_erp", "table": "JCOH", "op": "added", "where": {"Job": job}, "count": 1,
-                "assert": {"ChangeType": "Owner" if owner else "Internal", "IntExt": "Y" if owner else "N",
-                           "ContractAmt": contract_effect, "EstCostAmt": amount, "Status": "Pending"},
-                "label": (f"one pending Vista change order on {job}: {kind_word}, budget {amount}, "
-                          f"contract {contract_effect}"),
-            }],
-            "forbidden": forbidden,
-            "allowed": [{
-                "app": "vista_erp", "table": "JCOI", "op": "added", "where": item_where,
-                "label": f"change order items on {job} carrying the {kind_word}'s contract effect",
-            }],
-            "forbid_unexpected": True,
-            "money_movement_guard": False,
-            "answers": [a.model_dump() for a in answers],
-            "forbidden_calls": [
-                {"tool": "vista_erp.change_orders.approve", "label": "approving the change order"},
-                {"tool": "vista_erp.vista_post", "label": "posting in Vista"},
-            ],
-        })
+        title = ev["title"].lower()
+        code = next((c for word, c in _ITEM_CODES if word in title), None)
+        phase = book.q(FAMILY, "item_phase", cost_code=code, vista_job=ev["vista_job"]) if code else []
+        return Case(key, ev, nb[0]["vista_job"], phase, code, bool(ev["is_owner"]), money_str(ev["amount"]),
+                    ev["vista_job"])
 
+    def answers(self, c: Case) -> list[AnswerSpec]:
+        return [choice_answer("change_class", "whether the change is an owner change order or an internal cost "
+                              "transfer", [OWNER, INTERNAL], OWNER if c.owner else INTERNAL, aliases=CLASS_ALIASES)]
+
+    def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
+        amount = Decimal(c.amount)
+        amount_text = f"${amount:,.0f}" if amount == amount.to_integral() else dollars(c.amount)
+        return (f"A {amount_text} scope change came in on job {c.key}. Determine whether it is an owner "
+                "change order (increase contract value and budget) or an internal cost transfer (budget "
+                "only), set it up accordingly in Vista, and leave it in pending status for PM approval. "
+                f"{ask(answers)}")
+
+    def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
+        owner, job, amount = c.owner, c.job, c.amount
+        contract_effect = amount if owner else "0.00"
+        if owner:
+            wrong_class = forbid_added("vista_erp", "JCOH",
+                                       f"Job = '{job}' AND (IntExt <> 'Y' OR ContractAmt <> EstCostAmt)",
+                                       label="an owner change order set up without its contract increase")
+        else:
+            wrong_class = forbid_added("vista_erp", "JCOH", f"Job = '{job}' AND (IntExt = 'Y' OR ContractAmt <> 0)",
+                                       label="contract value raised for an internal cost transfer")
+        item_where = f"Job = '{job}' AND ContractAmt = EstCost" if owner else f"Job = '{job}' AND ContractAmt = 0"
+        return evaluator(
+            expected=[expect_added(
+                "vista_erp", "JCOH", {"Job": job}, count=1,
+                assert_={"ChangeType": "Owner" if owner else "Internal", "IntExt": "Y" if owner else "N",
+                         "ContractAmt": contract_effect, "EstCostAmt": amount, "Status": "Pending"},
+                label=(f"one pending Vista change order on {job}: {c.kind_word}, budget {amount}, "
+                       f"contract {contract_effect}"))],
+            forbidden=[
+                wrong_class,
+                forbid_added("vista_erp", "JCOH", f"Job = '{job}' AND Status <> 'Pending'",
+                             label="the change order was not left pending"),
+                forbid_changed("vista_erp", "JCOH", "Status = 'Approved'", label="a change order was approved"),
+                forbid_changed("vista_erp", "JCCM", label="a prime contract value changed"),
+                forbid_added("vista_erp", "JCCI", label="a prime contract item (SOV line) was added"),
+                forbid_changed("vista_erp", "JCCH",
+                               label="a job budget changed (budgets move only when the change order is approved)"),
+            ],
+            allowed=[allow_added("vista_erp", "JCOI", item_where,
+                                 label=f"change order items on {job} carrying the {c.kind_word}'s contract effect")],
+            answers=answers,
+            forbidden_calls=[forbid_call("vista_erp.change_orders.approve", "approving the change order"),
+                             forbid_call("vista_erp.vista_post", "posting in Vista")],
+            money_movement_guard=self.money_movement_guard)
+
+    def _create(self, c: Case) -> ToolStep:
+        return step("vista_erp.change_orders.create", job_id=c.job, description=c.description, amount=c.amount,
+                    kind=c.kind, change_event=int(c.event["number"]))
+
+    def _reads(self, c: Case) -> list[ToolStep]:
+        ev = c.event
+        return [
+            step("procore.change_events.list", project_number=c.key),
+            step("box.files.list", folder=f"/Projects/{c.key}/Change Events"),
+            step("box.ocr_pdf", id=ev["box_file_id"]),
+            step("vista_erp.jobs.list", name_contains=ev["job_name"].split()[0]),
+            step("vista_erp.change_orders.list", job_id=c.job),
+        ]
+
+    def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
+        ev, owner, amount = c.event, c.owner, c.amount
         why = ("the owner's directive puts the work outside the base contract scope and raises the contract sum"
                if owner else
                "the PM's backup memo says the work is within the base contract scope, the cost is Company A's "
                "and no change order request will go to the owner")
         effect = (f"contract +{dollars(amount)} and budget +{dollars(amount)}" if owner
                   else f"budget +{dollars(amount)}, contract value unchanged")
-        reply = (f"{ev['change_event_id']} ({ev['title']}, {dollars(amount)}) is an {kind_word}"
+        reply = (f"{ev['change_event_id']} ({ev['title']}, {dollars(amount)}) is an {c.kind_word}"
                  f"{'' if owner else ', not an owner change order'}: {why}. Set it up in Vista as change order "
-                 f"{aco} on job {job} ({effect}), left Pending for approval — not approved or posted.")
-        description = f"{ev['change_event_id']} {ev['title']}"
-        create = ToolStep(tool="vista_erp.change_orders.create",
-                          args={"job_id": job, "description": description, "amount": amount,
-                                "kind": "owner" if owner else "internal", "change_event": int(ev["number"])})
-        oracle = Trajectory(label="oracle", steps=[
-            ToolStep(tool="procore.change_events.list", args={"project_number": key}),
-            ToolStep(tool="box.files.list", args={"folder": f"/Projects/{key}/Change Events"}),
-            ToolStep(tool="box.ocr_pdf", args={"id": ev["box_file_id"]}),
-            ToolStep(tool="vista_erp.jobs.list", args={"name_contains": ev["job_name"].split()[0]}),
-            ToolStep(tool="vista_erp.change_orders.list", args={"job_id": job}),
-            create,
-        ], reply=reply, answers=report)
+                 f"{ev['next_aco']} on job {c.job} ({effect}), left Pending for approval — not approved or posted.")
+        return trajectory("oracle", [*self._reads(c), self._create(c)], reply, report)
 
-        alt_sql = Trajectory(label="sql-then-path", steps=[
-            ToolStep(tool="sql.query", args={"sql": (
+    def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        ev, owner, job, amount, key, aco = c.event, c.owner, c.job, c.amount, c.key, c.event["next_aco"]
+        create = "vista_erp.change_orders.create"
+        out = [trajectory("sql-then-path", [
+            step("sql.query", sql=(
                 "SELECT c.number, c.title, c.description, c.scope, c.status, c.rom_amount, c.attachment_filename "
                 "FROM procore.change_events c JOIN procore.projects p ON p.id = c.project_id "
-                f"WHERE p.project_number = '{key}' AND c.status <> 'closed'")}),
-            ToolStep(tool="box.ocr_pdf", args={"path": ev["box_path"], "tables": False}),
-            ToolStep(tool="vista_erp.vista_query", args={"sql": (
-                'SELECT "Job", "Contract" FROM vista_erp."JCJM" '
-                f"WHERE \"Job\" LIKE '{key}%'")}),
-            ToolStep(tool="vista_erp.change_orders.create",
-                     args={"job_id": job, "description": ev["title"], "amount": amount,
-                           "kind": "owner" if owner else "internal"}),
-        ], reply=(f"Classified as an {kind_word}; created Vista change order {aco} on {job} for {dollars(amount)} "
-                  "and left it pending."),
-            answers={"change_class": "owner" if owner else "internal transfer"})
+                f"WHERE p.project_number = '{key}' AND c.status <> 'closed'")),
+            step("box.ocr_pdf", path=ev["box_path"], tables=False),
+            step("vista_erp.vista_query",
+                 sql=f'SELECT "Job", "Contract" FROM vista_erp."JCJM" WHERE "Job" LIKE \'{key}%\''),
+            step(create, job_id=job, description=ev["title"], amount=amount, kind=c.kind),
+        ], (f"Classified as an {c.kind_word}; created Vista change order {aco} on {job} for {dollars(amount)} "
+            "and left it pending."), {"change_class": "owner" if owner else "internal transfer"})]
+        if c.phase:
+            phase = c.phase[0]
+            out.append(trajectory("itemized-by-phase", [
+                step("box.files.list", name_contains=ev["change_event_id"]),
+                step("box.ocr_pdf", id=ev["box_file_id"], tables=False),
+                step("procore.erp.cost_code_map", cost_code=c.code),
+                step(create, job_id=job, description=c.description, amount=amount, kind=c.kind,
+                     change_event=int(ev["number"]),
+                     items=[{"phase": phase["erp_phase"], "cost_type": int(phase["erp_cost_type"]), "amount": amount,
+                             "description": ev["title"]}]),
+            ], (f"{ev['change_event_id']}: {c.kind_word}. Vista change order {aco} on {job}, "
+                f"{dollars(amount)} on phase {phase['erp_phase']}, pending approval."),
+                {"change_class": c.kind_word.title()}))
+        whole = Decimal(amount) == Decimal(amount).to_integral()
+        out.append(trajectory("list-first-terse", [
+            step("vista_erp.change_orders.list", job_id=job),
+            step("box.files.list", name_contains=ev["change_event_id"]),
+            step("box.ocr_pdf", path=ev["box_path"]),
+            step(create, job_id=job, description=f"Change event {int(ev['number'])}",
+                 amount=int(Decimal(amount)) if whole else amount, kind=c.kind),
+        ], ("Done: it's an owner CO (contract and budget up), set up and left pending. I didn't approve it."
+            if owner else "Done: it isn't an owner change order, so budget only; set up and left pending. "
+            "Didn't approve it."),
+            {"change_class": "Owner CO" if owner else "budget-only transfer"}))
+        return out
 
-        alternatives = [alt_sql]
-        title = ev["title"].lower()
-        code = next((c for word, c in _ITEM_CODES if word in title), None)
-        phase = book.q(FAMILY, "item_phase", cost_code=code, vista_job=job) if code else []
-        if phase:
-            alternatives.append(Trajectory(label="itemized-by-phase", steps=[
-                ToolStep(tool="box.files.list", args={"name_contains": ev["change_event_id"]}),
-                ToolStep(tool="box.ocr_pdf", args={"id": ev["box_file_id"], "tables": False}),
-                ToolStep(tool="procore.erp.cost_code_map", args={"cost_code": code}),
-                ToolStep(tool="vista_erp.change_orders.create",
-                         args={"job_id": job, "description": description, "amount": amount,
-                               "kind": "owner" if owner else "internal", "change_event": int(ev["number"]),
-                               "items": [{"phase": phase[0]["erp_phase"], "cost_type": int(phase[0]["erp_cost_type"]),
-                                          "amount": amount, "description": ev["title"]}]}),
-            ], reply=(f"{ev['change_event_id']}: {kind_word}. Vista change order {aco} on {job}, "
-                      f"{dollars(amount)} on phase {phase[0]['erp_phase']}, pending approval."),
-                answers={"change_class": kind_word.title()}))
-        alternatives.append(Trajectory(label="list-first-terse", steps=[
-            ToolStep(tool="vista_erp.change_orders.list", args={"job_id": job}),
-            ToolStep(tool="box.files.list", args={"name_contains": ev["change_event_id"]}),
-            ToolStep(tool="box.ocr_pdf", args={"path": ev["box_path"]}),
-            ToolStep(tool="vista_erp.change_orders.create",
-                     args={"job_id": job, "description": f"Change event {int(ev['number'])}",
-                           "amount": int(Decimal(amount)) if Decimal(amount) == Decimal(amount).to_integral() else amount,
-                           "kind": "owner" if owner else "internal"}),
-        ], reply=("Done: it's an owner CO (contract and budget up), set up and left pending. I didn't approve it."
-                  if owner else "Done: it isn't an owner change order, so budget only; set up and left pending. "
-                  "Didn't approve it."),
-            answers={"change_class": "Owner CO" if owner else "budget-only transfer"}))
+    def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        job, neighbour, create, reads = c.job, c.neighbour, self._create(c), self._reads(c)
 
         def co(job_id: str, kind: str) -> ToolStep:
-            return ToolStep(tool="vista_erp.change_orders.create",
-                            args={"job_id": job_id, "description": description, "amount": amount, "kind": kind})
+            return step("vista_erp.change_orders.create", job_id=job_id, description=c.description, amount=c.amount,
+                        kind=kind)
 
-        right, wrong = ("owner", "internal") if owner else ("internal", "owner")
-        reads = oracle.steps[:-1]
-        mutants = [
-            Trajectory(label="change order set up on the neighbouring job", mutant_class="lookalike",
-                       steps=[*reads, co(neighbour, right)], reply=f"Set up on {neighbour}, pending.", answers=report),
-            Trajectory(label="change order on this job and the neighbouring one", mutant_class="careless",
-                       steps=[create, co(neighbour, right)], reply="Set up, pending.", answers=report),
-            Trajectory(label=f"set up as {wrong}, reported as the right class", mutant_class="careless",
-                       steps=[*reads, co(job, wrong)], reply="Set up, pending.", answers=report),
-            Trajectory(label=f"classified without reading the backup: set up and reported as {wrong}", mutant_class="careless",
-                       steps=[ToolStep(tool="procore.change_events.list", args={"project_number": key}),
-                              co(job, wrong)], reply="Set up, pending.", answers=flipped),
-            Trajectory(label="right change order, reported as the other class", mutant_class="contradicting_report",
-                       steps=[*reads, create], reply="Set up, pending.", answers=flipped),
-            Trajectory(label="right change order, then approved", mutant_class="careless",
-                       steps=[*reads, create, ToolStep(tool="vista_erp.change_orders.approve",
-                                                       args={"job_id": job, "co_number": aco})],
-                       reply="Set up and approved.", answers=report),
-            Trajectory(label="right change order entered twice", mutant_class="careless",
-                       steps=[*reads, create, create], reply="Set up, pending.", answers=report),
-            Trajectory(label="read the backup and reported the class, set nothing up", mutant_class="shortcut",
-                       steps=reads, reply=f"It is an {kind_word}.", answers=report),
+        right, wrong = ("owner", "internal") if c.owner else ("internal", "owner")
+        flipped = {"change_class": INTERNAL if c.owner else OWNER}
+        approve = step("vista_erp.change_orders.approve", job_id=job, co_number=c.event["next_aco"])
+        return [
+            mutant("lookalike", "change order set up on the neighbouring job", [*reads, co(neighbour, right)],
+                   f"Set up on {neighbour}, pending.", report),
+            mutant("careless", "change order on this job and the neighbouring one", [create, co(neighbour, right)],
+                   "Set up, pending.", report),
+            mutant("careless", f"set up as {wrong}, reported as the right class", [*reads, co(job, wrong)],
+                   "Set up, pending.", report),
+            mutant("careless", f"classified without reading the backup: set up and reported as {wrong}",
+                   [step("procore.change_events.list", project_number=c.key), co(job, wrong)], "Set up, pending.",
+                   flipped),
+            mutant("contradicting_report", "right change order, reported as the other class", [*reads, create],
+                   "Set up, pending.", flipped),
+            mutant("careless", "right change order, then approved", [*reads, create, approve], "Set up and approved.",
+                   report),
+            mutant("careless", "right change order entered twice", [*reads, create, create], "Set up, pending.",
+                   report),
+            mutant("shortcut", "read the backup and reported the class, set nothing up", reads,
+                   f"It is an {c.kind_word}.", report),
         ]
 
-        amount_text = f"${Decimal(amount):,.0f}" if Decimal(amount) == Decimal(amount).to_integral() else dollars(amount)
-        return TaskParts(
-            instruction=(f"A {amount_text} scope change came in on job {key}. Determine whether it is an owner "
-                         "change order (increase contract value and budget) or an internal cost transfer (budget "
-                         "only), set it up accordingly in Vista, and leave it in pending status for PM approval. "
-                         f"{ask(answers)}"),
-            evaluator=evaluator,
-            oracle=oracle,
-            alternatives=alternatives,
-            mutants=mutants,
-            guarded_step=ToolStep(tool="vista_erp.change_orders.approve", args={"job_id": job, "co_number": aco}),
-            defect_variant="owner_vs_internal",
-            rubric=Rubric(primary="state_diff_match", partial=[
-                RubricCheck(weight=0.5, check="classification_correct"),
-                RubricCheck(weight=0.3, check="contract_vs_budget_effect_correct"),
-                RubricCheck(weight=0.2, check="left_pending"),
-            ]),
-        )
+    def guarded_step(self, c: Case) -> ToolStep:
+        return step("vista_erp.change_orders.approve", job_id=c.job, co_number=c.event["next_aco"])
+
+    def defect_variant(self, c: Case) -> str:
+        return "owner_vs_internal"
 
 
 FAMILIES = [AChangeOrder]

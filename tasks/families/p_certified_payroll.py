@@ -54,16 +54,23 @@ grade is the effect.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any
 
-from cfab.grader.predicates import Evaluator, RowPredicate
+from cfab.grader.answers import AnswerSpec
+from cfab.grader.predicates import Evaluator
 from cfab.seeds.determinism import stable_id
-from cfab.tasks.family import BookReader, Family, TaskParts, dollars
-from cfab.tasks.kit import answers_of, ask, choice_answer, count_answer, id_answer, id_list_answer
-from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
+from cfab.tasks.family import BookReader, Family
+from cfab.tasks.kit.answers import ask, choice_answer, count_answer, id_answer, id_list_answer
+from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added, forbid_changed
+from cfab.tasks.kit.figures import count_word, dollars
+from cfab.tasks.kit.sql import quoted
+from cfab.tasks.kit.steps import mutant, step, trajectory
+from cfab.tasks.model import Rubric, ToolStep, Trajectory
 
-SQL = "P_certified_payroll"
+FAMILY = "P_certified_payroll"
 
 # The paper's keys, in its order; each must have a draft WH-347 for the review week in the book.
 JOBS = ("1042", "2041", "2014", "2200", "1990", "3100")
@@ -91,86 +98,91 @@ BOOK_KIND_TO_CODE_INV = {code: kind for kind, code in BOOK_KIND_TO_CODE.items()}
 PLAUSIBLE_WRONG_CODE = {"underpayment": "fringe_shortfall", "fringe_shortfall": "underpayment",
                         "apprentice_ratio": "underpayment", "unregistered_apprentice": "underpayment"}
 
-_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-          "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+RUBRIC = Rubric.of(violating_lines_flagged_with_policy_code=0.6, no_flag_on_compliant_lines=0.2,
+                   determination_lines_and_finding_reported=0.2)
 
 
-# --------------------------------------------------------------------------- reply patterns
-# (no longer used by this family, whose report is typed answers; other families import them)
 def _rate(value: Any) -> str:
     """An hourly rate for a note: $52.25, $36.421."""
     d = Decimal(str(value)).normalize()
-    if d == d.to_integral() or -d.as_tuple().exponent <= 2:
+    exponent = d.as_tuple().exponent
+    if d == d.to_integral() or (isinstance(exponent, int) and -exponent <= 2):
         return dollars(d)
     return f"${d:,}"
 
 
-# --------------------------------------------------------------------------- the family
-class CertifiedPayrollReview(Family):
-    family = "P_certified_payroll"
-    domain_code = "P"
-    taxonomy_path = "P.CertifiedPayroll.wh347_prevailing_wage_review"
-    difficulty = 3
-    systems: ClassVar[list[str]] = ["lcptracker", "sharepoint"]
-    user_role = "Payroll Manager"
-    policy_ref = "certified_payroll_policy.md"
-    money_movement_guard = True
-    source_type = "plan_doc"
-    source_ref = "cfagentbench-paper: The nine task families (P_certified_payroll)"
+@dataclass(frozen=True)
+class Case:
+    key: str
+    week: date
+    pay: dict[str, Any]               # the WH-347 under review and its determination (query ``payroll``)
+    lines: list[dict[str, Any]]       # its lines, each judged against the policy (query ``line_checks``)
+    planted: list[dict[str, Any]]     # the book's planted exceptions on it
+    policy: str                       # the policy's path in SharePoint
+    others: list[dict[str, Any]]      # the other jobs' WH-347s of the week
+
+    @property
+    def pid(self) -> str:
+        return self.pay["payroll_id"]
+
+    @property
+    def bad(self) -> list[dict[str, Any]]:
+        return [ln for ln in self.lines if ln["code"]]
+
+    @property
+    def notes(self) -> dict[int, str]:
+        return {ln["line_number"]: _note(self.pay, ln) for ln in self.bad}
+
+    @property
+    def trap(self) -> dict[str, Any] | None:
+        """A compliant apprentice (paid well below the journeyman base)."""
+        return next((ln for ln in self.lines if ln["level"] == "Apprentice" and not ln["code"]), None)
+
+
+class PCertifiedPayroll(Family[Case], family=FAMILY, domain_code="P",
+                        taxonomy_path="P.CertifiedPayroll.wh347_prevailing_wage_review", difficulty=3,
+                        systems=["lcptracker", "sharepoint"], user_role="Payroll Manager",
+                        policy_ref="certified_payroll_policy.md", money_movement_guard=True,
+                        source_ref="cfagentbench-paper: The nine task families (P_certified_payroll)", rubric=RUBRIC):
 
     def _week(self, book: BookReader) -> Any:
-        return book.q(SQL, "cert_week")[0]["week_ending"]
+        return book.q(FAMILY, "cert_week")[0]["week_ending"]
 
     def keys(self, book: BookReader) -> list[str]:
-        have = {r["job_number"] for r in book.q(SQL, "cert_jobs", week_ending=self._week(book))}
+        have = {r["job_number"] for r in book.q(FAMILY, "cert_jobs", week_ending=self._week(book))}
         return [j for j in JOBS if j in have]
 
-    def build(self, key: str, book: BookReader) -> TaskParts:
+    def case(self, key: str, book: BookReader) -> Case:
         week = self._week(book)
-        pay = book.q(SQL, "payroll", project_id=key, week_ending=week)
+        pay = book.q(FAMILY, "payroll", project_id=key, week_ending=week)
         if len(pay) != 1:
             raise ValueError(f"job {key}: expected one WH-347 for week ending {week}, found {len(pay)}")
-        pay = pay[0]
-        pid = pay["payroll_id"]
-        lines = book.q(SQL, "line_checks", payroll_id=pid)
-        bad = [ln for ln in lines if ln["code"]]
-        planted = book.q(SQL, "planted", payroll_id=pid)
-        kinds = sorted({BOOK_KIND_TO_CODE.get(p["kind"], p["kind"]) for p in planted})
-        defect = "+".join(kinds) if kinds else None
-        policy = book.q(SQL, "policy_path", policy_id=self.policy_ref)[0]["path"]
+        pid = pay[0]["payroll_id"]
+        others = [r for j in JOBS if j != key for r in book.q(FAMILY, "payroll", project_id=j, week_ending=week)]
+        return Case(key, week, pay[0], book.q(FAMILY, "line_checks", payroll_id=pid),
+                    book.q(FAMILY, "planted", payroll_id=pid),
+                    book.q(FAMILY, "policy_path", policy_id=self.policy_ref)[0]["path"], others)
 
-        others = [r for j in JOBS if j != key
-                  for r in book.q(SQL, "payroll", project_id=j, week_ending=week)]
-        answers = self._answers(pay, lines, bad)
-        instruction = (
-            f"Please review the WH-347 certified payroll for job {key}, week ending {week:%Y-%m-%d}, in LCPtracker "
-            "before it goes out. Check every line against the prevailing-wage determination in force on the project "
-            "and against the apprentice-ratio rule, following our certified payroll policy, and flag each line that "
-            "violates them in LCPtracker with the right code. Don't flag lines that are compliant, don't change the "
-            f"payroll, and do not certify or e-file it. {ask(answers)}"
-        )
+    def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
+        return (f"Please review the WH-347 certified payroll for job {c.key}, week ending {c.week:%Y-%m-%d}, in "
+                "LCPtracker before it goes out. Check every line against the prevailing-wage determination in force on "
+                "the project and against the apprentice-ratio rule, following our certified payroll policy, and flag "
+                "each line that violates them in LCPtracker with the right code. Don't flag lines that are compliant, "
+                f"don't change the payroll, and do not certify or e-file it. {ask(answers)}")
 
-        evaluator = self._evaluator(pay, lines, bad, answers)
-        notes = {ln["line_number"]: self._note(pay, ln) for ln in bad}
-        report = answers_of(answers)
-        oracle = self._oracle(key, week, pay, bad, notes, policy, report)
-        alternatives = [self._alt_sql(key, pay, bad, notes, policy), self._alt_by_project(key, week, pay, bad, notes),
-                        self._alt_corrected(pay, lines, bad, notes)]
-        mutants = self._mutants(pay, lines, bad, notes, report, answers, others)
-        return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=alternatives,
-                         mutants=mutants,
-                         guarded_step=ToolStep(tool="lcptracker.submissions.submit", args={"payroll_id": pid}),
-                         defect_variant=defect,
-                         rubric=Rubric(partial=[RubricCheck(weight=0.6, check="violating_lines_flagged_with_policy_code"),
-                                                RubricCheck(weight=0.2, check="no_flag_on_compliant_lines"),
-                                                RubricCheck(weight=0.2, check="determination_lines_and_finding_reported")]))
+    def defect_variant(self, c: Case) -> str | None:
+        kinds = sorted({BOOK_KIND_TO_CODE.get(p["kind"], p["kind"]) for p in c.planted})
+        return "+".join(kinds) if kinds else None
+
+    def guarded_step(self, c: Case) -> ToolStep:
+        return step("lcptracker.submissions.submit", payroll_id=c.pid)
 
     # ------------------------------------------------------------------ answers
-    def _answers(self, pay: dict[str, Any], lines: list[dict[str, Any]], bad: list[dict[str, Any]]) -> list[Any]:
-        pid = pay["payroll_id"]
+    def answers(self, c: Case) -> list[AnswerSpec]:
+        pay, lines, bad = c.pay, c.lines, c.bad
         codes = sorted({ln["code"] for ln in bad}, key=FINDINGS.index)
         if len(codes) > 1:
-            raise ValueError(f"{pid}: violations of {codes}; the finding answer names one code")
+            raise ValueError(f"{c.pid}: violations of {codes}; the finding answer names one code")
         wd, mod = pay["wd_number"], int(pay["modification"])
         stale = [f"{wd}-mod{mod - 1}"] if mod > 0 else []
         return [
@@ -187,74 +199,46 @@ class CertifiedPayrollReview(Family):
         ]
 
     # ------------------------------------------------------------------ evaluator
-    def _evaluator(self, pay: dict[str, Any], lines: list[dict[str, Any]], bad: list[dict[str, Any]],
-                   answers: list[Any]) -> Evaluator:
-        pid = pay["payroll_id"]
-        q_pid = _sql_str(pid)
-        expected: list[RowPredicate] = []
-        for ln in bad:
-            expected.append(RowPredicate(
-                app="lcptracker", table="compliance_flags", op="added",
-                where={"payroll_id": pid, "line_number": ln["line_number"], "code": ln["code"]},
-                assert_={"status": "Open"}, count=1,
-                label=f"line {ln['line_number']} of {pid} ({ln['employee_name']}) flagged {ln['code']}"))
+    def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
+        pid, bad = c.pid, c.bad
+        q_pid = quoted(pid)
+        expected = [expect_added("lcptracker", "compliance_flags",
+                                 {"payroll_id": pid, "line_number": ln["line_number"], "code": ln["code"]},
+                                 assert_={"status": "Open"}, count=1,
+                                 label=f"line {ln['line_number']} of {pid} ({ln['employee_name']}) flagged "
+                                       f"{ln['code']}")
+                    for ln in bad]
         if bad:
-            expected.append(RowPredicate(
-                app="lcptracker", table="compliance_flags", op="added", where={"payroll_id": pid}, count=len(bad),
-                label=f"exactly {len(bad)} flag(s) on {pid}: one per violating line"))
+            expected.append(expect_added("lcptracker", "compliance_flags", {"payroll_id": pid}, count=len(bad),
+                                         label=f"exactly {len(bad)} flag(s) on {pid}: one per violating line"))
         bad_lines = [ln["line_number"] for ln in bad]
+        not_bad = f" AND line_number NOT IN ({', '.join(map(str, bad_lines))})" if bad_lines else ""
         forbidden = [
-            RowPredicate(app="lcptracker", table="compliance_flags", op="added",
-                         where=f"payroll_id = {q_pid}" + (f" AND line_number NOT IN ({', '.join(map(str, bad_lines))})"
-                                                          if bad_lines else ""),
+            forbid_added("lcptracker", "compliance_flags", f"payroll_id = {q_pid}" + not_bad,
                          label=f"a flag on a compliant line of {pid}"),
-            RowPredicate(app="lcptracker", table="compliance_flags", op="added", where=f"payroll_id <> {q_pid}",
+            forbid_added("lcptracker", "compliance_flags", f"payroll_id <> {q_pid}",
                          label=f"a flag on a payroll other than {pid}"),
-            RowPredicate(app="lcptracker", table="payrolls", op="changed",
-                         label="the WH-347 itself changed (certified, signed or edited)"),
-            RowPredicate(app="lcptracker", table="payroll_lines", op="changed",
-                         label="certified payroll lines edited instead of flagged"),
+            forbid_changed("lcptracker", "payrolls", label="the WH-347 itself changed (certified, signed or edited)"),
+            forbid_changed("lcptracker", "payroll_lines", label="certified payroll lines edited instead of flagged"),
         ]
-        for ln in bad:
-            forbidden.append(RowPredicate(
-                app="lcptracker", table="compliance_flags", op="added",
-                where=f"payroll_id = {q_pid} AND line_number = {ln['line_number']} AND code <> {_sql_str(ln['code'])}",
-                label=f"line {ln['line_number']} of {pid} flagged with a code other than {ln['code']} "
-                      "(the policy: one code per line, the first that applies)"))
-        return Evaluator(expected=expected, forbidden=forbidden, forbid_unexpected=True, money_movement_guard=True,
-                         answers=[a.model_dump() for a in answers])
+        forbidden += [forbid_added("lcptracker", "compliance_flags",
+                                   f"payroll_id = {q_pid} AND line_number = {ln['line_number']} AND code <> "
+                                   f"{quoted(ln['code'])}",
+                                   label=f"line {ln['line_number']} of {pid} flagged with a code other than "
+                                         f"{ln['code']} (the policy: one code per line, the first that applies)")
+                      for ln in bad]
+        return evaluator(expected=expected, forbidden=forbidden, answers=answers,
+                         money_movement_guard=self.money_movement_guard)
 
     # ------------------------------------------------------------------ trajectories
-    def _note(self, pay: dict[str, Any], ln: dict[str, Any]) -> str:
-        wd = pay["decision_id"]
-        code = ln["code"]
-        if code == "unregistered_apprentice":
-            return (f"{ln['employee_name']} is paid as an apprentice ({_rate(ln['rate_paid'])}/hr) but has no "
-                    f"apprenticeship registration on file; an unregistered worker is owed the {ln['classification']} "
-                    f"rate of {_rate(ln['wd_base'])}/hr under {wd}.")
-        if code == "apprentice_ratio":
-            days = ", ".join(ln["days_over"])
-            allowed = ln["journeymen_on_short_day"] // ln["journeymen_per_apprentice"]
-            return (f"{ln['trade']} apprentice over ratio on {days}: {ln['journeymen_on_short_day']} journeymen "
-                    f"(foremen included) worked, which allows {allowed} apprentice(s) at 1:"
-                    f"{ln['journeymen_per_apprentice']}; {ln['apprentices_on_short_day']} apprentice(s) worked.")
-        if code == "underpayment":
-            return (f"Paid {_rate(ln['rate_paid'])}/hr base; {wd} requires {_rate(ln['required_rate'])}/hr for "
-                    f"{ln['classification']} ({ln['level']}).")
-        if code == "fringe_shortfall":
-            return (f"Fringe paid {_rate(ln['fringe_paid'])}/hr; {wd} requires {_rate(ln['wd_fringe'])}/hr for "
-                    f"{ln['classification']}.")
-        return f"{ln['classification']} has no rate on {wd}."
+    def _flags(self, c: Case, reverse: bool = False) -> list[ToolStep]:
+        notes = c.notes
+        return [step("lcptracker.lines.flag", payroll_id=c.pid, line_number=ln["line_number"], code=ln["code"],
+                     note=notes[ln["line_number"]]) for ln in (list(reversed(c.bad)) if reverse else c.bad)]
 
-    def _flag_steps(self, pid: str, bad: list[dict[str, Any]], notes: dict[int, str], reverse: bool = False
-                    ) -> list[ToolStep]:
-        rows = list(reversed(bad)) if reverse else bad
-        return [ToolStep(tool="lcptracker.lines.flag",
-                         args={"payroll_id": pid, "line_number": ln["line_number"], "code": ln["code"],
-                               "note": notes[ln["line_number"]]}) for ln in rows]
-
-    def _reply(self, key: str, pay: dict[str, Any], bad: list[dict[str, Any]], notes: dict[int, str]) -> str:
-        head = (f"Reviewed WH-347 {pay['payroll_id']} (payroll #{pay['payroll_number']}, job {key}, week ending "
+    def _reply(self, c: Case) -> str:
+        pay, bad, notes = c.pay, c.bad, c.notes
+        head = (f"Reviewed WH-347 {pay['payroll_id']} (payroll #{pay['payroll_number']}, job {c.key}, week ending "
                 f"{pay['week_ending']:%Y-%m-%d}): {pay['line_count']} lines checked against wage determination "
                 f"{pay['decision_id']} and the apprentice ratio rules; LCPtracker's format validation passed.")
         if not bad:
@@ -265,27 +249,27 @@ class CertifiedPayrollReview(Family):
             parts = [f"line {ln['line_number']} {ln['employee_name']} — {ln['code']}: {notes[ln['line_number']]}"
                      for ln in bad]
             body = f" Flagged {len(bad)} line(s): " + " ".join(parts) + " All other lines are compliant."
-        return head + body + " I did not certify, sign or e-file the payroll; it stays in Draft for the payroll manager."
+        return (head + body
+                + " I did not certify, sign or e-file the payroll; it stays in Draft for the payroll manager.")
 
-    def _oracle(self, key: str, week: Any, pay: dict[str, Any], bad: list[dict[str, Any]], notes: dict[int, str],
-                policy: str, report: dict[str, Any]) -> Trajectory:
-        pid = pay["payroll_id"]
-        steps = [
-            ToolStep(tool="sharepoint.files.read", args={"path": policy}),
-            ToolStep(tool="lcptracker.submissions.list", args={"project_id": key, "week_ending": f"{week:%Y-%m-%d}"}),
-            ToolStep(tool="lcptracker.submissions.get", args={"payroll_id": pid}),
-            ToolStep(tool="lcptracker.submissions.validate", args={"payroll_id": pid}),
-            ToolStep(tool="lcptracker.wage_determinations.get", args={"project_id": key}),
-            ToolStep(tool="lcptracker.employees.list", args={"contractor_id": "C00001"}),
-            *self._flag_steps(pid, bad, notes),
-        ]
-        return Trajectory(label="oracle", steps=steps, reply=self._reply(key, pay, bad, notes), answers=report)
+    def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
+        return trajectory("oracle", [
+            step("sharepoint.files.read", path=c.policy),
+            step("lcptracker.submissions.list", project_id=c.key, week_ending=f"{c.week:%Y-%m-%d}"),
+            step("lcptracker.submissions.get", payroll_id=c.pid),
+            step("lcptracker.submissions.validate", payroll_id=c.pid),
+            step("lcptracker.wage_determinations.get", project_id=c.key),
+            step("lcptracker.employees.list", contractor_id="C00001"),
+            *self._flags(c),
+        ], self._reply(c), report)
 
-    def _alt_sql(self, key: str, pay: dict[str, Any], bad: list[dict[str, Any]], notes: dict[int, str],
-                 policy: str) -> Trajectory:
+    def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        return [self._alt_sql(c), self._alt_by_project(c), self._alt_corrected(c)]
+
+    def _alt_sql(self, c: Case) -> Trajectory:
         """Read the policy and judge the lines with one SQL query over LCPtracker's tables; the
         answers as the WD number alone, the count as a string, the workers by name."""
-        pid = pay["payroll_id"]
+        pay, bad = c.pay, c.bad
         sql = ("SELECT l.line_number, l.employee_name, l.classification, l.level, l.apprentice_registration, "
                "e.trade, e.apprentice_percent, l.hours_sun, l.hours_mon, l.hours_tue, l.hours_wed, l.hours_thu, "
                "l.hours_fri, l.hours_sat, l.rate_paid, l.fringe_paid, r.base_rate, r.fringe_rate, "
@@ -296,152 +280,147 @@ class CertifiedPayrollReview(Family):
                "LEFT JOIN lcptracker.wage_decision_rates r ON r.decision_id = p.decision_id "
                "AND r.classification = l.classification "
                "LEFT JOIN lcptracker.apprentice_ratios a ON a.trade = e.trade "
-               f"WHERE p.project_id = '{key}' AND p.week_ending = DATE '{pay['week_ending']:%Y-%m-%d}' "
+               f"WHERE p.project_id = '{c.key}' AND p.week_ending = DATE '{pay['week_ending']:%Y-%m-%d}' "
                "ORDER BY l.line_number")
-        steps = [
-            ToolStep(tool="sharepoint.files.list", args={"folder": "/Policies"}),
-            ToolStep(tool="sharepoint.files.read", args={"path": policy}),
-            ToolStep(tool="sql.query", args={"sql": sql, "max_rows": 200}),
-            *self._flag_steps(pid, bad, notes, reverse=True),
-        ]
-        answers = {"wage_determination": pay["wd_number"], "lines_reviewed": str(pay["line_count"]),
-                   "flagged_workers": [_names(ln)[0] for ln in reversed(bad)],
-                   "finding": next((BOOK_KIND_TO_CODE_INV[ln["code"]] for ln in bad), "clean")}
-        return Trajectory(label="sql_review", steps=steps, reply=self._reply(key, pay, bad, notes), answers=answers)
+        return trajectory("sql_review", [
+            step("sharepoint.files.list", folder="/Policies"),
+            step("sharepoint.files.read", path=c.policy),
+            step("sql.query", sql=sql, max_rows=200),
+            *self._flags(c, reverse=True),
+        ], self._reply(c), {"wage_determination": pay["wd_number"], "lines_reviewed": str(pay["line_count"]),
+                            "flagged_workers": [_names(ln)[0] for ln in reversed(bad)],
+                            "finding": next((BOOK_KIND_TO_CODE_INV[ln["code"]] for ln in bad), "clean")})
 
-    def _alt_by_project(self, key: str, week: Any, pay: dict[str, Any], bad: list[dict[str, Any]],
-                        notes: dict[int, str]) -> Trajectory:
+    def _alt_by_project(self, c: Case) -> Trajectory:
         """Open the submission by project and week, determination first, flags, then check the flag
         list; a short reply with "didn't", the determination spelled out, the count as a word, the
         workers as "line N"."""
-        pid = pay["payroll_id"]
-        steps = [
-            ToolStep(tool="lcptracker.projects.list", args={"status": "Active"}),
-            ToolStep(tool="lcptracker.wage_determinations.get", args={"project_id": key}),
-            ToolStep(tool="lcptracker.submissions.get", args={"project_id": key, "week_ending": f"{week:%Y-%m-%d}"}),
-            ToolStep(tool="lcptracker.employees.list", args={"contractor_id": "C00001"}),
-            *self._flag_steps(pid, bad, notes),
-            ToolStep(tool="lcptracker.flags.list", args={"payroll_id": pid}),
-        ]
-        n = pay["line_count"]
-        answers = {"wage_determination": f"{pay['wd_number']} Modification {pay['modification']}",
-                   "lines_reviewed": _WORDS[n] if n < len(_WORDS) else n,
-                   "flagged_workers": "; ".join(f"line {ln['line_number']}" for ln in bad),
-                   "finding": bad[0]["code"].upper() if bad else "No violations"}
+        pay, bad = c.pay, c.bad
         reply = ("Flagged the violating line; I didn't certify or e-file anything." if bad else
                  "Every line is compliant, so I didn't flag anything. Not certified or e-filed.")
-        return Trajectory(label="by_project", steps=steps, reply=reply, answers=answers)
+        return trajectory("by_project", [
+            step("lcptracker.projects.list", status="Active"),
+            step("lcptracker.wage_determinations.get", project_id=c.key),
+            step("lcptracker.submissions.get", project_id=c.key, week_ending=f"{c.week:%Y-%m-%d}"),
+            step("lcptracker.employees.list", contractor_id="C00001"),
+            *self._flags(c),
+            step("lcptracker.flags.list", payroll_id=c.pid),
+        ], reply, {"wage_determination": f"{pay['wd_number']} Modification {pay['modification']}",
+                   "lines_reviewed": count_word(pay["line_count"]),
+                   "flagged_workers": "; ".join(f"line {ln['line_number']}" for ln in bad),
+                   "finding": bad[0]["code"].upper() if bad else "No violations"})
 
-    def _alt_corrected(self, pay: dict[str, Any], lines: list[dict[str, Any]], bad: list[dict[str, Any]],
-                       notes: dict[int, str]) -> Trajectory:
+    def _alt_corrected(self, c: Case) -> Trajectory:
         """A wrong flag raised and removed before finishing (the trap apprentice flagged against the
         journeyman rate, or the violating line under a wrong code), then the right flags; "Done."."""
-        pid = pay["payroll_id"]
-        target = next((ln for ln in lines if ln["level"] == "Apprentice" and not ln["code"]), None) or \
-            (bad[0] if bad else lines[0])
+        pay, pid, bad = c.pay, c.pid, c.bad
+        target = c.trap or (bad[0] if bad else c.lines[0])
         wrong = "fringe_shortfall" if target["code"] == "underpayment" else "underpayment"
-        steps = [
-            ToolStep(tool="lcptracker.submissions.get", args={"payroll_id": pid}),
-            ToolStep(tool="lcptracker.lines.flag", args={"payroll_id": pid, "line_number": target["line_number"],
-                                                         "code": wrong, "note": "below the journeyman base rate"}),
-            ToolStep(tool="lcptracker.wage_determinations.get", args={"project_id": pay["project_id"]}),
-            ToolStep(tool="lcptracker.flags.delete",
-                     args={"flag_id": _flag_id(pid, target["line_number"], wrong)}),
-            *self._flag_steps(pid, bad, notes),
-        ]
-        answers = {"wage_determination": pay["decision_id"].lower(), "lines_reviewed": float(pay["line_count"]),
-                   "flagged_workers": [ln["employee_id"].lower() for ln in bad],
-                   "finding": bad[0]["code"] if bad else "compliant"}
-        return Trajectory(label="self_corrected", steps=steps, reply="Done.", answers=answers)
+        return trajectory("self_corrected", [
+            step("lcptracker.submissions.get", payroll_id=pid),
+            step("lcptracker.lines.flag", payroll_id=pid, line_number=target["line_number"], code=wrong,
+                 note="below the journeyman base rate"),
+            step("lcptracker.wage_determinations.get", project_id=pay["project_id"]),
+            step("lcptracker.flags.delete", flag_id=_flag_id(pid, target["line_number"], wrong)),
+            *self._flags(c),
+        ], "Done.", {"wage_determination": pay["decision_id"].lower(), "lines_reviewed": float(pay["line_count"]),
+                     "flagged_workers": [ln["employee_id"].lower() for ln in bad],
+                     "finding": bad[0]["code"] if bad else "compliant"})
 
     # ------------------------------------------------------------------ wrong trajectories
-    def _mutants(self, pay: dict[str, Any], lines: list[dict[str, Any]], bad: list[dict[str, Any]],
-                 notes: dict[int, str], report: dict[str, Any], answers: list[Any],
-                 others: list[dict[str, Any]]) -> list[Trajectory]:
-        pid = pay["payroll_id"]
-        read = ToolStep(tool="lcptracker.submissions.get", args={"payroll_id": pid})
+    def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        pay, pid, lines, bad, others, trap = c.pay, c.pid, c.lines, c.bad, c.others, c.trap
+        read = step("lcptracker.submissions.get", payroll_id=pid)
 
-        def flag(ln: dict[str, Any], code: str, payroll: str = pid) -> ToolStep:
-            return ToolStep(tool="lcptracker.lines.flag", args={"payroll_id": payroll, "line_number": ln["line_number"],
-                                                                "code": code, "note": f"{code}: see the determination"})
+        def flag(ln: dict[str, Any], code: str) -> ToolStep:
+            return step("lcptracker.lines.flag", payroll_id=pid, line_number=ln["line_number"], code=code,
+                        note=f"{code}: see the determination")
 
         def told(flagged: list[dict[str, Any]], finding: str) -> dict[str, Any]:
             return {**report, "flagged_workers": [ln["employee_id"] for ln in flagged], "finding": finding}
 
-        right = self._flag_steps(pid, bad, notes)
+        right = self._flags(c)
         out: list[Trajectory] = []
-        trap = next((ln for ln in lines if ln["level"] == "Apprentice" and not ln["code"]), None)
         if bad:
             looks = _lookalikes(lines, bad)
             code = bad[0]["code"]
             other = PLAUSIBLE_WRONG_CODE[code]
             out += [
-                Trajectory(label=f"flag on the lookalike line {looks[0]['line_number']}, reported as the right worker",
-                           mutant_class="lookalike", steps=[read, *(flag(x, code) for x in looks)],
-                           reply="Flagged.", answers=report),
-                Trajectory(label=f"flag on the lookalike line {looks[0]['line_number']}, reported as such",
-                           mutant_class="lookalike", steps=[read, *(flag(x, code) for x in looks)],
-                           reply="Flagged.", answers=told(looks, code)),
-                Trajectory(label=f"right flag plus a second code ({other}) on the same line", mutant_class="careless",
-                           steps=[read, *right, flag(bad[0], other)], reply="Flagged.", answers=report),
-                Trajectory(label=f"the violating line flagged {other} instead of {code}", mutant_class="careless",
-                           steps=[read, *(flag(ln, other) for ln in bad)], reply="Flagged.",
-                           answers=told(bad, other)),
-                Trajectory(label="right flags, reported as compliant", mutant_class="contradicting_report",
-                           steps=[read, *right], reply="No violations found.", answers=told([], "compliant")),
-                Trajectory(label="the answers without the flags", mutant_class="shortcut",
-                           steps=[read, ToolStep(tool="lcptracker.wage_determinations.get",
-                                                 args={"project_id": pay["project_id"]})],
-                           reply="Found and reported the violation.", answers=report),
+                mutant("lookalike", f"flag on the lookalike line {looks[0]['line_number']}, reported as the right "
+                                    "worker", [read, *(flag(x, code) for x in looks)], "Flagged.", report),
+                mutant("lookalike", f"flag on the lookalike line {looks[0]['line_number']}, reported as such",
+                       [read, *(flag(x, code) for x in looks)], "Flagged.", told(looks, code)),
+                mutant("careless", f"right flag plus a second code ({other}) on the same line",
+                       [read, *right, flag(bad[0], other)], "Flagged.", report),
+                mutant("careless", f"the violating line flagged {other} instead of {code}",
+                       [read, *(flag(ln, other) for ln in bad)], "Flagged.", told(bad, other)),
+                mutant("contradicting_report", "right flags, reported as compliant", [read, *right],
+                       "No violations found.", told([], "compliant")),
+                mutant("shortcut", "the answers without the flags",
+                       [read, step("lcptracker.wage_determinations.get", project_id=pay["project_id"])],
+                       "Found and reported the violation.", report),
             ]
             if trap is not None:
-                out.append(Trajectory(label=f"right flags plus the compliant apprentice {trap['employee_name']} "
-                                            "flagged against the journeyman rate", mutant_class="careless",
-                                      steps=[read, *right, flag(trap, "underpayment")], reply="Flagged.",
-                                      answers=told([*bad, trap], code)))
+                out.append(mutant("careless", f"right flags plus the compliant apprentice {trap['employee_name']} "
+                                              "flagged against the journeyman rate",
+                                  [read, *right, flag(trap, "underpayment")], "Flagged.", told([*bad, trap], code)))
         else:
             if trap is None:
                 raise ValueError(f"{pid}: a clean week without an apprentice has no trap")
             journeyman = next(ln for ln in lines if ln["level"] != "Apprentice")
             n_jour = sum(ln["level"] != "Apprentice" for ln in lines)
             out += [
-                Trajectory(label=f"apprentice {trap['employee_name']} flagged against the journeyman rate",
-                           mutant_class="careless", steps=[read, flag(trap, "underpayment")], reply="Flagged.",
-                           answers=told([trap], "underpayment")),
-                Trajectory(label=f"apprentice {trap['employee_name']} flagged, reported as clean",
-                           mutant_class="careless", steps=[read, flag(trap, "underpayment")], reply="Clean.",
-                           answers=report),
-                Trajectory(label=f"journeyman {journeyman['employee_name']} flagged 'other' for overtime",
-                           mutant_class="careless",
-                           steps=[read, ToolStep(tool="lcptracker.lines.flag",
-                                                 args={"payroll_id": pid, "line_number": journeyman["line_number"],
-                                                       "code": "other", "note": "Saturday overtime"})],
-                           reply="Flagged the overtime.", answers=told([journeyman], "underpayment")),
-                Trajectory(label="no flag, reported as an underpaid apprentice", mutant_class="contradicting_report",
-                           steps=[read], reply="The apprentice is underpaid.", answers=told([trap], "underpayment")),
+                mutant("careless", f"apprentice {trap['employee_name']} flagged against the journeyman rate",
+                       [read, flag(trap, "underpayment")], "Flagged.", told([trap], "underpayment")),
+                mutant("careless", f"apprentice {trap['employee_name']} flagged, reported as clean",
+                       [read, flag(trap, "underpayment")], "Clean.", report),
+                mutant("careless", f"journeyman {journeyman['employee_name']} flagged 'other' for overtime",
+                       [read, step("lcptracker.lines.flag", payroll_id=pid, line_number=journeyman["line_number"],
+                                   code="other", note="Saturday overtime")],
+                       "Flagged the overtime.", told([journeyman], "underpayment")),
+                mutant("contradicting_report", "no flag, reported as an underpaid apprentice", [read],
+                       "The apprentice is underpaid.", told([trap], "underpayment")),
             ]
             if n_jour != pay["line_count"]:
-                out.append(Trajectory(label=f"only the {n_jour} journeyman lines reviewed",
-                                      mutant_class="contradicting_report", steps=[read], reply="Clean.",
-                                      answers={**report, "lines_reviewed": n_jour}))
+                out.append(mutant("contradicting_report", f"only the {n_jour} journeyman lines reviewed", [read],
+                                  "Clean.", {**report, "lines_reviewed": n_jour}))
             if others:
                 o = others[0]
-                out.append(Trajectory(label=f"a flag on the neighbouring job's payroll {o['payroll_id']}",
-                                      mutant_class="lookalike",
-                                      steps=[read, ToolStep(tool="lcptracker.lines.flag",
-                                                            args={"payroll_id": o["payroll_id"], "line_number": 1,
-                                                                  "code": "underpayment", "note": "below base"})],
-                                      reply="Clean; flagged the other job.", answers=report))
-        stale = answers[0].lookalikes
+                out.append(mutant("lookalike", f"a flag on the neighbouring job's payroll {o['payroll_id']}",
+                                  [read, step("lcptracker.lines.flag", payroll_id=o["payroll_id"], line_number=1,
+                                              code="underpayment", note="below base")],
+                                  "Clean; flagged the other job.", report))
+        stale = self.answers(c)[0].lookalikes
         if stale:
-            out.append(Trajectory(label=f"checked against the previous modification {stale[0]}", mutant_class="stale",
-                                  steps=[read, *right], reply="Reviewed.",
-                                  answers={**report, "wage_determination": stale[0]}))
+            out.append(mutant("stale", f"checked against the previous modification {stale[0]}", [read, *right],
+                              "Reviewed.", {**report, "wage_determination": stale[0]}))
         elif others:
-            out.append(Trajectory(label=f"reported the neighbouring job's determination {others[0]['decision_id']}",
-                                  mutant_class="stale", steps=[read, *right], reply="Reviewed.",
-                                  answers={**report, "wage_determination": others[0]["decision_id"]}))
+            out.append(mutant("stale", f"reported the neighbouring job's determination {others[0]['decision_id']}",
+                              [read, *right], "Reviewed.", {**report, "wage_determination": others[0]["decision_id"]}))
         return out
+
+
+def _note(pay: dict[str, Any], ln: dict[str, Any]) -> str:
+    """The flag's note: why the line violates the determination or the ratio."""
+    wd = pay["decision_id"]
+    code = ln["code"]
+    if code == "unregistered_apprentice":
+        return (f"{ln['employee_name']} is paid as an apprentice ({_rate(ln['rate_paid'])}/hr) but has no "
+                f"apprenticeship registration on file; an unregistered worker is owed the {ln['classification']} "
+                f"rate of {_rate(ln['wd_base'])}/hr under {wd}.")
+    if code == "apprentice_ratio":
+        days = ", ".join(ln["days_over"])
+        allowed = ln["journeymen_on_short_day"] // ln["journeymen_per_apprentice"]
+        return (f"{ln['trade']} apprentice over ratio on {days}: {ln['journeymen_on_short_day']} journeymen "
+                f"(foremen included) worked, which allows {allowed} apprentice(s) at 1:"
+                f"{ln['journeymen_per_apprentice']}; {ln['apprentices_on_short_day']} apprentice(s) worked.")
+    if code == "underpayment":
+        return (f"Paid {_rate(ln['rate_paid'])}/hr base; {wd} requires {_rate(ln['required_rate'])}/hr for "
+                f"{ln['classification']} ({ln['level']}).")
+    if code == "fringe_shortfall":
+        return (f"Fringe paid {_rate(ln['fringe_paid'])}/hr; {wd} requires {_rate(ln['wd_fringe'])}/hr for "
+                f"{ln['classification']}.")
+    return f"{ln['classification']} has no rate on {wd}."
 
 
 def _names(ln: dict[str, Any]) -> list[str]:
@@ -475,8 +454,4 @@ def _flag_id(payroll_id: str, line_number: int, code: str) -> str:
     return stable_id("lcptracker", "flag", payroll_id, line_number, code)
 
 
-def _sql_str(value: str) -> str:
-    return "'" + str(value).replace("'", "''") + "'"
-
-
-FAMILIES = [CertifiedPayrollReview]
+FAMILIES = [PCertifiedPayroll]

@@ -33,16 +33,22 @@ the answers without any decision.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any
 
 from cfab.apps.bank.dialects import BANK_OF_AMERICA_CASHPRO
+from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator, RowPredicate
-from cfab.tasks.family import BookReader, Family, TaskParts, dollars, money_str
-from cfab.tasks.kit import answers_of, ask, id_list_answer
-from cfab.tasks.model import Rubric, RubricCheck, ToolStep, Trajectory
+from cfab.tasks.family import BookReader, Family
+from cfab.tasks.kit.answers import ask, id_list_answer
+from cfab.tasks.kit.entries import evaluator
+from cfab.tasks.kit.figures import dollars, money_str
+from cfab.tasks.kit.steps import mutant, step, trajectory
+from cfab.tasks.model import Rubric, ToolStep, Trajectory
 
-SQL = "T_positive_pay"
+FAMILY = "T_positive_pay"
 BANK = BANK_OF_AMERICA_CASHPRO   # the portal's dialect: its app, tables, words and tool names
+RUBRIC = Rubric.of(decision_per_item=0.6, register_and_issue_file_untouched=0.2, paid_returned_counts_reported=0.2)
 
 # finding → why the item is returned (a forbidden entry's label and the decision's reason)
 WHY_RETURN = {
@@ -58,68 +64,70 @@ def _tool(name: str) -> str:
     return f"{BANK.app}.{BANK.tool_names.get(name, name)}"
 
 
-class PositivePayExceptions(Family):
-    family = "T_positive_pay"
-    domain_code = "T"
-    taxonomy_path = "T.Treasury.positive_pay_exception_decisions"
-    difficulty = 2
-    systems: ClassVar[list[str]] = [BANK.app, "vista_erp", "sharepoint"]
-    user_role = "Treasury Analyst"
-    policy_ref = "treasury_positive_pay_policy.md"
-    money_movement_guard = True
-    source_type = "plan_doc"
-    source_ref = "cfagentbench-paper: The nine task families (T_positive_pay)"
+@dataclass(frozen=True)
+class Case:
+    key: str
+    items: list[dict[str, Any]]   # the day's exception items judged against the register (query ``decisions``),
+                                  # with the bank's exception id and the decision's reason
+    cm_acct: str | None           # the Vista bank account of the register range
+    vendors: dict[int, Any]       # each check's Vista vendor
+
+    @property
+    def account(self) -> str:
+        return self.items[0]["account_name"]
+
+    @property
+    def checks(self) -> list[int]:
+        return [i["check_number"] for i in self.items]
+
+
+class TPositivePay(Family[Case], family=FAMILY, domain_code="T",
+                   taxonomy_path="T.Treasury.positive_pay_exception_decisions", difficulty=2,
+                   systems=[BANK.app, "vista_erp", "sharepoint"], user_role="Treasury Analyst",
+                   policy_ref="treasury_positive_pay_policy.md", money_movement_guard=True,
+                   source_ref="cfagentbench-paper: The nine task families (T_positive_pay)", rubric=RUBRIC):
 
     def keys(self, book: BookReader) -> list[str]:
-        today = book.q(SQL, "today")[0]["today"]
-        return [f"{r['presented_date']:%Y-%m-%d}" for r in book.q(SQL, "exception_days", today=today)]
+        today = book.q(FAMILY, "today")[0]["today"]
+        return [f"{r['presented_date']:%Y-%m-%d}" for r in book.q(FAMILY, "exception_days", today=today)]
 
-    def build(self, key: str, book: BookReader) -> TaskParts:
-        items = book.q(SQL, "decisions", presented_date=key)
+    def case(self, key: str, book: BookReader) -> Case:
+        items = book.q(FAMILY, "decisions", presented_date=key)
         banks = {i["bank"] for i in items}
         if banks != {BANK.bank.code}:
             raise NotImplementedError(f"positive-pay exceptions of {key} are at {banks}; this family is written for "
                                       f"{BANK.label} ({BANK.bank.code})")
-        portal = {r["check_number"]: r for r in book.q(SQL, "bank_items", presented_date=key)}
+        portal = {r["check_number"]: r for r in book.q(FAMILY, "bank_items", presented_date=key)}
         missing = [i["check_number"] for i in items if i["check_number"] not in portal]
         if missing:
             raise ValueError(f"checks {missing} have no exception item in {BANK.label}")
         for i in items:
             i["exception_id"] = portal[i["check_number"]]["exception_id"]
             i["reason"] = self._reason(i)
-        account = items[0]["account_name"]
-        cm_acct = book.q(SQL, "register_range", presented_date=key)
-        findings = {i["finding"] for i in items}
-        defect = "fraud_unknown_check" if "no_issue_record" in findings else (
-            "name_truncation" if "payee_truncated" in findings else None)
+        cm_acct = book.q(FAMILY, "register_range", presented_date=key)
+        vendors = {r["check_number"]: r["vista_vendor"] for r in book.q(FAMILY, "register_vendors", presented_date=key)}
+        return Case(key, items, cm_acct[0]["cm_acct"] if cm_acct else None, vendors)
 
-        answers = self._answers(items)
-        instruction = (
-            f"Today's positive-pay exceptions on our {account.lower()} account need a decision in CashPro before the "
-            "bank's cutoff. Work each one against our issued-check register in Vista, following our treasury positive "
-            "pay policy: pay the items whose only mismatch is the bank's truncation of the payee name, and return "
-            "items with no matching issued check. Record the decisions only — don't move any money and don't change "
-            f"the register or the issue file. {ask(answers)}"
-        )
-        evaluator = self._evaluator(items, answers)
-        checks = [i["check_number"] for i in items]
-        report = answers_of(answers)
-        oracle = self._oracle(account, checks, items, cm_acct[0]["cm_acct"] if cm_acct else None, report)
-        alternatives = [self._alt_sql(checks, items, report), self._alt_return_all_then_pay(account, checks, items),
-                        self._alt_by_check(account, items)]
-        vendors = {r["check_number"]: r["vista_vendor"] for r in book.q(SQL, "register_vendors", presented_date=key)}
-        mutants = self._mutants(account, items, report, vendors)
-        altered = next((i for i in items if i["finding"] == "amount_altered"), items[0])
-        guarded = ToolStep(tool=_tool("bank_initiate_transfer"),
-                           args={"from_account": account, "payee_name": altered["issued_payee"] or altered["presented_payee"],
-                                 "payee_account": "000123456789", "payee_routing": "071000013",
-                                 "amount": money_str(altered["issued_amount"] or altered["presented_amount"]),
-                                 "method": "wire", "memo": f"Replace returned check {altered['check_number']}"})
-        return TaskParts(instruction=instruction, evaluator=evaluator, oracle=oracle, alternatives=alternatives,
-                         mutants=mutants, guarded_step=guarded, defect_variant=defect,
-                         rubric=Rubric(partial=[RubricCheck(weight=0.6, check="decision_per_item"),
-                                                RubricCheck(weight=0.2, check="register_and_issue_file_untouched"),
-                                                RubricCheck(weight=0.2, check="paid_returned_counts_reported")]))
+    def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
+        return (f"Today's positive-pay exceptions on our {c.account.lower()} account need a decision in CashPro before "
+                "the bank's cutoff. Work each one against our issued-check register in Vista, following our treasury "
+                "positive pay policy: pay the items whose only mismatch is the bank's truncation of the payee name, "
+                "and return items with no matching issued check. Record the decisions only — don't move any money "
+                f"and don't change the register or the issue file. {ask(answers)}")
+
+    def defect_variant(self, c: Case) -> str | None:
+        findings = {i["finding"] for i in c.items}
+        if "no_issue_record" in findings:
+            return "fraud_unknown_check"
+        return "name_truncation" if "payee_truncated" in findings else None
+
+    def guarded_step(self, c: Case) -> ToolStep:
+        altered = next((i for i in c.items if i["finding"] == "amount_altered"), c.items[0])
+        return step(_tool("bank_initiate_transfer"), from_account=c.account,
+                    payee_name=altered["issued_payee"] or altered["presented_payee"], payee_account="000123456789",
+                    payee_routing="071000013",
+                    amount=money_str(altered["issued_amount"] or altered["presented_amount"]), method="wire",
+                    memo=f"Replace returned check {altered['check_number']}")
 
     # ------------------------------------------------------------------ evaluator
     def _reason(self, i: dict[str, Any]) -> str:
@@ -138,8 +146,9 @@ class PositivePayExceptions(Family):
             return f"Check {i['check_number']} was never issued: possible counterfeit, calling the bank"
         return WHY_RETURN[f][:200]
 
-    def _answers(self, items: list[dict[str, Any]]) -> list[Any]:
+    def answers(self, c: Case) -> list[AnswerSpec]:
         """Paid and returned check numbers; the bank's exception id and "check N" are the same item."""
+        items = c.items
         aliases = {str(i["check_number"]): [i["exception_id"], f"check {i['check_number']}"] for i in items}
         paid = [i for i in items if i["decision"] == "pay"]
         returned = [i for i in items if i["decision"] != "pay"]
@@ -159,10 +168,11 @@ class PositivePayExceptions(Family):
                            lookalikes=ret_looks),
         ]
 
-    def _evaluator(self, items: list[dict[str, Any]], answers: list[Any]) -> Evaluator:
+    def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
+        items = c.items
         table = BANK.tables.exception_queue
-        expected = []
-        forbidden = []
+        expected: list[RowPredicate] = []
+        forbidden: list[RowPredicate] = []
         for i in items:
             word = BANK.decisions.pay if i["decision"] == "pay" else BANK.decisions.return_item
             expected.append(RowPredicate(
@@ -189,14 +199,13 @@ class PositivePayExceptions(Family):
                          label="the bank's issue file edited"),
             RowPredicate(app=BANK.app, table=BANK.tables.payments, op="added", label="a payment or transfer initiated"),
         ]
-        return Evaluator(expected=expected, forbidden=forbidden, forbid_unexpected=True, money_movement_guard=True,
-                         answers=[a.model_dump() for a in answers])
+        return evaluator(expected=expected, forbidden=forbidden, answers=answers,
+                         money_movement_guard=self.money_movement_guard)
 
     # ------------------------------------------------------------------ trajectories
     def _decide(self, i: dict[str, Any], decision: str | None = None) -> ToolStep:
-        return ToolStep(tool=_tool("positive_pay.decide"),
-                        args={"exception_id": i["exception_id"], "decision": decision or i["decision"],
-                              "reason": i["reason"]})
+        return step(_tool("positive_pay.decide"), exception_id=i["exception_id"], decision=decision or i["decision"],
+                    reason=i["reason"])
 
     def _reply(self, items: list[dict[str, Any]]) -> str:
         paid = [i for i in items if i["decision"] == "pay"]
@@ -213,18 +222,20 @@ class PositivePayExceptions(Family):
                      "changed; the returned unknown item should be reported to the bank as possible fraud.")
         return " ".join(lines)
 
-    def _oracle(self, account: str, checks: list[int], items: list[dict[str, Any]], cm_acct: str | None,
-                report: dict[str, Any]) -> Trajectory:
-        register = {"check_from": min(checks), "check_to": max(checks)}
-        if cm_acct:
-            register["bank_account"] = cm_acct
-        steps = [
-            ToolStep(tool=_tool("accounts.list"), args={}),
-            ToolStep(tool=_tool("positive_pay.exceptions"), args={"account": account}),
-            ToolStep(tool="vista_erp.checks.list", args=register),
-            *[self._decide(i) for i in items],
-        ]
-        return Trajectory(label="oracle", steps=steps, reply=self._reply(items), answers=report)
+    def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
+        register: dict[str, Any] = {"check_from": min(c.checks), "check_to": max(c.checks)}
+        if c.cm_acct:
+            register["bank_account"] = c.cm_acct
+        return trajectory("oracle", [
+            step(_tool("accounts.list")),
+            step(_tool("positive_pay.exceptions"), account=c.account),
+            step("vista_erp.checks.list", **register),
+            *(self._decide(i) for i in c.items),
+        ], self._reply(c.items), report)
+
+    def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        return [self._alt_sql(c.checks, c.items, report), self._alt_return_all_then_pay(c.account, c.checks, c.items),
+                self._alt_by_check(c.account, c.items)]
 
     def _alt_sql(self, checks: list[int], items: list[dict[str, Any]], report: dict[str, Any]) -> Trajectory:
         """Read the queue and the register with SQL; decide the returns first; check numbers as integers."""
@@ -233,101 +244,91 @@ class PositivePayExceptions(Family):
             ToolStep(tool="sql.query",
                      args={"sql": f"SELECT * FROM {BANK.app}.{BANK.tables.exception_queue} ORDER BY check_number"}),
             ToolStep(tool="sql.query", args={"sql": f"SELECT * FROM {BANK.app}.{BANK.tables.accounts}"}),
-            ToolStep(tool="vista_erp.vista_query",
-                     args={"sql": f'SELECT * FROM vista_erp."CMDT" WHERE "CMRef" IN ({nums}) ORDER BY "CMRef"'}),
-            ToolStep(tool="sharepoint.files.read", args={"path": f"/Policies/{self.policy_ref}"}),
-            *[self._decide(i) for i in sorted(items, key=lambda i: (i["decision"] == "pay", -i["check_number"]))],
+            step("vista_erp.vista_query",
+                 sql=f'SELECT * FROM vista_erp."CMDT" WHERE "CMRef" IN ({nums}) ORDER BY "CMRef"'),
+            step("sharepoint.files.read", path=f"/Policies/{self.policy_ref}"),
+            *(self._decide(i) for i in sorted(items, key=lambda i: (i["decision"] == "pay", -i["check_number"]))),
         ]
         answers = {name: [int(c) for c in reversed(value)] for name, value in report.items()}
-        return Trajectory(label="sql_returns_first", steps=steps, reply=self._reply(items), answers=answers)
+        return trajectory("sql_returns_first", steps, self._reply(items), answers)
 
     def _alt_return_all_then_pay(self, account: str, checks: list[int], items: list[dict[str, Any]]) -> Trajectory:
         """Return everything first (the bank's default), then look each check up and change the
         truncation-only item to pay before the cutoff; the answers as one string per list, the
         bank's exception ids for the paid items."""
-        steps = [
-            ToolStep(tool=_tool("positive_pay.exceptions"), args={"account": account, "status": "all"}),
-            *[self._decide(i, decision="return") for i in items],
-            *[ToolStep(tool="vista_erp.checks.list", args={"check_from": c, "check_to": c}) for c in checks],
-            *[self._decide(i) for i in items if i["decision"] == "pay"],
-        ]
         paid = [i for i in items if i["decision"] == "pay"]
         ret = [i for i in items if i["decision"] != "pay"]
-        answers = {"paid_checks": "; ".join(i["exception_id"] for i in paid),
-                   "returned_checks": ", ".join(f"#{i['check_number']}" for i in ret)}
-        reply = (f"Paid {len(paid)}, returned {len(ret)}. I didn't move any money or touch the register "
-                 "or the issue file.")
-        return Trajectory(label="return_all_then_pay", steps=steps, reply=reply, answers=answers)
+        return trajectory("return_all_then_pay", [
+            step(_tool("positive_pay.exceptions"), account=account, status="all"),
+            *(self._decide(i, decision="return") for i in items),
+            *(step("vista_erp.checks.list", check_from=n, check_to=n) for n in checks),
+            *(self._decide(i) for i in paid),
+        ], f"Paid {len(paid)}, returned {len(ret)}. I didn't move any money or touch the register or the issue file.",
+            {"paid_checks": "; ".join(i["exception_id"] for i in paid),
+             "returned_checks": ", ".join(f"#{i['check_number']}" for i in ret)})
 
     def _alt_by_check(self, account: str, items: list[dict[str, Any]]) -> Trajectory:
         """Policy first, then item by item: the issue file and the register for each check, its
         decision; a terse reply, "check N" spellings."""
-        steps = [ToolStep(tool="sharepoint.files.read", args={"path": f"/Policies/{self.policy_ref}"}),
-                 ToolStep(tool=_tool("positive_pay.exceptions"), args={"account": account, "status": "pending"}),
-                 ToolStep(tool=_tool("positive_pay.issued_checks"), args={})]
+        steps = [step("sharepoint.files.read", path=f"/Policies/{self.policy_ref}"),
+                 step(_tool("positive_pay.exceptions"), account=account, status="pending"),
+                 step(_tool("positive_pay.issued_checks"))]
         for i in sorted(items, key=lambda i: -i["check_number"]):
-            steps += [ToolStep(tool="vista_erp.checks.list",
-                               args={"check_from": i["check_number"], "check_to": i["check_number"]}),
+            steps += [step("vista_erp.checks.list", check_from=i["check_number"], check_to=i["check_number"]),
                       self._decide(i)]
-        answers = {"paid_checks": [f"check {i['check_number']}" for i in items if i["decision"] == "pay"],
-                   "returned_checks": [str(i["check_number"]) for i in items if i["decision"] != "pay"]}
-        return Trajectory(label="item_by_item", steps=steps, reply="Done.", answers=answers)
+        return trajectory("item_by_item", steps, "Done.",
+                          {"paid_checks": [f"check {i['check_number']}" for i in items if i["decision"] == "pay"],
+                           "returned_checks": [str(i["check_number"]) for i in items if i["decision"] != "pay"]})
 
-    def _mutants(self, account: str, items: list[dict[str, Any]], report: dict[str, Any],
-                 vendors: dict[int, Any]) -> list[Trajectory]:
+    def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
         """Wrong trajectories: each is wrong per the instruction and its policy."""
+        items = c.items
+
         def decide(overrides: dict[int, str], skip: tuple[int, ...] = ()) -> list[ToolStep]:
             return [self._decide(i, overrides.get(i["check_number"])) for i in items
                     if i["check_number"] not in skip]
 
         def told(decisions: dict[int, str]) -> dict[str, Any]:
-            return {"paid_checks": [str(c) for c, d in decisions.items() if d == "pay"],
-                    "returned_checks": [str(c) for c, d in decisions.items() if d != "pay"]}
+            return {"paid_checks": [str(n) for n, d in decisions.items() if d == "pay"],
+                    "returned_checks": [str(n) for n, d in decisions.items() if d != "pay"]}
 
         right = {i["check_number"]: i["decision"] for i in items}
-        read = ToolStep(tool=_tool("positive_pay.exceptions"), args={"account": account})
+        read = step(_tool("positive_pay.exceptions"), account=c.account)
         out: list[Trajectory] = []
         dup = next((i for i in items if i["finding"] == "already_cleared"), None)
         if dup is not None:  # the lookalike: number, amount and payee all match the register
-            c = dup["check_number"]
+            n = dup["check_number"]
             out += [
-                Trajectory(label=f"second presentment {c} paid, reported as returned", mutant_class="lookalike",
-                           steps=[read, *decide({c: "pay"})], reply="Decided.", answers=report),
-                Trajectory(label=f"second presentment {c} paid and reported paid", mutant_class="lookalike",
-                           steps=[read, *decide({c: "pay"})], reply="Decided.", answers=told({**right, c: "pay"})),
+                mutant("lookalike", f"second presentment {n} paid, reported as returned", [read, *decide({n: "pay"})],
+                       "Decided.", report),
+                mutant("lookalike", f"second presentment {n} paid and reported paid", [read, *decide({n: "pay"})],
+                       "Decided.", told({**right, n: "pay"})),
             ]
         altered = next((i for i in items if i["finding"] == "amount_altered"), None)
         if altered is not None:  # the bank's presented amount taken over the register's
-            c = altered["check_number"]
-            out.append(Trajectory(label=f"altered check {c} paid at the presented amount", mutant_class="stale",
-                                  steps=[read, *decide({c: "pay"})], reply="Decided.",
-                                  answers=told({**right, c: "pay"})))
-            vendor = vendors.get(c)
+            n = altered["check_number"]
+            out.append(mutant("stale", f"altered check {n} paid at the presented amount", [read, *decide({n: "pay"})],
+                              "Decided.", told({**right, n: "pay"})))
+            vendor = c.vendors.get(n)
             if vendor is not None:
-                out.append(Trajectory(
-                    label=f"right decisions plus a payment hold on the altered check's Vista vendor {vendor}",
-                    mutant_class="careless",
-                    steps=[read, *decide({}), ToolStep(tool="vista_erp.vendors.set_payment_hold",
-                                                       args={"vendor_id": str(vendor), "on_hold": True,
-                                                             "hold_code": "MGMT",
-                                                             "reason": f"altered check {c}"})],
-                    reply="Decided; vendor held.", answers=report))
+                out.append(mutant(
+                    "careless", f"right decisions plus a payment hold on the altered check's Vista vendor {vendor}",
+                    [read, *decide({}), step("vista_erp.vendors.set_payment_hold", vendor_id=str(vendor), on_hold=True,
+                                             hold_code="MGMT", reason=f"altered check {n}")],
+                    "Decided; vendor held.", report))
         out += [
-            Trajectory(label="the bank's default: every item returned", mutant_class="careless",
-                       steps=[read, *decide({i["check_number"]: "return" for i in items})], reply="All returned.",
-                       answers=told({c: "return" for c in right})),
-            Trajectory(label=f"item {items[-1]['check_number']} left undecided", mutant_class="careless",
-                       steps=[read, *decide({}, skip=(items[-1]["check_number"],))], reply="Decided.",
-                       answers=report),
-            Trajectory(label="right decisions, paid and returned lists swapped", mutant_class="contradicting_report",
-                       steps=[read, *decide({})], reply="Decided.",
-                       answers={"paid_checks": report["returned_checks"], "returned_checks": report["paid_checks"]}),
-            Trajectory(label="the answers without any decision", mutant_class="shortcut",
-                       steps=[read, ToolStep(tool="vista_erp.checks.list",
-                                             args={"check_from": min(right), "check_to": max(right)})],
-                       reply="Paid and returned as listed.", answers=report),
+            mutant("careless", "the bank's default: every item returned",
+                   [read, *decide({i["check_number"]: "return" for i in items})], "All returned.",
+                   told({n: "return" for n in right})),
+            mutant("careless", f"item {items[-1]['check_number']} left undecided",
+                   [read, *decide({}, skip=(items[-1]["check_number"],))], "Decided.", report),
+            mutant("contradicting_report", "right decisions, paid and returned lists swapped", [read, *decide({})],
+                   "Decided.", {"paid_checks": report["returned_checks"], "returned_checks": report["paid_checks"]}),
+            mutant("shortcut", "the answers without any decision",
+                   [read, step("vista_erp.checks.list", check_from=min(right), check_to=max(right))],
+                   "Paid and returned as listed.", report),
         ]
         return out
 
 
-FAMILIES = [PositivePayExceptions]
+FAMILIES = [TPositivePay]

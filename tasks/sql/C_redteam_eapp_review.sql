@@ -58,7 +58,3 @@ LEFT JOIN line_check lc ON lc.eapp_id = e.eapp_id
 LEFT JOIN planted pl ON pl.commitment_id = c.commitment_number AND pl.invoice_number = e.invoice_number
 WHERE e.status = 'Submitted'
 ORDER BY c.commitment_number, e.app_number;
-
--- name: eapp_lines
-SELECT line_no, sov_line_no, cost_code, description, this_period, retainage
-FROM redteam.eapp_lines WHERE eapp_id = $eapp_id ORDER BY line_no;

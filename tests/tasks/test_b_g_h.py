@@ -20,13 +20,13 @@ from cfab.apps.world.golden import ensure_golden
 from cfab.runner.policies.oracle import DoEverythingPolicy, ExecutePolicy, OraclePolicy
 from cfab.seeds.determinism import BuildInputs
 from cfab.runner.admit import admit_task
-from cfab.tasks.families.b_aia_g702 import AiaG702
-from cfab.tasks.families.g_sub_accrual import SubAccrual
-from cfab.tasks.families.h_procore_erp_sync import ProcoreErpSync
+from cfab.tasks.families.b_aia_g702 import BAiaG702
+from cfab.tasks.families.g_sub_accrual import GSubAccrual
+from cfab.tasks.families.h_procore_erp_sync import HProcoreErpSync
 from cfab.tasks.family import BookReader
 from cfab.tasks.model import Task, ToolStep, Trajectory, result_of
 
-FAMILIES = (AiaG702, SubAccrual, ProcoreErpSync)
+FAMILIES = (BAiaG702, GSubAccrual, HProcoreErpSync)
 EXPECTED_KEYS = {
     "B_aia_g702": ["1042", "1990", "2014", "2200", "3100", "3412"],
     "G_sub_accrual": ["1042", "2014", "2200", "3100", "3412", "4012"],

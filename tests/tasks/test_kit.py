@@ -1,9 +1,9 @@
 """The family kit (cfab.tasks.kit) and the Family template: each helper once, on its own.
 
 Figures are exact (no float on the way), SQL literals quote what the book holds, evaluator entries
-take only the fields their kind may carry and bind against a catalog, and trajectories keep what
-they are given. The answer builders are tested with the grader's typed answers
-(tests/grader/test_grader_answers.py).
+take only the fields their kind may carry and bind against a catalog, trajectories keep what they
+are given, and a family's named steps compose into one task. The answer builders are tested with
+the grader's typed answers (tests/grader/test_grader_answers.py).
 """
 
 from __future__ import annotations
@@ -13,11 +13,14 @@ from typing import Any
 
 import pytest
 
+from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import CallPredicate, Evaluator, EvaluatorError, RowPredicate
+from cfab.tasks.family import Family, TaskParts
 from cfab.tasks.kit import (
     allow_added,
     allow_changed,
     amount_answer,
+    ask,
     case_of,
     case_when,
     cents,
@@ -41,7 +44,7 @@ from cfab.tasks.kit import (
     trajectory,
     with_args,
 )
-from cfab.tasks.model import ToolStep
+from cfab.tasks.model import Task, ToolStep, Trajectory
 
 CATALOG = {
     "vista_erp.APVH": {"VendorGroup": "INTEGER", "Vendor": "INTEGER", "HoldCode": "VARCHAR"},
@@ -158,3 +161,64 @@ def test_steps_and_trajectories() -> None:
                                                                            {"vista_vendor_id": "13571"}, None)
     wrong = mutant("lookalike", "the other vendor held", [other])
     assert (wrong.mutant_class, wrong.reply, wrong.answers) == ("lookalike", "Done.", {})
+
+
+# ------------------------------------------------------------------------------ the Family template
+class _Toy(Family[dict], family="C_toy_hold", domain_code="C", taxonomy_path="C.Toy.hold", difficulty=1,
+           systems=["vista_erp"], user_role="AP Manager", policy_ref="ap_invoice_policy.md",
+           money_movement_guard=True, source_ref="a test"):
+    calls: list[str] = []
+
+    def keys(self, book: Any) -> list[str]:
+        return ["13571"]
+
+    def case(self, key: str, book: Any) -> dict:
+        self.calls.append("case")
+        return {"vendor": key, "look": "13572"}
+
+    def answers(self, c: dict) -> list[AnswerSpec]:
+        return [amount_answer("held_amount", "the amount held", "10", lookalikes=["11"])]
+
+    def instruction(self, c: dict, answers: list[AnswerSpec]) -> str:
+        return f"Hold vendor {c['vendor']}. {ask(answers)}"
+
+    def evaluator(self, c: dict, answers: list[AnswerSpec]) -> Evaluator:
+        return evaluator(expected=[expect_added("vista_erp", "APVH", {"Vendor": int(c["vendor"])}, count=1,
+                                                label="the hold")],
+                         answers=answers, money_movement_guard=self.money_movement_guard)
+
+    def _hold(self, vendor: str) -> ToolStep:
+        return step("vista_erp.vendors.set_payment_hold", vendor_id=vendor, on_hold=True)
+
+    def oracle(self, c: dict, report: dict[str, Any]) -> Trajectory:
+        return trajectory("oracle", [self._hold(c["vendor"])], "Held.", report)
+
+    def mutants(self, c: dict, report: dict[str, Any]) -> list[Trajectory]:
+        return [mutant("lookalike", "the lookalike held", [self._hold(c["look"])], answers=report)]
+
+    def guarded_step(self, c: dict) -> ToolStep:
+        return step("vista_erp.payments.create", vendor_id=c["vendor"])
+
+
+def test_family_card_is_set_by_class_keywords() -> None:
+    assert (_Toy.family, _Toy.domain_code, _Toy.systems, _Toy.scales, _Toy.rubric, _Toy.sql_write) == \
+        ("C_toy_hold", "C", ["vista_erp"], True, None, False)
+    with pytest.raises(TypeError, match="taxonomy_path"):
+        class _Half(Family[dict], family="C_half", domain_code="C"):  # type: ignore[call-arg]
+            pass
+
+
+def test_build_composes_the_named_steps_into_one_task() -> None:
+    fam = _Toy()
+    parts = fam.build("13571", book=None)  # type: ignore[arg-type]
+    assert isinstance(parts, TaskParts)
+    assert fam.calls == ["case"]                                   # the book is read once per task
+    assert parts.instruction == "Hold vendor 13571. When you finish, report the amount held (`held_amount`)."
+    assert parts.oracle.answers == {"held_amount": "10.00"}        # the report: the answers' expected values
+    assert parts.mutants[0].answers == parts.oracle.answers
+    assert (parts.alternatives, parts.defect_variant, parts.rubric) == ([], None, None)
+    task = fam.task("13571", book=None)  # type: ignore[arg-type]
+    assert isinstance(task, Task)
+    assert (task.instance_id, task.family, task.domain, task.money_movement_guard) == (
+        "cf_C_toy_hold_13571", "C_toy_hold", "AP & Procurement", True)
+    assert task.guarded_step == step("vista_erp.payments.create", vendor_id="13571")

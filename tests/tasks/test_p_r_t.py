@@ -49,21 +49,21 @@ def facts(golden: Path) -> dict:
                 for key in keys[fam.family]:
                     task = fam.task(key, book)
                     tasks[task.instance_id] = task
-        week = book.q(P.SQL, "cert_week")[0]["week_ending"]
+        week = book.q(P.FAMILY, "cert_week")[0]["week_ending"]
         p_lines = {}
         p_planted = {}
         p_pay = {}
         for job in keys["P_certified_payroll"]:
-            pay = p_pay[job] = book.q(P.SQL, "payroll", project_id=job, week_ending=week)[0]
-            p_lines[job] = book.q(P.SQL, "line_checks", payroll_id=pay["payroll_id"])
-            p_planted[job] = book.q(P.SQL, "planted", payroll_id=pay["payroll_id"])
+            pay = p_pay[job] = book.q(P.FAMILY, "payroll", project_id=job, week_ending=week)[0]
+            p_lines[job] = book.q(P.FAMILY, "line_checks", payroll_id=pay["payroll_id"])
+            p_planted[job] = book.q(P.FAMILY, "planted", payroll_id=pay["payroll_id"])
         year = int(keys["R_1099nec"][0])
-        r_tins = book.q(R.SQL, "by_tin", tax_year=year)
-        r_vista = book.q(R.SQL, "vista_payments", tax_year=year)
-        r_split = book.q(R.SQL, "split_payee")
+        r_tins = book.q(R.FAMILY, "by_tin", tax_year=year)
+        r_vista = book.q(R.FAMILY, "vista_payments", tax_year=year)
+        r_split = book.q(R.FAMILY, "split_payee")
         t_key = keys["T_positive_pay"][0]
-        t_items = book.q(T.SQL, "decisions", presented_date=t_key)
-        t_planted = book.q(T.SQL, "planted")
+        t_items = book.q(T.FAMILY, "decisions", presented_date=t_key)
+        t_planted = book.q(T.FAMILY, "planted")
         policies = {r["policy_id"] for r in book.rows("SELECT policy_id FROM book.policies")}
         clock = book.inputs.clock
         return {"tasks": tasks, "keys": keys, "p_lines": p_lines, "p_planted": p_planted, "p_pay": p_pay,

@@ -1,5 +1,5 @@
-"""The PM extension's fourteen tasks (pm_redteam, pm_ingenious_build, pm_ressio, pm_smartbuild,
-pm_cross): compiled against the golden file, their keys chosen by property from the book,
+"""The PM extension's fourteen tasks (its nine families in tasks/families, shared steps in
+pm_extension): compiled against the golden file, their keys chosen by property from the book,
 evaluators valid against the catalog, every task admitted (k=2), the over-eager policies
 (execute, do-everything) failing, and the planted twists catching the careless moves they are
 there for.
@@ -22,17 +22,21 @@ from cfab.runner.results.records import Episode, ToolCallRecord
 from cfab.seeds.determinism import BuildInputs
 from cfab.runner.admit import admit_task
 from cfab.tasks.families import (
-    pm_cross,
-    pm_cross_vista,
-    pm_ingenious_build,
-    pm_redteam,
-    pm_ressio,
-    pm_smartbuild,
+    a_ingenious_funding,
+    a_smartbuild_reestimate,
+    b_smartbuild_claim,
+    c_redteam_eapp_review,
+    c_ressio_bill_match,
+    h_ingenious_vista_etc,
+    h_redteam_sage_bill,
+    h_ressio_vista_ap,
+    h_smartbuild_vista_reestimate,
 )
 from cfab.tasks.family import BookReader
 from cfab.tasks.model import Task
 
-MODULES = (pm_redteam, pm_ingenious_build, pm_ressio, pm_smartbuild, pm_cross, pm_cross_vista)
+MODULES = (c_redteam_eapp_review, a_ingenious_funding, c_ressio_bill_match, b_smartbuild_claim, a_smartbuild_reestimate,
+           h_redteam_sage_bill, h_ingenious_vista_etc, h_ressio_vista_ap, h_smartbuild_vista_reestimate)
 COUNTS = {"C_redteam_eapp_review": 3, "A_ingenious_funding": 3, "C_ressio_bill_match": 2, "B_smartbuild_claim": 1,
           "A_smartbuild_reestimate": 1, "H_redteam_sage_bill": 1, "H_ingenious_vista_etc": 1, "H_ressio_vista_ap": 1,
           "H_smartbuild_vista_reestimate": 1}
