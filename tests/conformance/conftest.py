@@ -4,18 +4,15 @@ and environments shared per session so the folder stays fast."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
 from cfab.apps.world.environment import Environment
 from cfab.apps.world.golden import ensure_golden
 from cfab.seeds.determinism import BuildInputs
-from conformance_helpers import file_sha256, group_apps
+from tests.conformance.conformance_helpers import file_sha256, group_apps
 
 
 @pytest.fixture(scope="session")

@@ -8,20 +8,22 @@ single clean paragraph (no traceback, no "LINE 1:" caret excerpt, no internal fa
 tool leaves the state fingerprint unchanged and adds exactly one guard-log row with
 executed=false, valid arguments or not; a failed write changes nothing.
 
-``CFAB_FUZZ_EXAMPLES`` (default 12 per 20 tools of a group) raises the Hypothesis example count;
-``CFAB_FUZZ_RANDOM=1`` explores new random examples instead of the derandomized default.
+The random-argument test is marked ``fuzz``: 12 examples per 20 tools of a group, derandomized,
+in the default tier; ten times as many random ones under ``--hypothesis-profile fuzz``.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cfab.apps.world.environment import Environment
-from conformance_helpers import (
+from tests.conformance.conformance_helpers import (
     APP_GROUPS,
     HOSTILE_NUMBERS,
     HOSTILE_STRINGS,
@@ -32,11 +34,8 @@ from conformance_helpers import (
     guard_rows,
     schema_fingerprint,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from tests.fixtures.tiers import examples
 
-EXAMPLES = int(os.environ.get("CFAB_FUZZ_EXAMPLES", "12"))
-RANDOM = bool(os.environ.get("CFAB_FUZZ_RANDOM"))
 SQL_GROUP = "erp_a"  # the group whose environment also fuzzes sql.query / sql.execute
 
 
@@ -180,13 +179,13 @@ def arguments(spec: Any, foreign: list[Any]) -> st.SearchStrategy[dict[str, Any]
 
 
 # ------------------------------------------------------------------------------ the tests
+@pytest.mark.fuzz
 @pytest.mark.parametrize("group", list(APP_GROUPS))
 def test_fuzz_random_arguments(group, group_env, fuzzers, foreign_ids):
     fz = fuzzer_for(fuzzers, group_env, group)
     tools = fz.tools
 
-    @settings(max_examples=EXAMPLES * max(1, len(tools) // 20), deadline=None, derandomize=not RANDOM,
-              database=None if not RANDOM else settings.default.database,
+    @settings(max_examples=examples(12) * max(1, len(tools) // 20), deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(data=st.data())
     def run(data: st.DataObject) -> None:

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import duckdb
 import pytest
+
 from cfab.apps.contract import AppManifest
 from cfab.apps.registry import load_all
-from conformance_helpers import (
+from tests.conformance.conformance_helpers import (
     ALL_APPS,
     ARCHETYPE_OF,
     ARCHETYPES,

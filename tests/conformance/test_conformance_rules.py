@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from cfab.apps.registry import load_all
 from cfab.apps.world.environment import Environment
 from cfab.triggers.rules import load_rules
-from conformance_helpers import ARCHETYPES, check_result, schema_fingerprint
+from tests.conformance.conformance_helpers import ARCHETYPES, check_result, schema_fingerprint
 
 ERPS = ARCHETYPES["ERP"]
 APPS = [*ERPS, "procore", "hh2"]

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from cfab.apps.sandbox.tool import READ_TIMEOUT_S
 from cfab.apps.world.environment import Environment
 from cfab.apps.world.golden import cfab_home
-from conformance_attacks import ATTACKS, COMPOSED, HIDDEN, NOT_COMPOSED
-from conformance_helpers import check_result, file_sha256
+from tests.conformance.conformance_attacks import ATTACKS, COMPOSED, HIDDEN, NOT_COMPOSED
+from tests.conformance.conformance_helpers import check_result, file_sha256
 
 # Files the golden cache itself writes (goldens, composed templates, their markers and locks):
 # another test session sharing the cache may add these at any time; an attack could not.

@@ -10,9 +10,10 @@ import re
 
 import duckdb
 import pytest
-from cfab.apps.registry import load_all
-from conformance_helpers import ARCHETYPES, check_result, example_args
 from jsonschema import Draft202012Validator
+
+from cfab.apps.registry import load_all
+from tests.conformance.conformance_helpers import ARCHETYPES, check_result, example_args
 
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 # An example value in an argument's doc line: "e.g.", a quoted literal, a number, true/false/null,

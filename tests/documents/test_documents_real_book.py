@@ -1,6 +1,5 @@
 """The generated scale-1 book: every document renders, fast and deterministically, and the
-numbers an agent can only get from the PDF come back out of it. Skipped (with the reason)
-until cfab.seeds.build_book has landed."""
+numbers an agent can only get from the PDF come back out of it."""
 
 from __future__ import annotations
 
@@ -9,10 +8,10 @@ import time
 from decimal import Decimal
 
 import duckdb
-from documents_helpers import ocr_fields_many
 from openpyxl import load_workbook
 
 from cfab.seeds.documents import render_all, render_document
+from tests.documents.documents_helpers import ocr_fields_many
 
 
 def test_real_book_renders_fast_and_reads_back(real_book: duckdb.DuckDBPyConnection) -> None:

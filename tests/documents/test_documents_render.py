@@ -13,7 +13,7 @@ import pytest
 
 from cfab.apps.ocr import ocr_pdf
 from cfab.seeds.documents import DOC_TYPES, DocumentError, RenderedDocument, render_all, render_document
-from documents_helpers import make_fixture_book
+from tests.fixtures.golden import fixture_book
 
 
 def test_every_fixture_document_renders_with_its_metadata(book: duckdb.DuckDBPyConnection) -> None:
@@ -40,7 +40,7 @@ def test_every_fixture_document_renders_with_its_metadata(book: duckdb.DuckDBPyC
 def test_two_renders_are_byte_identical(book: duckdb.DuckDBPyConnection) -> None:
     first = {d.document_id: d.content for d in render_all(book)}
     time.sleep(1.1)  # a wall-clock timestamp anywhere in the bytes would now differ
-    other = make_fixture_book()
+    other = fixture_book()
     try:
         second = {d.document_id: d.content for d in render_all(other)}
     finally:

@@ -53,9 +53,9 @@ def test_accrual_template_leaves_inputs_blank(book: duckdb.DuckDBPyConnection) -
 def test_1099_workbook_masks_tins_and_sums_tax_year_checks(book: duckdb.DuckDBPyConnection) -> None:
     content = render_document(book, "doc-wb-1099").content
     assert list_sheets(content) == ["1099 Vendors 2025"]
-    rows = read_range(content, "1099 Vendors 2025", "A6:G9")
-    assert rows[0][3] == "XX-XXX5667" and rows[2][3] == "XXX-XX-6789"
-    assert [r[6] for r in rows] == [210000, 0, 12500, Decimal("222500")]  # void and 2026 checks excluded
+    rows = read_range(content, "1099 Vendors 2025", "A6:G11")
+    assert rows[0][3] == "XX-XXX5667" and rows[2][3] == rows[3][3] == "XXX-XX-6789"  # the split payee, once masked
+    assert [r[6] for r in rows] == [210000, 0, 12500, 0, 0, Decimal("222500")]  # void and 2026 checks excluded
     assert all("412-55" not in str(c.value) for c in cells(content))
     assert mask_tin("12-3456789") == "XX-XXX6789"
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cfab.apps.xlsx import (Cell, XlsxError, add_sheet, cells, create_workbook, list_sheets, read_range,
-                            write_cells)
+from cfab.apps.xlsx import Cell, XlsxError, add_sheet, cells, create_workbook, list_sheets, read_range, write_cells
+from tests.fixtures.tiers import examples
 
 BASE = create_workbook({"Bills": [["Vendor", "Amount", "Retainage", "Net"],
                                   ["V1001", Decimal("14350.00"), Decimal("0"), "=B2-C2"],
@@ -80,7 +80,8 @@ def test_formula_errors_are_excel_error_values() -> None:
     assert read_range(out, "Bills", "A6:A9") == [["#DIV/0!"], ["#NAME?"], ["#CIRC!"], [Decimal("-1")]]
 
 
-@settings(max_examples=25, deadline=None)
+@pytest.mark.fuzz
+@settings(max_examples=examples(25), deadline=None)
 @given(st.decimals(min_value=Decimal("-9999999999.99"), max_value=Decimal("9999999999.99"), places=2,
                    allow_nan=False, allow_infinity=False))
 def test_money_round_trips_exactly(amount: Decimal) -> None:

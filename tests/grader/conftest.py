@@ -6,7 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from grader_helpers import build_golden
+
+from tests.grader.grader_helpers import build_golden
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from cfab.grader import AnswerSpec, Evaluator, StateDiff, answers_schema, check_answers, grade
 from cfab.tasks.kit import amount_answer, ask, choice_answer, count_answer, date_answer, id_answer, id_list_answer
+from tests.fixtures.tiers import examples
 
 EMPTY = StateDiff(diffs={})
 
@@ -127,7 +128,8 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
                     max_leaves=12)
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.fuzz
+@settings(max_examples=examples(200), deadline=None)
 @given(reply=JSON, answers=JSON, value=JSON)
 def test_grade_never_raises(reply: Any, answers: Any, value: Any) -> None:
     specs = [HOLD_ID, CO_KIND, VIOLATIONS, SYNCED, DUE, PERIOD]

@@ -12,8 +12,9 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 import pytest
+
 from cfab.grader import StateDiff, TableDiff, state_diff
-from grader_helpers import Writer
+from tests.grader.grader_helpers import Writer
 
 
 def _scenario(attempt: Path, record: bool = True) -> None:

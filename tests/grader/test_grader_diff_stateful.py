@@ -19,11 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-from cfab.grader import StateDiff, state_diff
-from grader_helpers import DDL, PKS, Writer
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
+
+from cfab.grader import StateDiff, state_diff
+from tests.fixtures.tiers import examples
+from tests.grader.grader_helpers import DDL, PKS, Writer
 
 Model = dict[str, dict[tuple[Any, ...], dict[str, Any]]]
 
@@ -250,6 +253,6 @@ class DiffMachine(RuleBasedStateMachine):
 
 
 DiffMachine.TestCase.settings = settings(
-    max_examples=10, stateful_step_count=12, deadline=None,
+    max_examples=examples(10), stateful_step_count=12, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-TestDiffMachine = DiffMachine.TestCase
+TestDiffMachine = pytest.mark.fuzz(DiffMachine.TestCase)

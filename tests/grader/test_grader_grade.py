@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from cfab.grader import (
     Evaluator,
     Grade,
@@ -14,7 +15,7 @@ from cfab.grader import (
     grade,
     state_diff,
 )
-from grader_helpers import Writer
+from tests.grader.grader_helpers import Writer
 
 HOLD = {"app": "vista_erp", "table": "APVM", "op": "changed", "where": {"_pk": "20147"},
         "assert": {"PayHold": "Y"}}

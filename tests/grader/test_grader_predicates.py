@@ -7,6 +7,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+
 from cfab.grader import (
     CallPredicate,
     Evaluator,
@@ -19,7 +20,7 @@ from cfab.grader import (
     state_diff,
     values_equal,
 )
-from grader_helpers import Writer
+from tests.grader.grader_helpers import Writer
 
 
 @pytest.fixture()

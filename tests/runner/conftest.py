@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from runner_fake_openai import FakeOpenAI
+
+from tests.runner.runner_fake_openai import FakeOpenAI
 
 
 @pytest.fixture

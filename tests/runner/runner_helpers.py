@@ -7,7 +7,6 @@ import signal
 import sys
 import time
 from decimal import Decimal
-from pathlib import Path
 
 from cfab.runner.results.records import AttemptRecord, AttemptSpec
 
@@ -65,7 +64,8 @@ def pool_script(out: str, n: int, sleep: float) -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parent))
-    import runner_helpers  # so workers unpickle runner_helpers.run_one, not __main__'s
+    # run as `python -m tests.runner.runner_helpers` from the repository root: workers unpickle
+    # tests.runner.runner_helpers.run_one, not __main__'s
+    from tests.runner import runner_helpers
 
     runner_helpers.pool_script(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]))

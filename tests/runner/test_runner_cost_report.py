@@ -7,8 +7,6 @@ import multiprocessing as mp
 from decimal import Decimal
 
 import pytest
-from runner_fake_openai import FakeEnv, FakeTask
-from runner_helpers import add_costs, make_record
 
 from cfab.runner.cost import CostMeter, Price, PriceError, cost_of, lookup_price, resolve_price
 from cfab.runner.policies import available_policies, make_policy, register_policy
@@ -16,6 +14,8 @@ from cfab.runner.policies.baselines import NoopPolicy
 from cfab.runner.protocols import Policy
 from cfab.runner.results import render_report, summarize_run, write_outputs
 from cfab.runner.results import ResultsDir
+from tests.runner.runner_fake_openai import FakeEnv, FakeTask
+from tests.runner.runner_helpers import add_costs, make_record
 
 # ------------------------------------------------------------------ cost
 

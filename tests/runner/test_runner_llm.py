@@ -6,12 +6,12 @@ import json
 from decimal import Decimal
 
 import pytest
-from runner_fake_openai import NATIVE, FakeEnv, FakeTask, completion, error, sanitized
 
 from cfab.runner.cost import CostMeter
 from cfab.runner.policies import make_policy
 from cfab.runner.policies.llm import LLMConfig, LLMConfigError, LLMPolicy
 from cfab.runner.policies.prompt import SYSTEM_PROMPT
+from tests.runner.runner_fake_openai import NATIVE, FakeEnv, FakeTask, completion, error, sanitized
 
 KEY = "sk-test-0123456789abcdef"
 
@@ -199,8 +199,8 @@ def test_optional_act_dispatcher(fake_openai):
 def test_finish_carries_the_tasks_typed_answers(fake_openai):
     from dataclasses import dataclass
 
-    from cfab.tasks.kit import amount_answer, choice_answer
     from cfab.grader import answers_schema
+    from cfab.tasks.kit import amount_answer, choice_answer
 
     specs = [amount_answer("accrual_amount", "the total accrued", "632000.00"),
              choice_answer("posted", "whether you posted it", ["posted", "not_posted"], "not_posted")]

@@ -10,12 +10,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import runner_helpers
-from runner_helpers import run_one
-
 from cfab.runner.pool import run_attempts
 from cfab.runner.results.records import AttemptSpec, TaskMeta
 from cfab.runner.results import ResultsDir
+from tests.runner import runner_helpers
+from tests.runner.runner_helpers import run_one
 
 META = TaskMeta(domain="AP & Procurement", family="C_coi_hold", difficulty=1,
                 systems=["vista_erp"], money_movement_guard=True)
@@ -80,9 +79,9 @@ def test_in_process_mode_records_exceptions(tmp_path):
 
 def test_sigkill_of_the_whole_run_then_resume_is_exact(tmp_path):
     n = 40
-    script = Path(runner_helpers.__file__)
-    cmd = [sys.executable, str(script), str(tmp_path), str(n), "0.05"]
-    proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL,
+    root = Path(runner_helpers.__file__).parents[2]  # the repository root, where `tests` is a package
+    cmd = [sys.executable, "-m", "tests.runner.runner_helpers", str(tmp_path), str(n), "0.05"]
+    proc = subprocess.Popen(cmd, cwd=root, start_new_session=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     try:
@@ -101,7 +100,7 @@ def test_sigkill_of_the_whole_run_then_resume_is_exact(tmp_path):
     assert 6 <= first < n
     with open(tmp_path / "attempts.jsonl", "ab") as fh:  # as if killed mid-write
         fh.write(b'{"task":"t05","attempt":1,"pol')
-    done = subprocess.run(cmd, capture_output=True, timeout=60)
+    done = subprocess.run(cmd, cwd=root, capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr.decode()
     keys = [(r.task, r.attempt) for r in ResultsDir(tmp_path).load()]
     raw = lines(tmp_path)

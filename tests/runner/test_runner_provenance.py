@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from runner_helpers import make_record
-
 from cfab.runner.results.provenance import golden_digest, provenance
 from cfab.runner.results import render_report, summarize_run, write_outputs
 from cfab.runner.results import ResultsDir
 from cfab.seeds.determinism import BuildInputs
+from tests.runner.runner_helpers import make_record
 
 
 def _golden(tmp_path: Path) -> Path:

@@ -6,10 +6,9 @@ import json
 import multiprocessing as mp
 from decimal import Decimal
 
-from runner_helpers import append_many, make_record
-
 from cfab.runner.results.records import AttemptRecord
 from cfab.runner.results import ResultsDir
+from tests.runner.runner_helpers import append_many, make_record
 
 
 def test_record_json_round_trip_with_decimal_cost_as_string(tmp_path):

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from runner_helpers import make_record
 
 from cfab.grader.metrics import AttemptOutcome, over_worlds, pair_slots
 from cfab.runner.results.records import AttemptRecord
 from cfab.runner.results import render_report, summarize_run
 from cfab.tasks.suite import REGENERATED_SEED
+from tests.runner.runner_helpers import make_record
 
 
 def _rec(fam: str, slot: int, split: str, attempt: int, passed: bool, key: str | None = None,

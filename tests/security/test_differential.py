@@ -8,23 +8,23 @@ engine refuses something for a security reason, the guard should have refused it
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cfab.apps.sandbox.exec import QueryResult, SqlError, connect_hardened, run_read
 from cfab.apps.sandbox.policy import SqlRefused
 from cfab.apps.sandbox.read import check_read
+from tests.fixtures.tiers import examples
 
 from .conftest import ALLOWED, SECRET_MARKER, build_fixture_db, content_digest, dir_listing
 
-# CFAB_SQL_FUZZ_EXAMPLES=20000 CFAB_SQL_FUZZ_RANDOM=1 pytest tests/security/test_differential.py
-# runs a long random campaign; the default is a fixed, fast sample for CI.
-FUZZ_EXAMPLES = int(os.environ.get("CFAB_SQL_FUZZ_EXAMPLES", "300"))
-FUZZ_RANDOM = os.environ.get("CFAB_SQL_FUZZ_RANDOM", "") not in ("", "0")
+# A fixed, fast sample in the default tier; `pytest tests/security/test_differential.py
+# --hypothesis-profile fuzz` runs a long random campaign (ten times as many statements).
+FUZZ_EXAMPLES = examples(300)
 
 ENGINE_SECURITY_ERROR = re.compile(
     r"permission|read-only|read only|cannot write|configuration has been locked|disabled by configuration"
@@ -137,13 +137,14 @@ statements = st.one_of(selects(2), selects(2), with_clauses(), selects(1).map(la
                        tables.map(lambda t: f"SUMMARIZE {t}"))
 
 
+@pytest.mark.fuzz
 def test_guard_and_engine_agree(tmp_path: Path) -> None:
     golden = build_fixture_db(tmp_path / "golden.duckdb")
     before, files = content_digest(golden), dir_listing(tmp_path)
     con = connect_hardened(str(golden))
     accepted: list[str] = []
 
-    @settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=not FUZZ_RANDOM, database=None,
+    @settings(max_examples=FUZZ_EXAMPLES, deadline=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     @given(pre=statements_before, stmt=statements, post=statements_after, data=st.data())
     def check(pre: str, stmt: str, post: str, data: st.DataObject) -> None:

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import duckdb
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
 from cfab.seeds import BuildInputs
-from seeds_helpers import fresh_book
+from tests.seeds.seeds_helpers import fresh_book
 
 
 @pytest.fixture(scope="session")

@@ -1,10 +1,11 @@
-"""Helpers shared by the seeds tests (imported by name; conftest puts this folder on sys.path)."""
+"""Helpers shared by the seeds tests."""
 
 from __future__ import annotations
 
 from datetime import date
 
 import duckdb
+
 from cfab.seeds import BuildInputs, build_book
 
 CLOCK = date(2026, 1, 31)

@@ -6,8 +6,9 @@ from decimal import Decimal
 
 import duckdb
 import pytest
+
 from cfab.seeds import BuildInputs
-from seeds_helpers import fresh_book, one, rows
+from tests.seeds.seeds_helpers import fresh_book, one, rows
 
 ETC_JOBS = ("1042", "1990", "2014", "2041", "2200", "3100", "3412", "4012")
 

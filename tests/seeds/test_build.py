@@ -6,9 +6,10 @@ from datetime import date
 
 import duckdb
 import pytest
+
 from cfab.schema import content_digest
 from cfab.seeds import BuildInputs, check_invariants, invariant_queries
-from seeds_helpers import fresh_book, one, rows
+from tests.seeds.seeds_helpers import fresh_book, one, rows
 
 TABLES = ("company", "gl_accounts", "gl_periods", "journal_entries", "journal_lines", "cost_codes", "erp_phase_map",
           "union_locals", "owners", "jobs", "prime_contracts", "prime_sov_lines", "sov_progress", "owner_pay_apps",

@@ -7,8 +7,9 @@ import re
 from datetime import date
 
 import duckdb
+
 from cfab.seeds import BuildInputs
-from seeds_helpers import fresh_book, one, rows
+from tests.seeds.seeds_helpers import fresh_book, one, rows
 
 TREASURY = ("BA-WFMM", "BA-PNCEQ")
 

@@ -9,7 +9,8 @@ from decimal import Decimal
 from importlib import resources
 
 import duckdb
-from seeds_helpers import CLOCK, one, rows
+
+from tests.seeds.seeds_helpers import CLOCK, one, rows
 
 EXPIRED = ("V1000", "V1002", "V1003", "V1006", "V1007")
 SYNC_JOBS = ("1042", "2014", "2041", "2200", "3100", "4012")

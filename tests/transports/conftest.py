@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from transport_tasks import APPS, all_tasks
+from tests.transports.transport_tasks import APPS, all_tasks
 
 
 @pytest.fixture(scope="session")

@@ -17,14 +17,13 @@ from fastapi.testclient import TestClient
 from mcp import ClientSession
 from mcp.shared.memory import create_client_server_memory_streams
 
-from cfab.grader import Grade
 from cfab.apps.world.environment import Environment
+from cfab.grader import Grade
 from cfab.runner.transports.http import create_app
 from cfab.runner.transports.mcp import serve_streams
 from cfab.runner.transports.session import ServedEnv
 from cfab.seeds.determinism import BuildInputs
-
-from transport_tasks import read_keys
+from tests.transports.transport_tasks import read_keys
 
 CASES = [("right", "ok"), ("right-formatted", "ok"), ("lookalike", "fail"), ("missing", "fail"),
          ("not-an-object", "fail"), ("nested", "fail")]

@@ -17,17 +17,16 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cfab.grader import Grade
 from cfab.apps.world.arguments import TRUNCATED_KEY
 from cfab.apps.world.environment import Environment
+from cfab.grader import Grade
 from cfab.runner.transports.bodylimit import MAX_BODY_BYTES
 from cfab.runner.transports.http import create_app
 from cfab.runner.transports.mcp import McpEnv, http_app
 from cfab.runner.transports.session import ServedEnv
 from cfab.runner.transports.threaded import BackgroundServer
 from cfab.seeds.determinism import BuildInputs
-
-from transport_tasks import APPS, read_keys
+from tests.transports.transport_tasks import APPS, read_keys
 
 POST = "/tools/vista_erp.vista_post"
 DEEP = b"[" * 100_000 + b"]" * 100_000

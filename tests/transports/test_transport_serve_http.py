@@ -15,8 +15,7 @@ import pytest
 from cfab.grader import Grade, StateDiff
 from cfab.runner.cli import main
 from cfab.runner.transports.http import HttpEnv
-
-from transport_tasks import read_keys
+from tests.transports.transport_tasks import read_keys
 
 HOLD = "/tools/vista_erp.vendors.set_payment_hold"
 

@@ -1,4 +1,4 @@
-"""Three tasks built by hand over hh2 + vista_erp (until the task families land); their keys
+"""Three tasks built by hand over hh2 + vista_erp (the transports' own, independent of the suite); their keys
 (Vista vendor ids, an unposted invoice) are read from the golden file, as a family would:
 
 * ``single``  — one app: place a COI payment hold on a Vista vendor;

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from compliance_helpers import app_digest
+from tests.fixtures.envs import app_digest
 
 
 def test_rates_and_calculation(open_env):

@@ -11,11 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
+
 from cfab.apps.registry import load_all
 from cfab.triggers.gate import GuardTripped, WriteRejected
 from cfab.triggers.rules import load_rules
-from compliance_helpers import app_digest
-from pydantic import BaseModel
+from tests.fixtures.envs import app_digest
 
 MY_APPS = ["gcpay", "levelset", "lcptracker", "avalara", "track1099", "corpay", "hcss_heavybid"]
 PAYROLL = "CP-1042-2026-01-24"

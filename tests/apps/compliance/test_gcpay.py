@@ -6,7 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from compliance_helpers import app_digest
+
+from tests.fixtures.envs import app_digest
 
 D = Decimal
 

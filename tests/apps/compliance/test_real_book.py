@@ -1,5 +1,4 @@
-"""The apps on the generated Company-A book (skips until cfab.seeds.build_book is available):
-views load, the B_aia_g702 draft derives from the PM's progress, WH-347 submissions pass format
+"""The apps on the generated Company-A book: views load, the B_aia_g702 draft derives from the PM's progress, WH-347 submissions pass format
 validation whatever their wage defects, the split 1099 payee shows twice under one TIN, and the
 apps agree with each other through the crosswalks."""
 
@@ -9,6 +8,7 @@ from decimal import Decimal
 
 import duckdb
 import pytest
+
 from cfab.apps.world.environment import Environment
 from cfab.views.consistency import check_consistency
 

@@ -1,8 +1,9 @@
-"""The generated scale-1 book through the Docs/Office apps (skipped until the generator can
-build it): invoices' numbers and totals and COIs' expiry dates come back out of the stored PDFs
-through box.ocr_pdf (every third document by default, all with ``CFAB_FULL_CHECKS=1``; the
-documents tests read every rendered PDF back); the paper's JSM-88421 trajectory; workbooks open;
-attachments are the Box files; the stored documents are what a fresh build renders."""
+"""The generated scale-1 book through the Docs/Office apps: invoices' numbers and totals and COIs'
+expiry dates come back out of the stored PDFs through box.ocr_pdf (every third document by
+default, all of them in the slow tier; the documents tests read every rendered PDF back); the
+paper's JSM-88421 trajectory; workbooks open; attachments are the Box files; the stored documents
+are what a fresh build renders (a sample of each type; a whole second golden build in the slow
+tier)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,19 @@ from decimal import Decimal
 from pathlib import Path
 
 import duckdb
+import pytest
 from openpyxl import load_workbook
 
 from cfab.apps.docs.common import box_file_id, linked_file_id
-from docs_fixture import ocr_chunk
+from tests.apps.docs.docs_helpers import DOC_APPS, ocr_chunk
 
 
 def _ro(path: Path) -> duckdb.DuckDBPyConnection:
     return duckdb.connect(str(path), read_only=True)
 
 
-def test_every_invoice_and_coi_reads_back_through_box_ocr(real_golden: Path) -> None:
+@pytest.mark.parametrize("step", [3, pytest.param(1, marks=pytest.mark.slow)], ids=["every-third", "all"])
+def test_every_invoice_and_coi_reads_back_through_box_ocr(real_golden: Path, step: int) -> None:
     con = _ro(real_golden)
     try:
         invoices = con.execute(
@@ -39,8 +42,7 @@ def test_every_invoice_and_coi_reads_back_through_box_ocr(real_golden: Path) -> 
     finally:
         con.close()
     assert invoices and cois
-    if not os.environ.get("CFAB_FULL_CHECKS"):
-        invoices, cois = invoices[::3], cois[::3]
+    invoices, cois = invoices[::step], cois[::step]
     ids = [box_file_id(d) for d, *_ in invoices] + [box_file_id(d) for d, _ in cois]
     workers = max(1, min(4, os.cpu_count() or 1))
     chunks = [ids[i::workers] for i in range(workers)]
@@ -144,9 +146,7 @@ def test_attachments_have_the_box_files_bytes(real_golden: Path) -> None:
 
 
 def test_a_fresh_build_renders_the_same_documents(real_golden: Path) -> None:
-    """A second, independent book build renders byte-identical documents (a sample of every type;
-    set CFAB_SLOW_TESTS=1 for a whole second golden build)."""
-    from cfab.apps.docs.common import clear_render_cache
+    """A second, independent book build renders byte-identical documents (a sample of every type)."""
     from cfab.schema.catalog import content_digest
     from cfab.seeds import build_book
     from cfab.seeds.determinism import BuildInputs
@@ -172,20 +172,23 @@ def test_a_fresh_build_renders_the_same_documents(real_golden: Path) -> None:
     sample = [d for docs in by_type.values() for d in docs[:: max(1, len(docs) // 6)]]
     for doc_id, store in sample:
         assert render_document(fresh, doc_id).sha256 == stored[(store, linked_file_id(store, doc_id))], doc_id
-    if os.environ.get("CFAB_SLOW_TESTS"):
-        import tempfile
-
-        from cfab.apps.world.golden import build_golden
-
-        clear_render_cache()
-        with tempfile.TemporaryDirectory() as tmp:
-            again = build_golden(BuildInputs(), Path(tmp) / "again.duckdb", apps=["box", "sharepoint", "excel", "outlook"])
-            con = _ro(again.path)
-            first = _ro(real_golden)
-            try:
-                apps = ["box", "sharepoint", "excel", "outlook"]
-                assert content_digest(con, schemas=apps) == content_digest(first, schemas=apps)
-            finally:
-                con.close()
-                first.close()
     fresh.close()
+
+
+@pytest.mark.slow
+def test_a_second_golden_build_has_the_same_documents(real_golden: Path, tmp_path: Path) -> None:
+    """A whole second golden build (book and the four apps, render cache cleared) holds the same
+    app content, documents' bytes included."""
+    from cfab.apps.docs.common import clear_render_cache
+    from cfab.apps.world.golden import build_golden
+    from cfab.schema.catalog import content_digest
+    from cfab.seeds.determinism import BuildInputs
+
+    clear_render_cache()
+    again = build_golden(BuildInputs(), tmp_path / "again.duckdb", apps=DOC_APPS)
+    con, first = _ro(again.path), _ro(real_golden)
+    try:
+        assert content_digest(con, schemas=DOC_APPS) == content_digest(first, schemas=DOC_APPS)
+    finally:
+        con.close()
+        first.close()

@@ -17,18 +17,15 @@ from cfab.apps.docs.common import MAX_UPLOAD_BYTES, box_file_id, clear_render_ca
 from cfab.apps.registry import get_app
 from cfab.schema.catalog import content_digest, run_script, schema_ddl
 from cfab.seeds.determinism import BuildInputs
-from docs_fixture import CLOCK, DOC_APPS, build_fixture_golden, load_fixture_book
+from tests.apps.docs.docs_helpers import DOC_APPS
+from tests.fixtures.envs import ok
+from tests.fixtures.golden import CLOCK, build_fixture_golden, fixture_book
 
 JSM = box_file_id("doc-inv-jsm-88421")
 COI_WALSH = box_file_id("doc-coi-v1000")
 POLICY_MD = sharepoint_item_id("doc-policy-change-md")
 WH347 = sharepoint_item_id("doc-wh347-1042-0124")
 DOC_VENDORS = ["box", "sharepoint"]
-
-
-def ok(res: dict) -> dict:
-    assert res["ok"], res
-    return res["data"]
 
 
 # ------------------------------------------------------------------------------------------
@@ -116,10 +113,9 @@ def test_ocr_refuses_non_pdf_and_reads_text(docs_golden: Path, open_env) -> None
 
 def test_changing_the_book_changes_the_pdf() -> None:
     def box_bytes(amount: str | None) -> bytes:
-        con = duckdb.connect()
+        con = fixture_book()
         run_script(con, schema_ddl("cfab_internal"))
         con.execute("INSERT INTO cfab_internal.meta VALUES ('clock', '2026-01-31')")
-        load_fixture_book(con)
         if amount is not None:
             con.execute("UPDATE book.ap_invoices SET gross_amount = ?, net_amount = ? WHERE invoice_id = 'inv-jsm-88421'",
                         [amount, amount])
@@ -383,7 +379,7 @@ def test_outlook_search_read_draft(docs_golden: Path, open_env) -> None:
 # ------------------------------------------------------------------------------------------
 def test_two_builds_give_the_same_documents(tmp_path: Path, docs_golden: Path) -> None:
     clear_render_cache()
-    again = build_fixture_golden(tmp_path / "again.duckdb")
+    again = build_fixture_golden(tmp_path / "again.duckdb", DOC_APPS)
 
     def digest(path: Path) -> tuple[str, list]:
         con = duckdb.connect(str(path), read_only=True)

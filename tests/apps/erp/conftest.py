@@ -1,34 +1,23 @@
-"""Fixtures for the ERP archetype: one golden over the fixture book with hh2 and all eight ERPs."""
+"""Fixtures for the ERP archetype: one golden over the ERP book with hh2 and all eight ERPs."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from erp_fixture_book import ERPS, build_fixture_golden  # noqa: E402
+from tests.fixtures import erp_book
+from tests.fixtures.envs import environments
+from tests.fixtures.golden import build_fixture_golden
 
 
 @pytest.fixture(scope="session")
 def erp_golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("erp") / "golden.duckdb"
-    return build_fixture_golden(out, ERPS)
+    return build_fixture_golden(tmp_path_factory.mktemp("erp") / "golden.duckdb", erp_book.ERPS, book=erp_book.load)
 
 
 @pytest.fixture
 def open_env(erp_golden: Path):
-    from cfab.apps.world.environment import Environment
-
-    opened = []
-
-    def make(apps: list[str], sql_write: bool = False):
-        env = Environment.open(apps=["hh2", *apps], golden=erp_golden, sql_write=sql_write)
-        opened.append(env)
-        return env
-
-    yield make
-    for env in opened:
-        env.close()
+    """``open_env(["cmic"], sql_write=False)`` → an Environment with hh2 and those apps (closed after the test)."""
+    with environments() as make:
+        yield lambda apps, sql_write=False: make(erp_golden, ["hh2", *apps], sql_write)

@@ -7,11 +7,11 @@ from decimal import Decimal
 import duckdb
 import pytest
 
-from cfab.apps.erp import ERP_APPS
-from cfab.apps.erp import gen
+from cfab.apps.erp import ERP_APPS, gen
 from cfab.apps.erp.dialects import DIALECTS
 from cfab.schema.catalog import content_digest
-from erp_fixture_book import ERPS, SYS_IDS
+from tests.fixtures.envs import ok
+from tests.fixtures.erp_book import ERPS, SYS_IDS
 
 D = Decimal
 JOB = {a: {"1042": None} for a in ERPS}
@@ -24,11 +24,6 @@ def job_id(app: str, job: str) -> str:
 
 def vendor_id(app: str, key: str) -> str:
     return SYS_IDS[app][key][0]
-
-
-def ok(res: dict) -> dict:
-    assert res.get("ok"), res
-    return res["data"]
 
 
 def n(app: str, logical: str, column: str) -> str:

@@ -1,5 +1,4 @@
-"""Shared constants and helpers of the money apps' tests (a unique module name: test folders
-without __init__.py share one module namespace)."""
+"""Shared constants and helpers of the money apps' tests."""
 
 from __future__ import annotations
 
@@ -19,9 +18,3 @@ def guard_rows(env) -> list[tuple]:
 def table_rows(env, table: str) -> set[tuple]:
     return set(env.con.execute(f"SELECT * FROM {table}").fetchall())
 
-
-def app_digest(env, app: str) -> str:
-    """Content digest of one app's schema (cheaper than the whole file's)."""
-    from cfab.schema.catalog import content_digest
-
-    return content_digest(env.con, [app])

@@ -8,12 +8,13 @@ from decimal import Decimal
 
 import pytest
 
-from money_helpers import app_digest, ALL_BANKS, BANK_OF, BANKS, guard_rows, table_rows
-from money_fixture_book import _rows
 from cfab.apps.bank.bai2 import parse_bai2
 from cfab.apps.registry import get_app
+from tests.apps.money.money_helpers import ALL_BANKS, BANK_OF, BANKS, guard_rows, table_rows
+from tests.fixtures import money_book
+from tests.fixtures.envs import app_digest
 
-BOOK = _rows()
+BOOK = money_book.rows()
 
 
 def accounts_at(bank: str) -> dict[str, tuple]:

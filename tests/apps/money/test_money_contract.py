@@ -10,11 +10,11 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from money_helpers import ALL_BANKS, FIELD, MONEY_APPS, PAYROLLS
 from cfab.apps.registry import get_app, load_all
 from cfab.schema.catalog import Catalog, has_sql_resource, run_script, schema_ddl, sql_resource
 from cfab.seeds.determinism import BuildInputs
 from cfab.triggers.rules import load_rules
+from tests.apps.money.money_helpers import ALL_BANKS, MONEY_APPS, PAYROLLS
 
 
 @pytest.mark.parametrize("app", MONEY_APPS)

@@ -8,11 +8,12 @@ from decimal import Decimal
 
 import pytest
 
-from money_helpers import app_digest, FIELD, table_rows
-from money_fixture_book import _rows
 from cfab.apps.registry import get_app
+from tests.apps.money.money_helpers import FIELD, table_rows
+from tests.fixtures import money_book
+from tests.fixtures.envs import app_digest
 
-BOOK = _rows()
+BOOK = money_book.rows()
 
 
 def tool(app: str, local: str) -> str:

@@ -4,17 +4,18 @@ the draft, pr_release is guarded (valid and invalid), the rules fire, every tool
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import date, timedelta
+from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from money_helpers import app_digest, PAYROLLS, guard_rows, table_rows
-from money_fixture_book import _rows
 from cfab.apps.payroll.base import gross_pay, pay_rate
 from cfab.apps.registry import get_app
+from tests.apps.money.money_helpers import PAYROLLS, guard_rows, table_rows
+from tests.fixtures import money_book
+from tests.fixtures.envs import app_digest
 
-BOOK = _rows()
+BOOK = money_book.rows()
 
 
 def tool(app: str, local: str) -> str:

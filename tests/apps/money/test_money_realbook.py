@@ -1,7 +1,7 @@
 """The money apps on the real Company-A book (scale 1): every tool answers with data-derived
 arguments, the positive-pay file is the book's, BAI2 parses back, staging matches an
 independent computation, guarded tools stage, approvals write one row, and the consistency
-check finds no unregistered difference. Skips while the book generator is not importable."""
+check finds no unregistered difference."""
 
 from __future__ import annotations
 
@@ -12,13 +12,10 @@ from decimal import ROUND_HALF_UP, Decimal
 import duckdb
 import pytest
 
-from money_helpers import app_digest, BANK_OF, BANKS, FIELD, MONEY_APPS, PAYROLLS, guard_rows
 from cfab.apps.bank.bai2 import parse_bai2
 from cfab.apps.registry import get_app
-
-seeds = pytest.importorskip("cfab.seeds")
-if not hasattr(seeds, "build_book"):
-    pytest.skip("the book generator (cfab.seeds.build_book) has not landed", allow_module_level=True)
+from tests.apps.money.money_helpers import BANK_OF, BANKS, FIELD, MONEY_APPS, PAYROLLS, guard_rows
+from tests.fixtures.envs import app_digest
 
 
 def tool(app: str, local: str) -> str:

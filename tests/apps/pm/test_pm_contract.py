@@ -15,8 +15,7 @@ from cfab.apps.registry import get_app
 from cfab.schema.catalog import content_digest, run_script, schema_ddl, sql_resource
 from cfab.triggers.rules import load_rules
 from cfab.views.consistency import check_consistency
-
-from pm_fixture_book import PM_APPS
+from tests.fixtures.pm_book import PM_APPS
 
 PROCORE_SIXTEEN = {
     "procore.projects.list", "procore.cost_codes.list", "procore.vendors.list", "procore.change_events.list",
@@ -113,13 +112,12 @@ def test_views_are_deterministic(pm_golden) -> None:
     """Projecting the same book again (in memory) gives the same content digest."""
     from cfab.apps.registry import load_all
     from cfab.seeds.determinism import BuildInputs
-    from pm_fixture_book import load_fixture_book
+    from tests.fixtures import pm_book
+    from tests.fixtures.golden import fixture_book
 
-    con = duckdb.connect()
+    con = fixture_book(pm_book.load)
     run_script(con, schema_ddl("cfab_internal"))
     con.execute("INSERT INTO cfab_internal.meta VALUES ('clock', '2026-01-31')")
-    run_script(con, schema_ddl("book"))
-    load_fixture_book(con)
     registry = load_all()
     for app in ["hh2", *reversed(PM_APPS)]:
         registry[app].seed(con, BuildInputs())

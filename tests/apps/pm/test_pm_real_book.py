@@ -1,5 +1,4 @@
-"""The PM apps on the generator's book (skipped until cfab.seeds.build_book lands): the
-projections build, SC-1042-0 reads $632,000.00 / Walsh in all five, the apps agree with each
+"""The PM apps on the generator's book: the projections build, SC-1042-0 reads $632,000.00 / Walsh in all five, the apps agree with each
 other and with the ERP through the crosswalks, and Procore's sync works on real rows."""
 
 from __future__ import annotations
@@ -9,17 +8,11 @@ from decimal import Decimal
 import duckdb
 import pytest
 
-import cfab.seeds
-from cfab.apps.registry import load_all
 from cfab.apps.world.environment import Environment
 from cfab.views.consistency import check_consistency
+from tests.fixtures.pm_book import PM_APPS
 
-from pm_fixture_book import PM_APPS
-
-pytestmark = pytest.mark.skipif(not hasattr(cfab.seeds, "build_book"),
-                                reason="the book generator (cfab.seeds.build_book) has not landed yet")
-
-APPS = ["hh2", *PM_APPS] + (["vista_erp"] if "vista_erp" in load_all() else [])
+APPS = ["hh2", *PM_APPS, "vista_erp"]
 GET = {"procore": ("procore.commitments.get", "commitment", "grand_total"),
        "redteam": ("redteam.commitments.get", "commitment", "revised_amount"),
        "ingenious_build": ("ingenious_build.contracts.get", "contract", "current_value"),
@@ -64,7 +57,6 @@ def test_every_list_tool_runs(real_golden) -> None:
             assert env.call("ingenious_build.budgets.get", project_number=job)["ok"]
 
 
-@pytest.mark.skipif("vista_erp" not in load_all(), reason="vista_erp is not registered")
 def test_sync_every_approved_unsynced_requisition_of_1042(real_golden) -> None:
     with Environment.open(apps=APPS, golden=real_golden) as env:
         todo = env.call("procore.requisitions.list", project_number="1042", status="approved",

@@ -12,8 +12,7 @@ from cfab.apps.sandbox.write import parse_write
 from cfab.schema.catalog import content_digest
 from cfab.triggers.gate import GuardTripped, WriteRejected
 from cfab.triggers.rules import load_rules
-
-from pm_fixture_book import PM_APPS
+from tests.fixtures.pm_book import PM_APPS
 
 APPS = ["hh2", *PM_APPS]
 

@@ -7,13 +7,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
-
-from conftest import erp_available
-
-needs_erp = pytest.mark.skipif(not erp_available(), reason="vista_erp (apps/erp) is not registered yet: "
-                                                           "the sync needs the ERP's import_ap_invoice")
-
 
 def _req(env, invoice_number: str) -> dict:
     rows = env.call("procore.requisitions.list", include_lines=True)["data"]["requisitions"]
@@ -26,7 +19,6 @@ def _erp_invoices(env, invoice_number: str) -> list[dict]:
     return out["data"]["invoices"]
 
 
-@needs_erp
 def test_sync_invoice_creates_one_unposted_erp_invoice_and_locks(open_env) -> None:
     env = open_env(["hh2", "procore", "vista_erp"])
     req = _req(env, "WE-1004")
@@ -62,7 +54,6 @@ def test_sync_invoice_creates_one_unposted_erp_invoice_and_locks(open_env) -> No
     assert env.guarded_calls() == []
 
 
-@needs_erp
 def test_sync_refuses_unapproved_and_already_synced(open_env) -> None:
     env = open_env(["hh2", "procore", "vista_erp"])
     d0 = env.digest()
@@ -89,7 +80,6 @@ def test_sync_without_the_erp_is_a_clear_error(open_env) -> None:
     assert env.digest() == d0
 
 
-@needs_erp
 def test_sync_commitment_creates_the_erp_subcontract(open_env) -> None:
     env = open_env(["hh2", "procore", "vista_erp"])
     before = env.call("vista_erp.subcontracts.list", job_id="1042-")["data"]
@@ -139,7 +129,6 @@ def test_synced_records_refuse_changes(open_env) -> None:
     assert ok["ok"] and ok["data"]["rows_affected"] == 1
 
 
-@needs_erp
 def test_sync_all_approved_unsynced_for_a_job(open_env) -> None:
     """The H_procore_erp_sync oracle shape: sync each approved unsynced requisition, skip the rest."""
     env = open_env(["hh2", "procore", "vista_erp"])
