@@ -15,7 +15,7 @@ app's SQL and rules through :meth:`App.schema_sql`, :meth:`App.view_sql` and :fu
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from datetime import date, datetime, time
 from typing import Any, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence
 
@@ -88,6 +88,24 @@ class Artifacts:
     rules: str = ""
 
 
+def dialect_vars(dialect: Any) -> dict[str, Any]:
+    """Docstring placeholders from a vendor's dialect (a dataclass instance; anything else gives
+    none): its ``example_*`` fields as they are (``$example_account``), the fields of its ``words``
+    (``$batch_open``) and those of its ``examples`` prefixed ``example_`` (``$example_batch``)."""
+    if not is_dataclass(dialect) or isinstance(dialect, type):
+        return {}
+    out: dict[str, Any] = {}
+    for f in fields(dialect):
+        value = getattr(dialect, f.name)
+        if f.name.startswith("example_"):
+            out[f.name] = value
+        elif f.name == "words" and is_dataclass(value):
+            out.update(asdict(value))
+        elif f.name == "examples" and is_dataclass(value):
+            out.update({f"example_{k}": v for k, v in asdict(value).items()})
+    return out
+
+
 class App:
     """Base of every app. Subclass per archetype; subclass again per vendor with constants."""
 
@@ -110,12 +128,14 @@ class App:
 
     @classmethod
     def doc_vars(cls) -> dict[str, str]:
-        """Placeholders available in tool docstrings (``$label``, ``$app``, plus UPPER constants)."""
+        """Placeholders available in tool docstrings: ``$label``, ``$app``, ``$schema``, the ``EX_*``
+        constants and, for a vendor defined by a dialect ``D``, the dialect's (:func:`dialect_vars`)."""
         out = {"label": cls.label, "app": cls.name, "schema": cls.schema_name()}
         for klass in reversed(cls.__mro__):
             for key, value in vars(klass).items():
                 if key.startswith("EX_") and isinstance(value, str):
                     out[key] = value
+        out.update(dialect_vars(getattr(cls, "D", None)))
         return out
 
     @classmethod

@@ -10,7 +10,7 @@ tool names, ...), which the tools read. :class:`BankBase` holds what Plaid share
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field
@@ -31,6 +31,7 @@ from cfab.apps.bank.bai2 import (
 from cfab.apps.bank.dialects import PortalDialect
 from cfab.apps.bank.model import TREASURY_USER
 from cfab.apps.contract import App
+from cfab.apps.kit import date_range, money_arg
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
 
@@ -43,37 +44,6 @@ def aba_valid(routing: str) -> bool:
         return False
     d = [int(c) for c in routing]
     return (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + (d[2] + d[5] + d[8])) % 10 == 0
-
-
-def money_arg(value: Any, what: str = "amount") -> Decimal:
-    """A positive amount with at most two decimals, or an invalid_argument ToolError."""
-    try:
-        amount = Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        raise ToolError(f"{what} must be a decimal amount like '12500.00', got {value!r}") from None
-    if not amount.is_finite() or amount <= 0:
-        raise ToolError(f"{what} must be greater than zero, got {value}")
-    try:
-        quantized = amount.quantize(Decimal("0.01"))
-    except InvalidOperation:  # beyond 28 significant digits (e.g. 1e309): no such amount
-        raise ToolError(f"{what} is out of range, got {value}") from None
-    if amount != quantized:
-        raise ToolError(f"{what} takes at most two decimal places, got {value}")
-    return quantized
-
-
-def between(column: str, start: date | None, end: date | None) -> exp.Expression | None:
-    parts: list[exp.Expression] = []
-    if start is not None:
-        parts.append(exp.GTE(this=col(column), expression=literal(start, "DATE")))
-    if end is not None:
-        parts.append(exp.LTE(this=col(column), expression=literal(end, "DATE")))
-    return exp.and_(*parts) if parts else None
-
-
-def and_all(*parts: exp.Expression | None) -> exp.Expression | None:
-    kept = [p for p in parts if p is not None]
-    return exp.and_(*kept) if kept else None
 
 
 class BankBase(App):
@@ -177,11 +147,8 @@ class TreasuryPortal(BankBase):
 
     @classmethod
     def doc_vars(cls) -> dict[str, str]:
-        """Docstring placeholders: the App's plus this portal's example ids and pending-decision word."""
-        out = super().doc_vars()
-        out.update(example_account=cls.D.example_account, example_exception=cls.D.example_exception,
-                   pending_decision=cls.D.decisions.pending)
-        return out
+        """Docstring placeholders: the App's (with the dialect's example ids) plus the pending-decision word."""
+        return {**super().doc_vars(), "pending_decision": cls.D.decisions.pending}
 
     # ------------------------------------------------------------------ helpers
     def _account(self, ref: str | None) -> dict[str, Any] | None:
@@ -274,7 +241,7 @@ class TreasuryPortal(BankBase):
         acct = self._account_filter(args.account)
         rows = self.select(self.D.tables.activity, {"account_number": acct, "bai_type_code": args.type_code,
                                          "check_number": args.check_number},
-                           extra=between("posted_date", args.date_from, args.date_to),
+                           extra=date_range("posted_date", args.date_from, args.date_to),
                            order_by=["posted_date", "account_number", "bank_reference"], limit=args.limit + 1)
         return {"transactions": rows[:args.limit], "count": min(len(rows), args.limit),
                 "truncated": len(rows) > args.limit}
@@ -310,8 +277,8 @@ class TreasuryPortal(BankBase):
             raise ToolError("a BAI2 download covers at most 366 days")
         accounts = {r["account_number"]: r for r in self.select(self.D.tables.accounts, {"account_number": acct})}
         balances = self.select(self.D.tables.balance_reports, {"account_number": acct},
-                               extra=between("as_of_date", start, end))
-        txns = self.select(self.D.tables.activity, {"account_number": acct}, extra=between("posted_date", start, end),
+                               extra=date_range("as_of_date", start, end))
+        txns = self.select(self.D.tables.activity, {"account_number": acct}, extra=date_range("posted_date", start, end),
                            order_by=["posted_date", "account_number", "bank_reference"])
         by_day: dict[date, dict[str, Bai2Account]] = {}
         for b in balances:
@@ -383,7 +350,7 @@ class TreasuryPortal(BankBase):
         self._check_dates(args.date_from, args.date_to)
         acct = self._account_filter(args.account)
         rows = self.select(self.D.tables.issue_file, {"account_number": acct, "check_number": args.check_number},
-                           extra=between("issue_date", args.date_from, args.date_to),
+                           extra=date_range("issue_date", args.date_from, args.date_to),
                            order_by=["account_number", "check_number"], limit=args.limit + 1)
         return {"issued_checks": rows[:args.limit], "count": min(len(rows), args.limit),
                 "truncated": len(rows) > args.limit}
@@ -435,7 +402,7 @@ class TreasuryPortal(BankBase):
         """
         src = self._account(args.from_account)
         assert src is not None
-        amount = money_arg(args.amount)
+        amount = money_arg(args.amount, "amount", allow_zero=False)
         value_date = args.value_date or self.today
         if value_date < self.today:
             raise ToolError(f"value_date {value_date} is in the past")

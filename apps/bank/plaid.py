@@ -10,8 +10,9 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 from sqlglot import exp
 
-from cfab.apps.bank.base import BankBase, between, money_arg
+from cfab.apps.bank.base import BankBase
 from cfab.apps.bank.dialects import PLAID, AggregatorDialect, TransferNetwork
+from cfab.apps.kit import date_range, money_arg
 from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
@@ -60,13 +61,6 @@ class Plaid(BankBase):
     name: ClassVar[str] = PLAID.app
     label: ClassVar[str] = PLAID.label
     kind: ClassVar[str] = "bank_aggregator"
-
-    @classmethod
-    def doc_vars(cls) -> dict[str, str]:
-        """Docstring placeholders: the App's plus the example account id."""
-        out = super().doc_vars()
-        out["example_account"] = cls.D.example_account
-        return out
 
     def _account(self, account_id: str) -> dict[str, Any]:
         rows = self.select(self.D.tables.accounts, {"account_id": account_id.strip()})
@@ -143,7 +137,7 @@ class Plaid(BankBase):
         """
         if args.start_date > args.end_date:
             raise ToolError("INVALID_FIELD: start_date is after end_date")
-        extra = between("date", args.start_date, args.end_date)
+        extra = date_range("date", args.start_date, args.end_date)
         if args.account_ids:
             extra = exp.and_(extra, exp.In(this=col("account_id"), expressions=[literal(a) for a in args.account_ids]))
         rows = self.select(self.D.tables.transactions, extra=extra, order_by=["date", "transaction_id"])
@@ -169,7 +163,7 @@ class Plaid(BankBase):
         Returns the transfer that would be created: {"would_create": {...}, "available_balance"}.
         """
         src = self._account(args.account_id)
-        amount = money_arg(args.amount)
+        amount = money_arg(args.amount, "amount", allow_zero=False)
         if args.to_account_id is not None:
             if args.legal_name:
                 raise ToolError("give either to_account_id or legal_name")

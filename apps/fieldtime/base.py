@@ -8,7 +8,6 @@ table names, status words, id formats, example ids and native tool names.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import asdict
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, ClassVar, Literal
@@ -94,15 +93,6 @@ class FieldTimeApp(App):
             cls.name, cls.label, cls.TOOL_NAMES = d.app, d.label, dict(d.tool_names)
             cls.T_TC, cls.PENDING, cls.APPROVED = (d.tables.timecards, d.words.timecard_pending,
                                                    d.words.timecard_approved)
-
-    @classmethod
-    def doc_vars(cls) -> dict[str, str]:
-        """Docstring placeholders: the App's, this vendor's words (``$timecard_approved``) and example
-        ids (``$example_worker``, ``$example_timecard``)."""
-        out = super().doc_vars()
-        out.update(asdict(cls.D.words))
-        out.update({f"example_{k}": v for k, v in asdict(cls.D.examples).items()})
-        return out
 
     # ------------------------------------------------------------------ helpers
     def _project(self, ref: str | None) -> dict[str, Any] | None:

@@ -9,7 +9,6 @@ tool names.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import asdict
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar, Literal
@@ -18,11 +17,11 @@ from pydantic import Field
 from sqlglot import exp
 
 from cfab.apps.contract import App
+from cfab.apps.kit import cents
 from cfab.apps.payroll.dialects import PayrollDialect
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, equals_all, literal
 
-CENT = Decimal("0.01")
 RATE = Decimal("0.0001")
 OT_FACTOR = Decimal("1.5")
 
@@ -46,7 +45,7 @@ def pay_rate(base_rate: Decimal, level: str, apprentice_pct: Decimal | None, reg
 def gross_pay(regular: Decimal, overtime: Decimal, rate: Decimal) -> Decimal:
     """Regular hours at the rate plus overtime at 1.5x, rounded half-up to cents."""
     total = Decimal(regular) * Decimal(rate) + Decimal(overtime) * Decimal(rate) * OT_FACTOR
-    return total.quantize(CENT, rounding=ROUND_HALF_UP)
+    return cents(total)
 
 
 class EmployeesArgs(ToolArgs):
@@ -118,15 +117,6 @@ class PayrollApp(App):
             cls.T_EARN, cls.T_BATCH, cls.T_HOURS, cls.T_PAY = (tables.earnings, tables.batches, tables.hours,
                                                                tables.payments)
             cls.S_OPEN, cls.S_STAGED, cls.S_RELEASED = words.batch_open, words.batch_staged, words.batch_released
-
-    @classmethod
-    def doc_vars(cls) -> dict[str, str]:
-        """Docstring placeholders: the App's, this vendor's words (``$batch_open``) and example ids
-        (``$example_employee``, ``$example_batch``, ``$example_job``)."""
-        out = super().doc_vars()
-        out.update(asdict(cls.D.words))
-        out.update({f"example_{k}": v for k, v in asdict(cls.D.examples).items()})
-        return out
 
     # ------------------------------------------------------------------ reads
     @tool("employees.list")
