@@ -16,7 +16,7 @@ help:
 	@echo "make format    sort imports and format with ruff (changes files)"
 	@echo "make type      mypy over the cfab packages (.ci/typecheck)"
 	@echo "make test      the default test tiers (README's test command)"
-	@echo "make test-all  every tier: also the slow tests"
+	@echo "make test-all  every tier: the slow tests, then the fuzz campaign"
 	@echo "make regen     rerun every generator ($(GENERATORS)) and recompile the suite"
 	@echo "make bench     speed and memory figures (runner bench)"
 
@@ -34,8 +34,11 @@ type:
 test:
 	$(PYTHON) -m pytest
 
+# Every tier: the slow tests with the rest, then the fuzz campaign (the tests marked fuzz under the
+# Hypothesis profile fuzz: ten times the examples, random; failures kept in .hypothesis/).
 test-all:
 	$(PYTHON) -m pytest --run-slow
+	$(PYTHON) -m pytest --run-fuzz
 
 # Generated files are committed; tests/apps/<archetype> fail when they differ from their generator,
 # and the suite test fails when tasks/suites/executable.jsonl differs from a fresh compile.
