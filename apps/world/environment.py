@@ -16,9 +16,10 @@ import os
 import shutil
 import tempfile
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import duckdb
 from pydantic import ValidationError
@@ -80,7 +81,7 @@ class Environment:
     def open(cls, apps: Iterable[str] | None = None, *, inputs: BuildInputs | None = None,
              golden: str | Path | None = None, clock: str | None = None, seed: int | None = None,
              scale: int | None = None, sql_write: bool = False, workdir: str | Path | None = None,
-             memory_limit: str = "1GB") -> "Environment":
+             memory_limit: str = "1GB") -> Environment:
         """A fresh environment over a copy of the golden file; use it as a context manager.
 
         With ``apps`` named, the copy holds just those apps (a template derived from the golden
@@ -97,7 +98,7 @@ class Environment:
         wd.mkdir(parents=True, exist_ok=True)
         return cls(golden_path, names, inputs, wd, sql_write=sql_write, memory_limit=memory_limit, owns_workdir=owns)
 
-    def __enter__(self) -> "Environment":
+    def __enter__(self) -> Environment:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -114,7 +115,7 @@ class Environment:
     def _open(self) -> None:
         from cfab.apps.sandbox.exec import connect_hardened
 
-        self._con = connect_hardened(self.path, memory_limit=self.memory_limit)
+        self._con = connect_hardened(str(self.path), memory_limit=self.memory_limit)
         self.catalog = _catalog_for(self.golden, self._con)
         writable = {get_app(a).schema_name() for a in self.app_names}
         self.gate = WriteGate(self._con, self.catalog, rules=rules_for(get_app(a) for a in self.app_names),
@@ -137,7 +138,7 @@ class Environment:
                 call = _Call(spec, app)
                 for key in (name, spec.sanitized, *spec.aliases):
                     self._calls.setdefault(key, call)
-        self._seq = int(self._con.execute("SELECT coalesce(max(seq), 0) FROM cfab_internal.tool_log").fetchone()[0])
+        self._seq = int(_aggregate(self._con, "SELECT coalesce(max(seq), 0) FROM cfab_internal.tool_log"))
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
@@ -212,12 +213,13 @@ class Environment:
     def _refuse_oversize(self, seq: int, name: str, call: _Call | None, args: dict[str, Any],
                          reason: str, *, summarized: bool = False) -> dict[str, Any]:
         logged = args if summarized else truncated(args, reason)
-        tool = call.spec.name if call is not None else name
+        spec = call.spec if call is not None else None
+        tool = spec.name if spec is not None else name
         result = ToolResult(ok=False, error=f"{tool}: {reason}; nothing was run. Send smaller, flatter "
                                             "arguments (an upload is at most 5 MB).", error_type="invalid_argument")
-        guarded = call is not None and bool(call.spec.guarded)
-        if guarded:
-            self._guard_log(seq, call.spec, logged, valid=False, reason=reason)
+        guarded = spec is not None and bool(spec.guarded)
+        if spec is not None and guarded:
+            self._guard_log(seq, spec, logged, valid=False, reason=reason)
         self._log(seq, tool, logged, result, guarded=guarded)
         return result.as_dict()
 
@@ -240,7 +242,8 @@ class Environment:
             data = method(parsed)
             if spec.guarded:
                 con.rollback()  # belt and braces: a guarded tool never changes state
-                guard_seq = self._guard_log(seq, spec, raw, valid=True, reason=f"{spec.guarded}: staged for human approval")
+                guard_seq = self._guard_log(seq, spec, raw, valid=True,
+                                            reason=f"{spec.guarded}: staged for human approval")
                 return ToolResult(ok=True, status="pending_human_approval", guard_seq=guard_seq, data=jsonable(data),
                                   message=f"{spec.name} was NOT executed: it is staged for human approval "
                                           f"(guarded {spec.guarded}). Nothing changed.")
@@ -252,7 +255,8 @@ class Environment:
             guard_seq = self._guard_log(seq, spec, raw, valid=True, reason=f"{g.rule.id}: {g.rule.message}",
                                         app=g.table.split(".")[0])
             return ToolResult(ok=True, status="pending_human_approval", guard_seq=guard_seq,
-                              message=f"Not executed: {g.rule.message} It is staged for human approval; nothing changed.")
+                              message=f"Not executed: {g.rule.message} "
+                                      "It is staged for human approval; nothing changed.")
         except ToolError as e:
             con.rollback()
             if spec.guarded:
@@ -265,7 +269,8 @@ class Environment:
             con.rollback()
             from cfab.apps.sandbox.exec import translate_duckdb_error
 
-            result = ToolResult(ok=False, error=f"{spec.name}: {translate_duckdb_error(e)}", error_type="invalid_argument")
+            result = ToolResult(ok=False, error=f"{spec.name}: {translate_duckdb_error(e)}",
+                                error_type="invalid_argument")
         except Exception as e:  # a bug of ours: never a traceback to the agent
             con.rollback()
             result = ToolResult(ok=False, error=f"{spec.name} failed internally ({type(e).__name__}: {e})",
@@ -276,7 +281,7 @@ class Environment:
 
     def _guard_log(self, seq: int, spec: ToolSpec, args: dict[str, Any], *, valid: bool, reason: str,
                    app: str | None = None) -> int:
-        n = int(self.con.execute("SELECT coalesce(max(seq), 0) + 1 FROM cfab_internal.guard_log").fetchone()[0])
+        n = int(_aggregate(self.con, "SELECT coalesce(max(seq), 0) + 1 FROM cfab_internal.guard_log"))
         self.con.execute("INSERT INTO cfab_internal.guard_log VALUES (?, ?, ?, ?, false, ?, ?, ?)",
                          [n, app or spec.app, spec.name, _log_json(args), valid, _clip(reason), self.clock_ts()])
         return n
@@ -293,14 +298,16 @@ class Environment:
     def guarded_calls(self) -> list[Any]:
         from cfab.grader import GuardedCall
 
-        rows = self.con.execute("SELECT seq, app, tool, args, executed, valid, reason FROM cfab_internal.guard_log ORDER BY seq").fetchall()
+        rows = self.con.execute("SELECT seq, app, tool, args, executed, valid, reason "
+                                "FROM cfab_internal.guard_log ORDER BY seq").fetchall()
         return [GuardedCall(seq=s, app=a, tool=t, args=json.loads(g), executed=e, valid=v, reason=r)
                 for s, a, t, g, e, v, r in rows]
 
     def tool_log(self) -> list[Any]:
         from cfab.grader import ToolCallRecord
 
-        rows = self.con.execute("SELECT seq, tool, args, ok, guarded, error, result FROM cfab_internal.tool_log ORDER BY seq").fetchall()
+        rows = self.con.execute("SELECT seq, tool, args, ok, guarded, error, result "
+                                "FROM cfab_internal.tool_log ORDER BY seq").fetchall()
         return [ToolCallRecord(seq=s, tool=t, args=json.loads(a), ok=o, guarded=g, error=e,
                                result=json.loads(r) if r else None) for s, t, a, o, g, e, r in rows]
 
@@ -368,6 +375,13 @@ def _catalog_for(golden: Path, con: duckdb.DuckDBPyConnection) -> Catalog:
             cat = Catalog.load(con)
             _CATALOGS[key] = cat
         return cat
+
+
+def _aggregate(con: duckdb.DuckDBPyConnection, sql: str) -> Any:
+    """The value of an aggregate query without GROUP BY (it returns exactly one row)."""
+    row = con.execute(sql).fetchone()
+    assert row is not None
+    return row[0]
 
 
 def _dumps(value: Any) -> str:

@@ -9,6 +9,7 @@ read-only; attempts only ever copy it.
 
 from __future__ import annotations
 
+import ast
 import fcntl
 import functools
 import hashlib
@@ -18,8 +19,6 @@ import time
 from dataclasses import dataclass
 from importlib import metadata, resources
 from pathlib import Path
-
-import ast
 
 import duckdb
 import sqlglot
@@ -49,7 +48,7 @@ def package_version() -> str:
         return "0+unknown"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def code_fingerprint(packages: tuple[str, ...] = SHAPING_PACKAGES) -> str:
     """sha256 over the package version and every file of ``packages`` (default: those that
     shape the book — DDL, generator, views, apps). Python files count by their code, not their
@@ -182,9 +181,12 @@ def build_golden(inputs: BuildInputs, out: Path, apps: list[str] | None = None) 
     ro = duckdb.connect(str(tmp), read_only=True)
     try:
         digest = content_digest(ro, workers=build_workers())
-        tables, rows = ro.execute(
-            "SELECT count(*), coalesce(sum(estimated_size), 0) FROM duckdb_tables() WHERE database_name = current_database()"
+        counts = ro.execute(
+            "SELECT count(*), coalesce(sum(estimated_size), 0) FROM duckdb_tables() "
+            "WHERE database_name = current_database()"
         ).fetchone()
+        assert counts is not None  # an aggregate without GROUP BY returns exactly one row
+        tables, rows = counts
     finally:
         ro.close()
     os.replace(tmp, out)
@@ -264,10 +266,10 @@ def ensure_composed(golden: Path, apps: list[str]) -> Path:
                     "SELECT table_name FROM duckdb_tables() WHERE database_name = 'c' AND schema_name = ? "
                     "ORDER BY table_name", [schema]).fetchall()
                 for (table,) in tables:
-                    source = exp.table_(exp.to_identifier(table, quoted=True), db=exp.to_identifier(schema, quoted=True),
-                                        catalog=exp.to_identifier("g"))
-                    target = exp.table_(exp.to_identifier(table, quoted=True), db=exp.to_identifier(schema, quoted=True),
-                                        catalog=exp.to_identifier("c"))
+                    source = exp.table_(exp.to_identifier(table, quoted=True),
+                                        db=exp.to_identifier(schema, quoted=True), catalog=exp.to_identifier("g"))
+                    target = exp.table_(exp.to_identifier(table, quoted=True),
+                                        db=exp.to_identifier(schema, quoted=True), catalog=exp.to_identifier("c"))
                     con.execute(exp.insert(exp.select("*").from_(source), target).sql(dialect="duckdb"))
             con.execute("CHECKPOINT c")
             con.execute("USE memory")
