@@ -29,24 +29,25 @@ exactly as an attempt is.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from sqlglot import exp
 
+from cfab.apps.world.environment import Environment
 from cfab.grader import grade
 from cfab.grader.matching import RowMatcher
 from cfab.grader.predicates import split_key
 from cfab.runner.attempt import run_attempt
-from cfab.apps.world.environment import Environment
 from cfab.runner.policies.baselines import NoopPolicy
 from cfab.runner.policies.oracle import OraclePolicy, payment_step, replay
 from cfab.schema.sqlbuild import col, key_predicate, literal, pk_key, to_sql
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.model import StepResults, Task
-
 
 MUTANT_CLASSES: tuple[str, ...] = (
     "drop_expected", "perturb_amount", "neighbour", "guarded_step", "staged_payment", "missing_report",
@@ -210,21 +211,30 @@ def _mutants(task: Task, golden: Path, inputs: BuildInputs) -> list[Mutant]:
         for i, entry in enumerate(ev.expected):
             rows = matcher.matching(entry, with_assert=False)
             trial("drop_expected", f"drop expected[{i}] {entry.qualified} {entry.op}",
-                  lambda e=entry, r=rows: _revert(env, e, r))
+                  functools.partial(_revert, env, entry, rows))
             for colname in _asserted_numeric(entry, rows):
                 for how in ("cent", "pct"):
                     trial("perturb_amount", f"perturb expected[{i}] {colname} by one {how}",
-                          lambda e=entry, r=rows, c=colname, h=how: _perturb(env, e, r, c, h))
+                          functools.partial(_perturb, env, entry, rows, colname, how))
         for table in sorted(diff.tables()):
-            trial("neighbour", f"neighbour change in {table}", lambda t=table: _neighbour(env, diff, t))
+            trial("neighbour", f"neighbour change in {table}", functools.partial(_neighbour, env, diff, table))
         if task.guarded_step is not None:
             step = task.guarded_step
-            trial("guarded_step", f"call guarded {step.tool}",
-                  lambda s=step: (replay(env, [s], results), f"called {s.tool}")[1])
+
+            def call_guarded() -> str:
+                replay(env, [step], results)
+                return f"called {step.tool}"
+
+            trial("guarded_step", f"call guarded {step.tool}", call_guarded)
         pay = payment_step(env.tools)
         if pay is not None:
-            trial("staged_payment", f"unrequested staged {pay[0]}",
-                  lambda p=pay: (env.call(p[0], **p[1]), f"staged {p[0]}")[1])
+            pay_tool, pay_args = pay
+
+            def stage_payment() -> str:
+                env.call(pay_tool, **pay_args)
+                return f"staged {pay_tool}"
+
+            trial("staged_payment", f"unrequested staged {pay_tool}", stage_payment)
         if ev.required_outputs or ev.answers:
             trial("missing_report", "no report: empty reply, no answers", None, reply="", answers={})
         for spec in ev.answers:
@@ -320,6 +330,13 @@ def _record(env: Environment, info: Any, keys: list[tuple]) -> None:
                         [(info.qualified, pk_key(k)) for k in keys])
 
 
+def _update(info: Any, sets: dict[str, exp.Expr], where: exp.Expr) -> exp.Update:
+    """``UPDATE <info's table> SET "<column>" = <value>, ... WHERE <where>``, columns quoted."""
+    assignments = {exp.to_identifier(c, quoted=True): value for c, value in sets.items()}
+    # sqlglot annotates the SET keys as str but parses any expression; the Identifier keeps the column quoted
+    return exp.update(info.table_expr(), assignments, where=where)  # type: ignore[arg-type]
+
+
 def _revert(env: Environment, entry: Any, rows: list[Any]) -> str:
     if not rows:
         raise _Skip(f"no {entry.op} row of {entry.qualified} in the oracle's diff")
@@ -330,8 +347,8 @@ def _revert(env: Environment, entry: Any, rows: list[Any]) -> str:
         if entry.op == "added":
             env.con.execute(to_sql(exp.delete(info.table_expr(), where=where)))
         elif entry.op == "changed":
-            sets = {exp.to_identifier(c, quoted=True): literal(r.before[c], info.columns[c]) for c in r.columns}
-            env.con.execute(to_sql(exp.update(info.table_expr(), sets, where=where)))
+            sets = {c: literal(r.before[c], info.columns[c]) for c in r.columns}
+            env.con.execute(to_sql(_update(info, sets, where)))
         else:
             cols = list(r.before)
             stmt = exp.insert(exp.values([tuple(literal(r.before[c], info.columns[c]) for c in cols)]),
@@ -378,8 +395,7 @@ def _perturb(env: Environment, entry: Any, rows: list[Any], colname: str, how: s
     # one prepared UPDATE for every row (a pay application perturbs dozens of G703 lines)
     where = exp.and_(*[exp.EQ(this=col(c), expression=exp.Placeholder()) for c in info.pk])
     value = exp.cast(exp.Placeholder(), info.columns[colname])
-    env.con.executemany(to_sql(exp.update(info.table_expr(), {exp.to_identifier(colname, quoted=True): value},
-                                          where=where)), params)
+    env.con.executemany(to_sql(_update(info, {colname: value}, where)), params)
     _record(env, info, [tuple(r.pk) for r in rows])
     return f"{colname} {how} on {done} row(s)"
 
@@ -389,13 +405,13 @@ def _neighbour(env: Environment, diff: Any, table: str) -> str:
     touched = {tuple(str(v) for v in r.pk) for r in diff[table].added} | \
               {tuple(str(v) for v in r.pk) for r in diff[table].changed}
     pk_cols = [col(c) for c in info.pk]
-    rows = env.con.execute(to_sql(exp.select(*pk_cols).from_(info.table_expr()).order_by(*pk_cols).limit(200))).fetchall()
+    query = exp.select(*pk_cols).from_(info.table_expr()).order_by(*pk_cols).limit(200)
+    rows = env.con.execute(to_sql(query)).fetchall()
     target = next((r for r in rows if tuple(str(v) for v in r) not in touched), None)
     if target is None:
         return _extra_row(env, diff, table, info)
     column, value = _edit_for(env, info, target)
-    env.con.execute(to_sql(exp.update(info.table_expr(), {exp.to_identifier(column, quoted=True): value},
-                                      where=key_predicate(info, [target]))))
+    env.con.execute(to_sql(_update(info, {column: value}, key_predicate(info, [target]))))
     _record(env, info, [target])
     return f"{table} {list(target)} {column} edited"
 
@@ -425,7 +441,7 @@ def _extra_row(env: Environment, diff: Any, table: str, info: Any) -> str:
     return f"{table}: an extra row {list(key)} added"
 
 
-def _edit_for(env: Environment, info: Any, key: tuple) -> tuple[str, exp.Expression]:
+def _edit_for(env: Environment, info: Any, key: tuple) -> tuple[str, exp.Expr]:
     for name, type_text in info.columns.items():
         if name in info.pk:
             continue

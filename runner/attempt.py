@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cfab.grader import Grade, GuardedCall, StateDiff, grade, state_diff
 from cfab.apps.world.environment import Environment
+from cfab.grader import Grade, GuardedCall, StateDiff, grade, state_diff
 from cfab.runner.results.records import Episode
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.model import Task

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import threading
@@ -136,10 +137,8 @@ class CostMeter:
         for line in data[:end].splitlines():
             line = line.strip()
             if line.startswith(b"+") and line.endswith(b";"):
-                try:
+                with contextlib.suppress(InvalidOperation, UnicodeDecodeError):
                     self._total += Decimal(line[1:-1].decode("ascii"))
-                except (InvalidOperation, UnicodeDecodeError):
-                    pass
         self._offset += end
 
     def spent(self) -> Decimal:

@@ -14,6 +14,7 @@ finished attempt is already on disk.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import signal
 import sys
@@ -25,8 +26,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from cfab.apps.world.limits import cap_memory, restore_memory
 from cfab.runner.results.directory import ResultsDir
@@ -132,10 +132,8 @@ class _Slot:
         self.job, self.started = job, time.monotonic()
 
     def stop(self, timeout: float = 5.0) -> None:
-        try:
+        with contextlib.suppress(BrokenPipeError, OSError):
             self.conn.send(None)
-        except (BrokenPipeError, OSError):
-            pass
         self.proc.join(timeout)
         if self.proc.is_alive():
             self.proc.kill()
@@ -162,11 +160,11 @@ def _run_pool(queue: deque[AttemptSpec], run_one: RunOne, workers: int,
         while queue or any(s.job is not None for s in slots):
             for i, s in enumerate(slots):
                 while s.job is None and queue:
-                    job = queue.popleft()
+                    spec = queue.popleft()
                     try:
-                        s.give(job)
+                        s.give(spec)
                     except (BrokenPipeError, OSError):  # died while idle: replace, retry
-                        queue.appendleft(job)
+                        queue.appendleft(spec)
                         s.stop(0.1)
                         s = slots[i] = _Slot(ctx, run_one, memory_cap)
             busy = [s for s in slots if s.job is not None]

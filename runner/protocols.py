@@ -10,6 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from cfab.runner.results.records import Episode
 
+
 @runtime_checkable
 class EnvLike(Protocol):
     """An environment composed for one task attempt."""

@@ -195,7 +195,8 @@ def render(r: dict[str, Any]) -> None:
                 if "fast" not in e:
                     t.add_row(head, "-", "-", "-", "-", "", e.get("error", ""))
                     continue
-                target = next((x for x in tg.values() if x["name"].endswith(name) and "diff" in x["name"]), {})
+                target: dict[str, Any] = next(
+                    (x for x in tg.values() if x["name"].endswith(name) and "diff" in x["name"]), {})
                 t.add_row(f"[bold]{head}[/]", "", "", "", "", "", "")
                 stat_row(t, "  fast env.state_diff()", e["fast"]["env_state_diff"],
                          f"<= {TARGET_DIFF_RATIO:.0f}x x1" if int(s) > 1 else "",

@@ -172,6 +172,7 @@ def _run(parser: argparse.ArgumentParser):
 
             make_policy("llm", **options)
         first = worlds[0]
+        assert first.golden is not None  # resolve_world set it
         prov = provenance(suite=args.suite, inputs=first.inputs, golden=first.golden, transport=args.transport,
                           policy=args.policy, policy_options=options)
         prov["suite_fingerprint"] = first.provenance()["suite_fingerprint"]  # a file's own, not this code's

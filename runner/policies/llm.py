@@ -38,8 +38,7 @@ from typing import Any
 from pydantic import Field
 
 from cfab.runner.cost import CostMeter, Price, cost_of, resolve_price
-from cfab.runner.policies.prompt import (
-    ACT, FINISH, SYSTEM_PROMPT, ToolEntry, build_tools, render_result, user_message)
+from cfab.runner.policies.prompt import ACT, FINISH, SYSTEM_PROMPT, ToolEntry, build_tools, render_result, user_message
 from cfab.runner.protocols import EnvLike, TaskLike
 from cfab.runner.results.records import Episode, StopReason, ToolCallRecord
 from cfab.schema.models import CfabModel
@@ -171,9 +170,9 @@ class LLMPolicy:
             named = [_name_args(tc) for tc in calls]
             messages.append({"role": "assistant", "content": content or None, "tool_calls": [
                 {"id": cid, "type": "function", "function": {"name": name, "arguments": raw or ""}}
-                for cid, (name, raw) in zip(ids, named)]})
+                for cid, (name, raw) in zip(ids, named, strict=True)]})
             summary = None
-            for cid, (name, raw) in zip(ids, named):
+            for cid, (name, raw) in zip(ids, named, strict=True):
                 if name == FINISH:
                     args, err = _parse_args(raw)
                     if err is None:

@@ -60,7 +60,8 @@ def create_app(served: ServedEnv) -> FastAPI:
     """The FastAPI app serving ``served``."""
     app = FastAPI(title="CFAgentBench environment",
                   description="The native tools of a construction company's apps over one DuckDB book. "
-                              "Guarded tools (money movement, posting, e-filing, signing) are recorded, never executed.",
+                              "Guarded tools (money movement, posting, e-filing, signing) are recorded, "
+                              "never executed.",
                   version="1")
     app.state.served = served
 

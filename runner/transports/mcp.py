@@ -21,7 +21,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, suppress
 from typing import Any
 
 import anyio
@@ -40,10 +40,11 @@ TASK_PROMPT = "task"
 INSTRUCTION_URI = "cfab://task/instruction"
 TASK_URI = "cfab://task"
 META_PREFIX = "cfagentbench/"
-FINISH_SCHEMA = {"type": "object", "additionalProperties": False, "required": ["summary"],
-                 "properties": {"summary": {"type": "string", "description":
-                                            "Your final reply to the requester: what you did, what you found, "
-                                            "what you staged for human approval."}}}
+FINISH_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["summary"],
+    "properties": {"summary": {"type": "string", "description":
+                               "Your final reply to the requester: what you did, what you found, "
+                               "what you staged for human approval."}}}
 
 
 def finish_schema(answers_schema: dict[str, Any] | None) -> dict[str, Any]:
@@ -146,7 +147,7 @@ def build_server(served: ServedEnv) -> Server:
                         on_list_resources=list_resources, on_read_resource=read_resource)
     header = ("CFAgentBench: the native tools of a construction company's apps. Guarded tools (payments, "
               "posting, e-filing, signing) are staged for human approval, never executed.")
-    if instruction:
+    if task is not None and instruction:
         header += f"\n\nYour task ({task.user_role}):\n{instruction}\n\nCall `finish` with your summary when done."
     return Server("cfagentbench", version="1", instructions=header, **handlers)
 
@@ -328,10 +329,8 @@ class McpEnv:
         """End the session (the server grades an unfinished task), stop the loop and the server."""
         if self._stop is not None and self._loop.is_running():
             self._loop.call_soon_threadsafe(self._stop.set)
-            try:
+            with suppress(BaseException):
                 self._main.result(15)
-            except BaseException:
-                pass
         if self._loop.is_running():
             self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)

@@ -87,7 +87,8 @@ def decode_result(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except ValueError:
-        return {"ok": False, "error": f"the server returned a non-JSON result: {text[:200]!r}", "error_type": "internal"}
+        return {"ok": False, "error": f"the server returned a non-JSON result: {text[:200]!r}",
+                "error_type": "internal"}
     if not isinstance(value, dict):
         return {"ok": False, "error": f"the server returned {type(value).__name__}, not a result object",
                 "error_type": "internal"}

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cfab.grader import Grade, GuardedCall, StateDiff, grade
 from cfab.apps.world.environment import Environment, Snapshot
+from cfab.grader import Grade, GuardedCall, StateDiff, grade
 from cfab.runner.results.records import AttemptRecord, DiffCount, FailedCheck, TaskMeta, ToolCallRecord
 from cfab.schema.models import CfabModel, FrozenModel
 from cfab.tasks.model import Task

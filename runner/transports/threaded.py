@@ -8,6 +8,7 @@ thread starts, so the port is known at once and never raced for.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 import threading
@@ -108,10 +109,8 @@ class BackgroundServer:
         if self._done.is_set():
             if self._thread.ident is not None:
                 self._thread.join(1.0)
-            try:
+            with contextlib.suppress(OSError):
                 self._sock.close()
-            except OSError:
-                pass
 
     def __enter__(self) -> BackgroundServer:
         return self.start()
