@@ -117,7 +117,7 @@ class SalesTaxArchetype(App):
             address_type: "Headquarters" or "JobSite".
 
         Returns {"locations": [{location_code, description, address_type, line1, city, county, region, country}], "count": n}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         rows = self.select("locations", {"region": args.region.upper() if args.region else None,
                                          "address_type": args.address_type})
         return {"locations": rows, "count": len(rows)}
@@ -222,7 +222,8 @@ class SalesTaxArchetype(App):
         return_id = self.new_id("return", company["company_code"], args.filing_period, region)
         existing = self.select("filing_returns", {"filing_period": args.filing_period, "region": region})
         if existing and existing[0]["status"] != "Draft":
-            raise ToolError(f"the {region} return for {args.filing_period} is already {existing[0]['status']}", "conflict")
+            raise ToolError(f"the {region} return for {args.filing_period} is already {existing[0]['status']}",
+                            "conflict")
         txns = self.select("transactions", {"reporting_period": args.filing_period, "region": region,
                                             "status": "Committed"})
         year, month = (int(x) for x in args.filing_period.split("-"))
@@ -251,12 +252,12 @@ class SalesTaxArchetype(App):
             return_id: e.g. "5be0c1d2e3f4".
 
         Returns {"would_file": {return_id, filing_period, region, form_name, total_tax_due}, "status": "pending_human_approval"}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         ret = self.require("filing_returns", "return", return_id=args.return_id)
         if ret["status"] == "Filed":
             raise ToolError(f"return {args.return_id} is already filed", "rejected")
-        return {"would_file": {k: ret[k] for k in ("return_id", "filing_period", "region", "form_name", "total_tax_due")},
-                "status": "pending_human_approval"}
+        shown = ("return_id", "filing_period", "region", "form_name", "total_tax_due")
+        return {"would_file": {k: ret[k] for k in shown}, "status": "pending_human_approval"}
 
     # ------------------------------------------------------------------ integration (Python-level)
     def combined_rate(self, location_code: str) -> Decimal:

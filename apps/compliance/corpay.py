@@ -57,7 +57,8 @@ class InvoiceApplication(ToolArgs):
 class PaymentCreateArgs(ToolArgs):
     vendor_id: str = Field(..., description="Corpay supplier id to pay", examples=["CP-558201"])
     funding_account_id: str = Field(..., description="Funding account to draw on", examples=["FA-BA-OPER"])
-    amount: Decimal = Field(..., description="Payment amount (= sum of the invoice applications)", examples=["43650.00"])
+    amount: Decimal = Field(..., description="Payment amount (= sum of the invoice applications)",
+                            examples=["43650.00"])
     invoices: list[InvoiceApplication] = Field(..., min_length=1, description="Invoices the payment settles",
                                                examples=[[{"invoice_number": "WEC-2026-003", "amount": "43650.00"}]])
     payment_method: Literal["VirtualCard", "ACH", "Check"] | None = Field(
@@ -95,7 +96,7 @@ class VendorPaymentsArchetype(App):
         """List the bank accounts that fund payments.
 
         Returns {"funding_accounts": [{funding_account_id, account_name, bank_name, account_last4, routing_number}], "count": n}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         rows = self.select("funding_accounts")
         return {"funding_accounts": rows, "count": len(rows)}
 
@@ -109,9 +110,10 @@ class VendorPaymentsArchetype(App):
             date_to: e.g. "2026-01-31".
 
         Returns {"batches": [{batch_id, funding_account_id, batch_date, payment_count, total_amount, status}], "count": n}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         rows = self.select("payment_batches", {"funding_account_id": args.funding_account_id},
-                           extra=date_range("batch_date", args.date_from, args.date_to), order_by=["batch_date", "batch_id"])
+                           extra=date_range("batch_date", args.date_from, args.date_to),
+                           order_by=["batch_date", "batch_id"])
         return {"batches": rows, "count": len(rows)}
 
     @tool("payments.list")
@@ -190,7 +192,8 @@ class VendorPaymentsArchetype(App):
             raise ToolError("amount must be greater than zero", "invalid_argument")
         applied = [money_arg(i.amount, f"invoice {i.invoice_number} amount") for i in args.invoices]
         if sum(applied, ZERO) != amount:
-            raise ToolError(f"the invoice applications add up to {sum(applied, ZERO)}, not {amount}", "invalid_argument")
+            raise ToolError(f"the invoice applications add up to {sum(applied, ZERO)}, not {amount}",
+                            "invalid_argument")
         when = args.payment_date or self.today
         if when < self.today:
             raise ToolError(f"payment_date {when} is in the past", "invalid_argument")
@@ -198,7 +201,7 @@ class VendorPaymentsArchetype(App):
                               "payment_method": method, "funding_account_id": args.funding_account_id,
                               "amount": amount, "payment_date": when,
                               "invoices": [{"invoice_number": i.invoice_number, "amount": a}
-                                           for i, a in zip(args.invoices, applied)]},
+                                           for i, a in zip(args.invoices, applied, strict=True)]},
                 "status": "pending_human_approval"}
 
     # ------------------------------------------------------------------ integration (Python-level)

@@ -132,7 +132,7 @@ class CertifiedPayrollArchetype(App):
             name_contains: part of the name, e.g. "walsh".
 
         Returns {"contractors": [{contractor_id, contractor_name, fein, trade, is_prime, tier, contract_amount}], "count": n}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         rows = self.select("contractors", extra=ilike("contractor_name", args.name_contains))
         if args.project_id:
             links = {r["contractor_id"]: r for r in self.select("project_contractors", {"project_id": args.project_id})}
@@ -179,7 +179,8 @@ class CertifiedPayrollArchetype(App):
         if not project["decision_id"]:
             raise ToolError(f"project {args.project_id} has no wage determination on file", "not_found")
         decision = self.require("wage_decisions", "wage decision", decision_id=project["decision_id"])
-        rates = self.select("wage_decision_rates", {"decision_id": decision["decision_id"]}, order_by=["classification"])
+        rates = self.select("wage_decision_rates", {"decision_id": decision["decision_id"]},
+                            order_by=["classification"])
         ratios = self.select("apprentice_ratios", order_by=["trade"])
         return {"project_id": args.project_id, "decision": decision, "rates": rates, "apprentice_ratios": ratios}
 
@@ -278,9 +279,11 @@ class CertifiedPayrollArchetype(App):
                               + ln["overtime_hours"] * ln["rate_paid"] * Decimal("1.5"))
                 if gross != ln["gross_this_project"]:
                     err(no, "gross_this_project",
-                        f"straight time x rate + overtime x 1.5 x rate = {gross}, the line says {ln['gross_this_project']}")
+                        f"straight time x rate + overtime x 1.5 x rate = {gross}, "
+                        f"the line says {ln['gross_this_project']}")
             if ln["employee_id"] in seen:
-                err(no, "employee_id", f"employee {ln['employee_id']} already appears on line {seen[ln['employee_id']]}")
+                err(no, "employee_id",
+                    f"employee {ln['employee_id']} already appears on line {seen[ln['employee_id']]}")
             seen.setdefault(ln["employee_id"], no)
         return {"payroll_id": payroll["payroll_id"], "format_valid": not errors, "errors": errors,
                 "checks": ["required_fields", "daily_hours_range", "hours_total", "overtime_split", "gross_arithmetic",
@@ -366,7 +369,7 @@ class CertifiedPayrollArchetype(App):
             week_ending: e.g. "2026-01-24".
 
         Returns {"would_certify_and_file": {payroll_id, project_id, week_ending, lines, open_flags}, "status": "pending_human_approval"}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         payroll = self._payroll(args.payroll_id, args.project_id, args.week_ending)
         if payroll["status"] == "Accepted":
             raise ToolError(f"payroll {payroll['payroll_id']} was already accepted by the agency", "rejected")

@@ -24,7 +24,8 @@ WaiverType = Literal["Conditional Progress", "Unconditional Progress", "Conditio
 class CompanyListArgs(ToolArgs):
     name_contains: str | None = Field(None, description="Part of the company name", examples=["walsh"])
     company_id: str | None = Field(None, description="Levelset company id", examples=["LS-20417"])
-    role: str | None = Field(None, description="Subcontractor, Supplier, Professional or Service", examples=["Subcontractor"])
+    role: str | None = Field(None, description="Subcontractor, Supplier, Professional or Service",
+                             examples=["Subcontractor"])
 
 
 class JobListArgs(ToolArgs):
@@ -57,7 +58,8 @@ class RequestCreateArgs(ToolArgs):
                                           examples=["WEC-2026-004"])
     due_date: date | None = Field(None, description="When the signed waiver is due (default: 14 days from today)",
                                   examples=["2026-02-14"])
-    note: str | None = Field(None, description="Message to the vendor", examples=["Waiver for January progress billing"])
+    note: str | None = Field(None, description="Message to the vendor",
+                             examples=["Waiver for January progress billing"])
 
 
 class RequestRefArgs(ToolArgs):
@@ -92,7 +94,7 @@ class LienWaiverArchetype(App):
             role: e.g. "Subcontractor".
 
         Returns {"companies": [{company_id, company_name, role, trade, email, phone, address, city, state, zip}], "count": n}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         rows = self.select("companies", {"company_id": args.company_id, "role": args.role},
                            extra=ilike("company_name", args.name_contains))
         return {"companies": rows, "count": len(rows)}
@@ -158,7 +160,7 @@ class LienWaiverArchetype(App):
             job_id: e.g. "1042".
 
         Returns {"notices": [{notice_id, job_id, notice_type, recipient, sent_date, deadline_date, status}], "count": n}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         rows = self.select("notices", {"job_id": args.job_id}, order_by=["job_id", "sent_date"])
         return {"notices": rows, "count": len(rows)}
 
@@ -179,7 +181,7 @@ class LienWaiverArchetype(App):
             note: e.g. "Waiver for January progress billing".
 
         Returns {"request": {request_id, job_id, company_id, waiver_type, amount, through_date, due_date, status "Draft", ...}}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         self.require("jobs", "job", job_id=args.job_id)
         self.require("companies", "company", company_id=args.company_id)
         amount = money_arg(args.amount, "amount")
@@ -217,7 +219,8 @@ class LienWaiverArchetype(App):
         """
         req = self.require("waiver_requests", "waiver request", request_id=args.request_id)
         if req["status"] != "Draft":
-            raise ToolError(f"request {args.request_id} is {req['status']}; only drafts can be cancelled here", "rejected")
+            raise ToolError(f"request {args.request_id} is {req['status']}; only drafts can be cancelled here",
+                            "rejected")
         with self.gate.workflow("levelset.waiver_requests.cancel"):  # triggers/rules/levelset.toml
             self.update("waiver_requests", {"request_id": args.request_id}, {"status": "Cancelled"})
         return {"request": self.require("waiver_requests", "waiver request", request_id=args.request_id)}
@@ -232,7 +235,7 @@ class LienWaiverArchetype(App):
             request_id: the draft request, e.g. "c0ffee123456".
 
         Returns {"would_send": {request_id, company_id, company_name, email, waiver_type, amount, through_date}, "status": "pending_human_approval"}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         req = self.require("waiver_requests", "waiver request", request_id=args.request_id)
         if req["status"] != "Draft":
             raise ToolError(f"request {args.request_id} is {req['status']}, not a draft", "rejected")
@@ -258,9 +261,11 @@ class LienWaiverArchetype(App):
         """
         waiver = self.require("waivers", "waiver", waiver_id=args.waiver_id)
         if waiver["company_id"] != args.company_id or waiver["job_id"] != args.job_id:
-            raise ToolError(f"waiver {args.waiver_id} is not from {args.company_id} on job {args.job_id}", "invalid_argument")
+            raise ToolError(f"waiver {args.waiver_id} is not from {args.company_id} on job {args.job_id}",
+                            "invalid_argument")
         if waiver["status"] not in ("Received", "Approved"):
-            raise ToolError(f"waiver {args.waiver_id} is {waiver['status']}; no signed waiver to pay against", "rejected")
+            raise ToolError(f"waiver {args.waiver_id} is {waiver['status']}; no signed waiver to pay against",
+                            "rejected")
         amount = money_arg(args.amount, "amount")
         if amount <= 0 or amount > waiver["amount"]:
             raise ToolError(f"amount must be > 0 and at most the waiver amount {waiver['amount']}", "invalid_argument")

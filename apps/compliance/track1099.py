@@ -197,8 +197,8 @@ class InformationReturnArchetype(App):
             raise ToolError("box1_nonemployee_compensation must be greater than zero", "invalid_argument")
         dup = self.select("forms_1099_nec", {"recipient_id": args.recipient_id, "tax_year": args.tax_year})
         if dup:
-            raise ToolError(f"payee {args.recipient_id} already has a {args.tax_year} 1099-NEC (form {dup[0]['form_id']}, "
-                            f"{dup[0]['status']})", "conflict")
+            raise ToolError(f"payee {args.recipient_id} already has a {args.tax_year} 1099-NEC "
+                            f"(form {dup[0]['form_id']}, {dup[0]['status']})", "conflict")
         row = {"form_id": self.new_id("1099-NEC", args.recipient_id, args.tax_year),
                "payer_id": payee["payer_id"], "recipient_id": args.recipient_id, "tax_year": args.tax_year,
                "box1_nonemployee_compensation": box1,
@@ -273,7 +273,8 @@ class InformationReturnArchetype(App):
         Returns {"filing": {filing_id, tax_year, form_type, form_count, total_box1, status "Draft"}, "form_ids": [...]}.
         """
         payer = self._payer()
-        drafts = self.select("forms_1099_nec", {"tax_year": args.tax_year, "status": "Draft"}, order_by=["recipient_id"])
+        drafts = self.select("forms_1099_nec", {"tax_year": args.tax_year, "status": "Draft"},
+                             order_by=["recipient_id"])
         if args.form_ids is not None:
             by_id = {f["form_id"]: f for f in drafts}
             missing = [i for i in args.form_ids if i not in by_id]

@@ -12,7 +12,8 @@ from cfab.apps.tooling import ToolArgs
 
 MAX_TEXT_CHARS = 20_000  # longest text a read tool returns in one result
 
-__all__ = ["MAX_TEXT_CHARS", "FileListArgs", "FileRefArgs", "FolderListArgs", "OcrArgs", "UploadArgs", "VersionListArgs"]
+__all__ = ["MAX_TEXT_CHARS", "FileListArgs", "FileRefArgs", "FolderListArgs", "OcrArgs", "UploadArgs",
+           "VersionListArgs"]
 
 
 class FileListArgs(ToolArgs):

@@ -75,7 +75,7 @@ class DocsArchetype(App):
     # logical -> native column names (None: the vendor has no such column)
     FILE_COLS: ClassVar[dict[str, str | None]] = {}
     FOLDER_COLS: ClassVar[dict[str, str | None]] = {}
-    VERSION_COLS: ClassVar[dict[str, str | None]] = {}
+    VERSION_COLS: ClassVar[dict[str, str]] = {}
     EX_FILE_ID: ClassVar[str] = "462638810532"
 
     # ------------------------------------------------------------------ vendor hooks
@@ -143,8 +143,10 @@ class DocsArchetype(App):
             con.unregister("_cfab_rendered")
         content = cls.FILE_COLS["content"]
         filt = " AND ".join(f'"{k}" = \'{v}\'' for k, v in cls.FILE_FILTER.items()) or "true"
-        missing = con.execute(
-            f'SELECT count(*) FROM "{cls.name}"."{cls.T_FILES}" WHERE "{content}" IS NULL AND {filt}').fetchone()[0]
+        row = con.execute(
+            f'SELECT count(*) FROM "{cls.name}"."{cls.T_FILES}" WHERE "{content}" IS NULL AND {filt}').fetchone()
+        assert row is not None  # count(*) returns one row
+        missing = row[0]
         if missing:
             raise RuntimeError(f"{cls.name}: {missing} file record(s) got no rendered bytes")
 
@@ -161,17 +163,23 @@ class DocsArchetype(App):
             raise KeyError(logical)
         return name
 
+    @staticmethod
+    def _opt(row: dict[str, Any], cols: dict[str, str | None], logical: str) -> Any:
+        """``row``'s value of a column this vendor may not have (None when its name is None)."""
+        name = cols[logical]
+        return None if name is None else row.get(name)
+
     def _file_columns(self, with_content: bool = False) -> list[str]:
         content = self.FILE_COLS["content"]
         return [c for c in self.tbl(self.T_FILES).columns if with_content or c != content]
 
-    def _file_rows(self, where: dict[str, Any] | None = None, extra: exp.Expression | None = None,
+    def _file_rows(self, where: dict[str, Any] | None = None, extra: exp.Expr | None = None,
                    with_content: bool = False, order_by: list[str] | None = None) -> list[dict[str, Any]]:
         filters = {**self.FILE_FILTER, **self.ACTIVE_FILTER, **(where or {})}
         return self.select(self.T_FILES, filters, extra=extra, columns=self._file_columns(with_content),
                            order_by=order_by or [self._fc("parent_path"), self._fc("name"), self._fc("id")])
 
-    def _folder_rows(self, where: dict[str, Any] | None = None, extra: exp.Expression | None = None) -> list[dict[str, Any]]:
+    def _folder_rows(self, where: dict[str, Any] | None = None, extra: exp.Expr | None = None) -> list[dict[str, Any]]:
         filters = {**self.FOLDER_FILTER, **self.ACTIVE_FILTER, **(where or {})}
         return self.select(self.T_FOLDERS, filters, extra=extra,
                            columns=[c for c in self.tbl(self.T_FOLDERS).columns if c != self.FILE_COLS.get("content")],
@@ -184,19 +192,20 @@ class DocsArchetype(App):
 
     def record(self, row: dict[str, Any]) -> dict[str, Any]:
         """The logical file record an agent sees (no bytes)."""
-        fc = self.FILE_COLS
-        folder = self.logical_path(row[fc["parent_path"]])
-        name = row[fc["name"]]
-        mime = row[fc["mime"]] if fc.get("mime") else mime_of(name)
-        sha1 = row.get(fc["sha1"])
-        sha256 = row.get(fc["sha256"])
-        out = {"id": row[fc["id"]], "name": name, "path": join_path(folder, name), "folder": folder,
-               "folder_id": row[fc["parent_id"]], "extension": extension_of(name), "mime_type": mime,
-               "size": row.get(fc["size"]), "sha1": sha1.lower() if sha1 else None,
-               "sha256": sha256.lower() if sha256 else None, "version": row.get(fc["version"]),
-               "description": row.get(fc["description"]), "created_at": row.get(fc["created_at"]),
-               "modified_at": row.get(fc["modified_at"]), "created_by": row.get(fc["created_by"]),
-               "modified_by": row.get(fc["modified_by"])}
+        fc, fc_, opt = self.FILE_COLS, self._fc, self._opt
+        folder = self.logical_path(row[fc_("parent_path")])
+        name = row[fc_("name")]
+        mime_col = fc.get("mime")
+        mime = row[mime_col] if mime_col else mime_of(name)
+        sha1 = opt(row, fc, "sha1")
+        sha256 = opt(row, fc, "sha256")
+        out = {"id": row[fc_("id")], "name": name, "path": join_path(folder, name), "folder": folder,
+               "folder_id": row[fc_("parent_id")], "extension": extension_of(name), "mime_type": mime,
+               "size": opt(row, fc, "size"), "sha1": sha1.lower() if sha1 else None,
+               "sha256": sha256.lower() if sha256 else None, "version": opt(row, fc, "version"),
+               "description": opt(row, fc, "description"), "created_at": opt(row, fc, "created_at"),
+               "modified_at": opt(row, fc, "modified_at"), "created_by": opt(row, fc, "created_by"),
+               "modified_by": opt(row, fc, "modified_by")}
         out.update(self.record_extra(row))
         return out
 
@@ -251,7 +260,7 @@ class DocsArchetype(App):
             raise ToolError(f"no file {join_path(folder, name)!r} in {self.label}", "not_found")
         return rows[0]
 
-    def _under(self, column: str, path: str, include_self: bool = True) -> exp.Expression | None:
+    def _under(self, column: str, path: str, include_self: bool = True) -> exp.Expr | None:
         """Rows whose parent path is ``path`` or below it (None: everything, for the root)."""
         if path == "/":
             return None
@@ -283,7 +292,7 @@ class DocsArchetype(App):
         version, description, created_at, modified_at, created_by, modified_by}], "count": n (returned),
         "total": N (matching)}. Read a PDF's contents with $app.ocr_pdf(id=...).
         """
-        parts: list[exp.Expression | None] = []
+        parts: list[exp.Expr | None] = []
         if args.folder is not None:
             path, row = self._resolve_folder(args.folder)
             if args.recursive:
@@ -537,7 +546,8 @@ class DocsArchetype(App):
         return self._store(folder, up, description=description, new_version=new_version, login=login)
 
 
-def ocr_result(content: bytes, rec: dict[str, Any], *, tables: bool = True, include_text: bool = True) -> dict[str, Any]:
+def ocr_result(content: bytes, rec: dict[str, Any], *, tables: bool = True,
+               include_text: bool = True) -> dict[str, Any]:
     """Run ``cfab.apps.ocr.ocr_pdf`` on stored bytes and shape the tool result."""
     from cfab.apps.ocr import OcrError
     from cfab.apps.ocr import ocr_pdf as run_ocr

@@ -20,8 +20,9 @@ import hashlib
 import json
 import re
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import duckdb
 
@@ -275,7 +276,8 @@ def rendered(con: duckdb.DuckDBPyConnection, *, stores: Iterable[str] | None = N
                 [store_list]).fetchall()
         if ids:
             wanted += con.execute(
-                "SELECT document_id, doc_type FROM book.documents WHERE list_contains(?, document_id) ORDER BY document_id",
+                "SELECT document_id, doc_type FROM book.documents WHERE list_contains(?, document_id) "
+                "ORDER BY document_id",
                 [ids]).fetchall()
         if store_list:  # whole stores: render by type (a few set-based queries per family)
             types = sorted({t for _, t in wanted} - done)

@@ -91,7 +91,8 @@ class Hh2(App):
         """
         hit = self.select("vendor_map", {"system": args.system, "system_vendor_id": args.system_vendor_id})
         if not hit:
-            raise ToolError(f"no vendor with {args.system} id {args.system_vendor_id!r} in the hh2 vendor map", "not_found")
+            raise ToolError(f"no vendor with {args.system} id {args.system_vendor_id!r} in the hh2 vendor map",
+                            "not_found")
         master = hit[0]["master_vendor_id"]
         rows = self.select("vendor_map", {"master_vendor_id": master})
         return {"master_vendor_id": master,

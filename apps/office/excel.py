@@ -120,6 +120,13 @@ def workbook_rows(workbook_id: str, workbook_name: str, content: bytes,
     return sheet_out, out
 
 
+def _scalar(con: duckdb.DuckDBPyConnection, sql: str) -> Any:
+    """The value of a one-row, one-column query (an aggregate)."""
+    row = con.execute(sql).fetchone()
+    assert row is not None  # an aggregate without GROUP BY returns one row
+    return row[0]
+
+
 # ------------------------------------------------------------------------------------------
 # the workbooks the book names (and, until the generator emits them, the standard set)
 # ------------------------------------------------------------------------------------------
@@ -128,11 +135,14 @@ def standard_workbooks(clock: date) -> list[dict[str, Any]]:
     carries no store='excel' documents)."""
     ym = clock.strftime("%Y-%m")
     specs = [
-        ("wip_schedule", f"/Close/{ym}", f"WIP Schedule {ym}.xlsx", f"Work-in-progress schedule as of {clock.isoformat()}"),
+        ("wip_schedule", f"/Close/{ym}", f"WIP Schedule {ym}.xlsx",
+         f"Work-in-progress schedule as of {clock.isoformat()}"),
         ("accrual_schedule", f"/Close/{ym}", f"Subcontract Accrual {ym}.xlsx",
          f"Subcontract accrual schedule (template), period ending {clock.isoformat()}"),
-        ("vendor_1099", "/Tax/1099", f"1099 Vendors {clock.year - 1}.xlsx", f"1099 vendor review, tax year {clock.year - 1}"),
-        ("sov_export", "/Billing/SOV", f"SOV Export {clock.isoformat()}.xlsx", "Prime contract schedules of values (export)"),
+        ("vendor_1099", "/Tax/1099", f"1099 Vendors {clock.year - 1}.xlsx",
+         f"1099 vendor review, tax year {clock.year - 1}"),
+        ("sov_export", "/Billing/SOV", f"SOV Export {clock.isoformat()}.xlsx",
+         "Prime contract schedules of values (export)"),
     ]
     return [{"document_id": stable_id("workbook", key), "doc_type": "workbook", "natural_key": key, "store": "excel",
              "folder": folder, "filename": filename, "mime_type": XLSX, "title": title, "job_number": None,
@@ -178,7 +188,8 @@ class RangeReadArgs(ToolArgs):
 
 
 class CellsWriteArgs(ToolArgs):
-    workbook: str = Field(..., description="Workbook id, name or full path", examples=["Subcontract Accrual 2026-01.xlsx"])
+    workbook: str = Field(..., description="Workbook id, name or full path",
+                          examples=["Subcontract Accrual 2026-01.xlsx"])
     sheet: str = Field(..., description="Worksheet name", examples=["Accrual"])
     values: dict[str, Scalar] = Field(..., description="Cell -> value: numbers (exact), text, true/false, formulas "
                                       "starting with '=', null to clear; a leading apostrophe keeps text as text",
@@ -193,7 +204,8 @@ class SheetAddArgs(ToolArgs):
 
 
 class WorkbookCreateArgs(ToolArgs):
-    name: str = Field(..., description="Workbook name (.xlsx is added if missing)", examples=["Accrual review 2026-01.xlsx"])
+    name: str = Field(..., description="Workbook name (.xlsx is added if missing)",
+                      examples=["Accrual review 2026-01.xlsx"])
     folder: str = Field("/", description="Folder path", examples=["/Close/2026-01"])
     sheets: dict[str, list[list[Scalar]]] | None = Field(
         None, description="Optional sheets: name -> rows written from A1 (formulas start with '=')",
@@ -224,11 +236,11 @@ class Excel(App):
         super().seed(con, inputs)
         docs = rendered(con, stores=["excel"])
         contents = {excel_workbook_id(d): doc.content for d, doc in docs.items()}
-        if not docs and not con.execute("SELECT count(*) FROM book.documents WHERE store = 'excel'").fetchone()[0] \
-                and con.execute("SELECT count(*) FROM book.jobs").fetchone()[0]:
+        if not docs and not _scalar(con, "SELECT count(*) FROM book.documents WHERE store = 'excel'") \
+                and _scalar(con, "SELECT count(*) FROM book.jobs"):
             # the book names no workbooks yet: seed the standard four (same ids the generator's
             # book.documents rows would give them)
-            domain = con.execute("SELECT coalesce(min(email_domain), 'companyA.com') FROM book.company").fetchone()[0]
+            domain = _scalar(con, "SELECT coalesce(min(email_domain), 'companyA.com') FROM book.company")
             for doc in standard_workbooks(inputs.clock):
                 wid = excel_workbook_id(doc["document_id"])
                 stamp = datetime.combine(doc["created_date"], time(9, 0))
@@ -256,7 +268,8 @@ class Excel(App):
         if sheets:
             con.register("_cfab_sheets", pa.Table.from_pylist(sheets))
             try:
-                con.execute("INSERT INTO excel.worksheets SELECT workbook_id, name, position, visibility FROM _cfab_sheets")
+                con.execute("INSERT INTO excel.worksheets SELECT workbook_id, name, position, visibility "
+                            "FROM _cfab_sheets")
             finally:
                 con.unregister("_cfab_sheets")
         if cells:
@@ -265,11 +278,11 @@ class Excel(App):
                                 ("value", pa.string()), ("formula", pa.string()), ("data_type", pa.string())])
             con.register("_cfab_cells", pa.Table.from_pylist(cells, schema=schema))
             try:
-                con.execute("INSERT INTO excel.cells SELECT workbook_id, sheet, cell, workbook, row_index, column_index, "
-                            "value, formula, data_type FROM _cfab_cells")
+                con.execute("INSERT INTO excel.cells SELECT workbook_id, sheet, cell, workbook, row_index, "
+                            "column_index, value, formula, data_type FROM _cfab_cells")
             finally:
                 con.unregister("_cfab_cells")
-        missing = con.execute("SELECT count(*) FROM excel.workbooks WHERE content IS NULL").fetchone()[0]
+        missing = _scalar(con, "SELECT count(*) FROM excel.workbooks WHERE content IS NULL")
         if missing:
             raise RuntimeError(f"excel: {missing} workbook record(s) got no rendered bytes")
 
@@ -362,7 +375,7 @@ class Excel(App):
         Returns {"workbooks": [{id, name, path, full_path, description, size, sha256, created_at, modified_at,
         created_by, last_modified_by, sheets: ["WIP"]}], "count": n}.
         """
-        parts: list[exp.Expression | None] = [icontains("name", args.name_contains)]
+        parts: list[exp.Expr | None] = [icontains("name", args.name_contains)]
         if args.folder:
             folder = normalize_folder(args.folder)
             if folder != "/":
@@ -385,7 +398,7 @@ class Excel(App):
             workbook: id, name or full path, e.g. "WIP Schedule 2026-01.xlsx".
 
         Returns {"workbook": {...}, "sheets": [{name, position, visibility, used_range: "A1:K37", cell_count}], "count": n}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         wb = self._workbook(args.workbook, with_content=False)
         stats = {r["sheet"]: r for r in self.query(
             exp.select("sheet", exp.alias_(exp.Max(this=col("row_index")), "max_row"),
@@ -452,7 +465,8 @@ class Excel(App):
             raise ToolError(f"range {rng} has {n} cells; read at most {MAX_READ_CELLS} at a time", "invalid_argument")
         return {"workbook": wb["name"], "sheet": sheet, "range": rng,
                 "values": [[shown(v) for v in row] for row in values],
-                "formulas": [[f if isinstance(f, str) and f.startswith("=") else None for f in row] for row in formulas]}
+                "formulas": [[f if isinstance(f, str) and f.startswith("=") else None for f in row]
+                             for row in formulas]}
 
     @tool("cells.write", writes=True)
     def cells_write(self, args: CellsWriteArgs) -> dict[str, Any]:
@@ -480,7 +494,8 @@ class Excel(App):
         except XlsxError as exc:
             raise self._xlsx_error(exc) from None
         counts = self._save(wb, content, {sheet})
-        written = [{"cell": ref.replace("$", ""), "value": None if isinstance(v, str) and v.startswith("=") else shown(v),
+        written = [{"cell": ref.replace("$", ""),
+                    "value": None if isinstance(v, str) and v.startswith("=") else shown(v),
                     "formula": v if isinstance(v, str) and v.startswith("=") else None} for ref, v in values.items()]
         after = self._workbook(wb["id"], with_content=False)
         return {"workbook": self._record(after), "sheet": sheet, "written": written, "cells_changed": counts}
@@ -540,7 +555,8 @@ class Excel(App):
                             "write to it with excel.cells.write or choose another name", "conflict")
         sheets = args.sheets or {"Sheet1": []}
         try:
-            content = create_workbook({s: [[to_cell_value(f"{s}!R{i}", v) for v in row] for i, row in enumerate(rows, 1)]
+            content = create_workbook({s: [[to_cell_value(f"{s}!R{i}", v) for v in row]
+                                           for i, row in enumerate(rows, 1)]
                                        for s, rows in sheets.items()}, created=self.today)
         except XlsxError as exc:
             raise self._xlsx_error(exc) from None

@@ -78,12 +78,14 @@ def preview(body: str) -> str:
 class SearchArgs(ToolArgs):
     query: str | None = Field(None, description="Words that must all appear in the subject, body or sender "
                               "(case-insensitive; quote a phrase)", examples=["JSM-88421"])
-    mailbox: str | None = Field(None, description="Mailbox address; omit for every mailbox", examples=["ap@companyA.com"])
+    mailbox: str | None = Field(None, description="Mailbox address; omit for every mailbox",
+                                examples=["ap@companyA.com"])
     folder: str | None = Field(None, description="Inbox, Sent Items or Drafts", examples=["Inbox"])
     from_address: str | None = Field(None, description="Part of the sender's address", examples=["jsmitchell"])
     date_from: date | None = Field(None, description="Received (or, for drafts, created) on or after (ISO date)",
                                    examples=["2026-01-01"])
-    date_to: date | None = Field(None, description="Received (or created) on or before (ISO date)", examples=["2026-01-31"])
+    date_to: date | None = Field(None, description="Received (or created) on or before (ISO date)",
+                                 examples=["2026-01-31"])
     has_attachment: bool | None = Field(None, description="Only messages with (true) or without (false) attachments",
                                         examples=[True])
     unread_only: bool = Field(False, description="Only unread messages", examples=[False])
@@ -92,8 +94,10 @@ class SearchArgs(ToolArgs):
 
 
 class ReadArgs(ToolArgs):
-    message_id: str = Field(..., description="Message id from outlook.search", examples=["AAMk69e64251955c0d1e2f3a4b5c6d7e8f90"])
-    include_thread: bool = Field(False, description="Also list the other messages of the conversation", examples=[False])
+    message_id: str = Field(..., description="Message id from outlook.search",
+                            examples=["AAMk69e64251955c0d1e2f3a4b5c6d7e8f90"])
+    include_thread: bool = Field(False, description="Also list the other messages of the conversation",
+                                 examples=[False])
 
 
 class AttachmentOcrArgs(ToolArgs):
@@ -190,7 +194,9 @@ class Outlook(App):
                         "FROM _cfab_att r WHERE outlook.attachments.id = r.id")
         finally:
             con.unregister("_cfab_att")
-        missing = con.execute("SELECT count(*) FROM outlook.attachments WHERE contentBytes IS NULL").fetchone()[0]
+        row = con.execute("SELECT count(*) FROM outlook.attachments WHERE contentBytes IS NULL").fetchone()
+        assert row is not None  # count(*) returns one row
+        missing = row[0]
         if missing:
             raise RuntimeError(f"outlook: {missing} attachment(s) got no rendered bytes")
 
@@ -199,7 +205,8 @@ class Outlook(App):
                  "bodyPreview", "from_address", "toRecipients", "ccRecipients", "bccRecipients", "importance",
                  "sentDateTime", "receivedDateTime", "createdDateTime", "lastModifiedDateTime", "isRead", "isDraft",
                  "hasAttachments"]
-    _ATT_COLS = ["id", "message_id", "name", "contentType", "size", "sha256", "isInline", "linked_app", "linked_file_id"]
+    _ATT_COLS = ["id", "message_id", "name", "contentType", "size", "sha256", "isInline", "linked_app",
+                 "linked_file_id"]
 
     def _folders(self) -> dict[str, dict[str, Any]]:
         return {f["id"]: f for f in self.select("mailFolders")}
@@ -338,7 +345,7 @@ class Outlook(App):
         Returns {"messages": [{id, mailbox, folder, conversationId, subject, from, to, cc, receivedDateTime,
         sentDateTime, isRead, isDraft, hasAttachments, importance, bodyPreview}], "count": n, "total": N}.
         """
-        parts: list[exp.Expression | None] = []
+        parts: list[exp.Expr | None] = []
         folders = self._folders()
         if args.mailbox:
             parts.append(exp.EQ(this=col("mailbox"), expression=literal(self._mailbox(args.mailbox))))
@@ -537,7 +544,7 @@ class Outlook(App):
             mailbox: for a new message, e.g. "ap@companyA.com".
 
         Returns {"would_send": {draft_id, from, to, cc, subject, attachments: [names]}, "status": "pending_human_approval"}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         if args.draft_id:
             extra = [k for k in ("to", "subject", "body", "cc", "attachment_file_ids", "mailbox") if getattr(args, k)]
             if extra:

@@ -32,14 +32,17 @@ class ContractListArgs(ToolArgs):
 
 
 class ContractRefArgs(ToolArgs):
-    job_number: str | None = Field(None, description="Job (project) number; give this or contract_id", examples=["1042"])
-    contract_id: str | None = Field(None, description="GCPay contract id; give this or job_number", examples=["GCP-PC-1042"])
+    job_number: str | None = Field(None, description="Job (project) number; give this or contract_id",
+                                   examples=["1042"])
+    contract_id: str | None = Field(None, description="GCPay contract id; give this or job_number",
+                                    examples=["GCP-PC-1042"])
 
 
 class PayAppListArgs(ToolArgs):
     job_number: str | None = Field(None, description="Job (project) number", examples=["1042"])
     contract_id: str | None = Field(None, description="GCPay contract id", examples=["GCP-PC-1042"])
-    status: str | None = Field(None, description="Draft, Submitted, Approved, Certified or Paid", examples=["Certified"])
+    status: str | None = Field(None, description="Draft, Submitted, Approved, Certified or Paid",
+                               examples=["Certified"])
 
 
 class PayAppRefArgs(ToolArgs):
@@ -53,23 +56,28 @@ class DraftLineArg(ToolArgs):
     item_no: int = Field(..., ge=1, description="SOV line number (contract item_no)", examples=[3])
     work_this_period: Decimal = Field(..., description="G703 column E: work completed this period, >= 0, 2 decimals",
                                       examples=["312000.00"])
-    materials_stored: Decimal = Field(Decimal(0), description="G703 column F: materials presently stored (not in D or E)",
+    materials_stored: Decimal = Field(Decimal(0),
+                                      description="G703 column F: materials presently stored (not in D or E)",
                                       examples=["18000.00"])
     retainage: Decimal | None = Field(None, description="G703 column I: retainage on this line's total completed and "
                                       "stored to date; omit to apply retainage_percent", examples=["78600.00"])
 
 
 class CreateDraftArgs(ToolArgs):
-    job_number: str | None = Field(None, description="Job (project) number; give this or contract_id", examples=["1042"])
-    contract_id: str | None = Field(None, description="GCPay contract id; give this or job_number", examples=["GCP-PC-1042"])
-    application_number: int = Field(..., ge=1, description="The application number to draft (the next one)", examples=[2])
+    job_number: str | None = Field(None, description="Job (project) number; give this or contract_id",
+                                   examples=["1042"])
+    contract_id: str | None = Field(None, description="GCPay contract id; give this or job_number",
+                                    examples=["GCP-PC-1042"])
+    application_number: int = Field(..., ge=1, description="The application number to draft (the next one)",
+                                    examples=[2])
     period_to: date = Field(..., description="Period end date of the application (ISO date)", examples=["2026-01-31"])
-    lines: list[DraftLineArg] = Field(..., description="Per SOV line: work this period, materials stored and optionally "
-                                      "retainage; SOV lines you leave out bill nothing this period",
-                                      examples=[[{"item_no": 1, "work_this_period": "60000.00", "materials_stored": "0.00"}]])
-    retainage_percent: Decimal | None = Field(None, ge=0, le=100, description="Retainage % applied to each line's total "
-                                              "completed and stored (G) where the line gives no retainage",
-                                              examples=["10"])
+    lines: list[DraftLineArg] = Field(
+        ..., description="Per SOV line: work this period, materials stored and optionally retainage; SOV lines you "
+        "leave out bill nothing this period",
+        examples=[[{"item_no": 1, "work_this_period": "60000.00", "materials_stored": "0.00"}]])
+    retainage_percent: Decimal | None = Field(
+        None, ge=0, le=100, description="Retainage % applied to each line's total completed and stored (G) where the "
+        "line gives no retainage", examples=["10"])
 
 
 class UpdateLineArgs(ToolArgs):
@@ -78,7 +86,8 @@ class UpdateLineArgs(ToolArgs):
     job_number: str | None = Field(None, description="Job (project) number", examples=["1042"])
     application_number: int | None = Field(None, ge=1, description="Application number", examples=[2])
     item_no: int = Field(..., ge=1, description="SOV line number", examples=[3])
-    work_this_period: Decimal | None = Field(None, description="New G703 column E (work this period)", examples=["312000.00"])
+    work_this_period: Decimal | None = Field(None, description="New G703 column E (work this period)",
+                                             examples=["312000.00"])
     materials_stored: Decimal | None = Field(None, description="New G703 column F (materials presently stored)",
                                              examples=["0.00"])
     retainage: Decimal | None = Field(None, description="New G703 column I (retainage to date on the line)",
@@ -126,7 +135,8 @@ class PayAppArchetype(App):
     def _items(self, contract_id: str) -> list[dict[str, Any]]:
         return self.select(self.T_ITEMS, {"contract_id": contract_id}, order_by=["item_no"])
 
-    def _pay_app(self, pay_app_id: str | None, job_number: str | None, application_number: int | None) -> dict[str, Any]:
+    def _pay_app(self, pay_app_id: str | None, job_number: str | None,
+                 application_number: int | None) -> dict[str, Any]:
         if pay_app_id:
             rows = self.select(self.T_APPS, {"pay_app_id": pay_app_id})
             if not rows:
@@ -135,9 +145,11 @@ class PayAppArchetype(App):
         if not job_number or application_number is None:
             raise ToolError("give pay_app_id, or job_number and application_number", "invalid_argument")
         contract = self._contract(job_number, None)
-        rows = self.select(self.T_APPS, {"contract_id": contract["contract_id"], "application_number": application_number})
+        rows = self.select(self.T_APPS,
+                           {"contract_id": contract["contract_id"], "application_number": application_number})
         if not rows:
-            raise ToolError(f"no pay application #{application_number} on job {job_number} in {self.label}", "not_found")
+            raise ToolError(f"no pay application #{application_number} on job {job_number} in {self.label}",
+                            "not_found")
         return rows[0]
 
     def _previous_app(self, contract_id: str, application_number: int) -> dict[str, Any] | None:
@@ -160,8 +172,8 @@ class PayAppArchetype(App):
         c = item["scheduled_value"]
         g = d + e + f
         if c >= 0 and g > c:
-            raise ToolError(f"line {item['item_no']} ({item['item_number']}): total completed and stored {g} would exceed "
-                            f"the scheduled value {c}", "invalid_argument")
+            raise ToolError(f"line {item['item_no']} ({item['item_number']}): total completed and stored {g} "
+                            f"would exceed the scheduled value {c}", "invalid_argument")
         if i > g >= 0:
             raise ToolError(f"line {item['item_no']}: retainage {i} exceeds the total completed and stored {g}",
                             "invalid_argument")
@@ -170,7 +182,8 @@ class PayAppArchetype(App):
                 "materials_presently_stored": f, "total_completed_stored": g, "percent_complete": percent_of(g, c),
                 "balance_to_finish": c - g, "retainage": i}
 
-    def _totals(self, contract: dict[str, Any], lines: list[dict[str, Any]], previous: dict[str, Any] | None) -> dict[str, Any]:
+    def _totals(self, contract: dict[str, Any], lines: list[dict[str, Any]],
+                previous: dict[str, Any] | None) -> dict[str, Any]:
         """G702 lines 1-9 derived exactly from the contract, the lines and the previous application."""
         original = contract["original_contract_sum"]
         change = contract["approved_change_orders"]
@@ -278,7 +291,8 @@ class PayAppArchetype(App):
         """
         contract_id = self._contract(args.job_number, None)["contract_id"] if args.job_number else None
         rows = self.select(self.T_WAIVERS, {"contract_id": contract_id, "pay_app_id": args.pay_app_id,
-                                            "status": args.status}, order_by=["contract_id", "through_date", "waiver_id"])
+                                            "status": args.status},
+                           order_by=["contract_id", "through_date", "waiver_id"])
         return {"lien_waivers": rows, "count": len(rows)}
 
     # ------------------------------------------------------------------ writes
@@ -384,7 +398,8 @@ class PayAppArchetype(App):
         """
         app = self._pay_app(args.pay_app_id, args.job_number, args.application_number)
         if app["status"] != self.DRAFT:
-            raise ToolError(f"pay application {app['pay_app_id']} is {app['status']}; only drafts can be edited", "rejected")
+            raise ToolError(f"pay application {app['pay_app_id']} is {app['status']}; only drafts can be edited",
+                            "rejected")
         if args.work_this_period is None and args.materials_stored is None and args.retainage is None:
             raise ToolError("give at least one of work_this_period, materials_stored, retainage", "invalid_argument")
         lines = {ln["item_no"]: ln for ln in self._lines(app["pay_app_id"])}
@@ -392,7 +407,8 @@ class PayAppArchetype(App):
         if cur is None:
             raise ToolError(f"item_no {args.item_no} is not a line of {app['pay_app_id']} "
                             f"(lines: {', '.join(str(n) for n in sorted(lines))})", "invalid_argument")
-        e = money_arg(args.work_this_period, "work_this_period") if args.work_this_period is not None else cur["this_period"]
+        e = (money_arg(args.work_this_period, "work_this_period") if args.work_this_period is not None
+             else cur["this_period"])
         f = (money_arg(args.materials_stored, "materials_stored") if args.materials_stored is not None
              else cur["materials_presently_stored"])
         i = money_arg(args.retainage, "retainage") if args.retainage is not None else cur["retainage"]
@@ -428,7 +444,7 @@ class PayAppArchetype(App):
             application_number: e.g. 2.
 
         Returns {"would_submit": {pay_app_id, job_number, application_number, current_payment_due}, "status": "pending_human_approval"}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         app = self._with_job(self._pay_app(args.pay_app_id, args.job_number, args.application_number))
         self._check_draft(app)
         return {"would_submit": {k: app.get(k) for k in ("pay_app_id", "job_number", "application_number",
@@ -447,7 +463,7 @@ class PayAppArchetype(App):
             application_number: e.g. 2.
 
         Returns {"would_approve": {pay_app_id, job_number, application_number, current_payment_due}, "status": "pending_human_approval"}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         app = self._with_job(self._pay_app(args.pay_app_id, args.job_number, args.application_number))
         if app["status"] not in (self.DRAFT, self.SUBMITTED):
             raise ToolError(f"pay application {app['pay_app_id']} is {app['status']}; nothing to approve", "rejected")
