@@ -30,7 +30,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from cfab.schema.models import FrozenModel
 
@@ -45,14 +45,25 @@ Metric = Literal["pass1", "passk", "score"]
 class Outcome(Protocol):
     """What metrics read from one attempt."""
 
-    task: str
-    attempt: int
-    passed: bool
-    score: float
-    domain: str
-    family: str
-    difficulty: int
-    systems: Sequence[str]
+    @property
+    def task(self) -> str: ...
+    @property
+    def attempt(self) -> int: ...
+    @property
+    def passed(self) -> bool: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def domain(self) -> str: ...
+    @property
+    def family(self) -> str: ...
+    @property
+    def difficulty(self) -> int: ...
+    @property
+    def systems(self) -> Sequence[str]: ...
+
+
+OutcomeT = TypeVar("OutcomeT", bound=Outcome)
 
 
 class AttemptOutcome(FrozenModel):
@@ -351,8 +362,8 @@ class WorldsMetrics(FrozenModel):
     per_world: dict[str, GroupMetrics]  # the ordinary metrics on each world, over its own tasks
 
 
-def over_worlds(records: Iterable[Outcome], worlds: Sequence[str], k: int, *,
-                world_of: Callable[[Outcome], str], slot_of: Callable[[Outcome], str],
+def over_worlds(records: Iterable[OutcomeT], worlds: Sequence[str], k: int, *,
+                world_of: Callable[[OutcomeT], str], slot_of: Callable[[OutcomeT], str],
                 z: float = Z95) -> WorldsMetrics:
     """pass^k over attempts and pass^n over worlds (FinalityBench's pass^5 over seeds).
 
