@@ -97,12 +97,13 @@ def dialect_vars(dialect: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in fields(dialect):
         value = getattr(dialect, f.name)
+        group = asdict(value) if is_dataclass(value) and not isinstance(value, type) else None
         if f.name.startswith("example_"):
             out[f.name] = value
-        elif f.name == "words" and is_dataclass(value):
-            out.update(asdict(value))
-        elif f.name == "examples" and is_dataclass(value):
-            out.update({f"example_{k}": v for k, v in asdict(value).items()})
+        elif f.name == "words" and group is not None:
+            out.update(group)
+        elif f.name == "examples" and group is not None:
+            out.update({f"example_{k}": v for k, v in group.items()})
     return out
 
 
@@ -253,7 +254,7 @@ class App:
         return [dict(zip(names, row)) for row in cur.fetchall()]
 
     def select(self, table: str, where: Mapping[str, Any] | None = None, *,
-               extra: exp.Expression | str | None = None, columns: Iterable[str] | None = None,
+               extra: exp.Expr | str | None = None, columns: Iterable[str] | None = None,
                order_by: Iterable[str] | None = None, limit: int | None = None) -> list[dict[str, Any]]:
         """Rows of one own table filtered by equality (``None`` filters are skipped)."""
         info = self.tbl(table)

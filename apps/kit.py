@@ -126,17 +126,17 @@ def percent_of(part: Decimal, whole: Decimal) -> Decimal:
 
 
 # ---------------------------------------------------------------------------------- filters
-Column = str | exp.Expression
+Column = str | exp.Expr
 
 
-def _ref(column: Column) -> exp.Expression:
+def _ref(column: Column) -> exp.Expr:
     """The column as an expression (a fresh node each time: a sqlglot node has one parent)."""
     return col(column) if isinstance(column, str) else column.copy()
 
 
-def bounds(column: Column, low: Any, high: Any, type_text: str | None = None) -> list[exp.Expression]:
+def bounds(column: Column, low: Any, high: Any, type_text: str | None = None) -> list[exp.Expr]:
     """``column >= low`` and ``column <= high``, each only when its bound is given (typed literals)."""
-    parts: list[exp.Expression] = []
+    parts: list[exp.Expr] = []
     if low is not None:
         parts.append(exp.GTE(this=_ref(column), expression=literal(low, type_text)))
     if high is not None:
@@ -144,33 +144,33 @@ def bounds(column: Column, low: Any, high: Any, type_text: str | None = None) ->
     return parts
 
 
-def date_range(column: Column, start: date | None, end: date | None, type_text: str = "DATE") -> exp.Expression | None:
+def date_range(column: Column, start: date | None, end: date | None, type_text: str = "DATE") -> exp.Expr | None:
     """``start <= column <= end`` with either bound optional (None when neither is given)."""
     return all_of(*bounds(column, start, end, type_text))
 
 
-def ilike(column: Column, text: str | None) -> exp.Expression | None:
+def ilike(column: Column, text: str | None) -> exp.Expr | None:
     """``column ILIKE '%text%'``, or None when no text is given."""
     if not text:
         return None
     return exp.ILike(this=_ref(column), expression=literal(f"%{text}%"))
 
 
-def icontains(column: Column, text: str | None) -> exp.Expression | None:
+def icontains(column: Column, text: str | None) -> exp.Expr | None:
     """``contains(lower(column), lower(text))``: the text as a literal substring; None when not given."""
     if not text:
         return None
     return exp.func("contains", exp.Lower(this=_ref(column)), literal(text.lower()))
 
 
-def ieq(column: Column, value: str | None, *, trim: bool = True) -> exp.Expression | None:
+def ieq(column: Column, value: str | None, *, trim: bool = True) -> exp.Expr | None:
     """``lower(column) = lower(value)`` (``value`` trimmed unless ``trim=False``); None when not given."""
     if value is None:
         return None
     return exp.EQ(this=exp.Lower(this=_ref(column)), expression=literal((value.strip() if trim else value).lower()))
 
 
-def in_list(column: Column, values: Iterable[Any], type_text: str | None = None) -> exp.Expression:
+def in_list(column: Column, values: Iterable[Any], type_text: str | None = None) -> exp.Expr:
     """``column IN (values)`` with typed literals; FALSE for no values."""
     vals = list(values)
     if not vals:
@@ -178,7 +178,7 @@ def in_list(column: Column, values: Iterable[Any], type_text: str | None = None)
     return exp.In(this=_ref(column), expressions=[literal(v, type_text) for v in vals])
 
 
-def all_of(*parts: exp.Expression | None) -> exp.Expression | None:
+def all_of(*parts: exp.Expr | None) -> exp.Expr | None:
     """The AND of the parts given (None ones skipped); None when there are none."""
     kept = [p for p in parts if p is not None]
     return exp.and_(*kept) if kept else None

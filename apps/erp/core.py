@@ -4,6 +4,7 @@ columns to a vendor's native ones, and gated row access. Reads live in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from typing import Any, ClassVar
 
@@ -96,7 +97,7 @@ class ErpCore(App):
         return exp.In(this=lhs, query=sub.subquery())
 
     def rows(self, logical: str, where: dict[str, Any] | None = None, *,
-             extra: list[exp.Expression | None] | None = None,
+             extra: Sequence[exp.Expr | None] | None = None,
              order: list[str] | None = None, limit: int | None = None, desc: bool = False) -> list[dict[str, Any]]:
         """Native rows of a logical table (fixed filter applied); ``where`` keys are logical columns,
         ``extra`` more predicates (None ones skipped)."""

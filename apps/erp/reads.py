@@ -279,7 +279,7 @@ class ErpReads(ErpCore):
         where = {"job_id": args.job_id, "vendor_id": self.vid(args.vendor_id) if args.vendor_id else None,
                  "apref": args.invoice_number}
 
-        def extra(lg: str) -> list[exp.Expression]:
+        def extra(lg: str) -> list[exp.Expr]:
             return bounds(self.N(lg, "inv_date"), args.date_from, args.date_to, "DATE")
 
         rows = self._ap_rows(args.status, where, extra)
@@ -328,7 +328,7 @@ class ErpReads(ErpCore):
             if args.status and args.status != st:
                 continue
             t = self.T(lg)
-            extra: list[exp.Expression] = []
+            extra: list[exp.Expr] = []
             if args.period:
                 p = self._period_row(args.period)
                 extra += bounds(t.n("act_date"), p[self.N("fiscal_period", "start_date")],
@@ -385,7 +385,7 @@ class ErpReads(ErpCore):
         """
         self.one("gl_account", "GL account", "", account=args.account)
         t = self.T("je_line")
-        extra: list[exp.Expression] = []
+        extra: list[exp.Expr] = []
         if args.through_period:
             end = self._period_row(args.through_period)[self.N("fiscal_period", "end_date")]
             extra = bounds(t.n("act_date"), None, end, "DATE")

@@ -188,7 +188,7 @@ class PMApp(App):
     def _commitment_lines(self, commitment_id: Any) -> list[dict[str, Any]]:
         return self.select(self.T_COMMIT_LINES, {self.CL_FK: commitment_id}, order_by=[self.CL_ORDER])
 
-    def _commitment_rows(self, args: CommitmentsArgs, extra: exp.Expression | None = None) -> list[dict[str, Any]]:
+    def _commitment_rows(self, args: CommitmentsArgs, extra: exp.Expr | None = None) -> list[dict[str, Any]]:
         where = {self.C_PROJECT: self._project_id(args.project_number),
                  self.C_VENDOR: self._vendor_key(args.vendor_id)}
         number = None
