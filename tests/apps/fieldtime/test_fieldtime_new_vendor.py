@@ -1,18 +1,28 @@
-"""A third field-time vendor, ClockShark, defined here as a dialect alone: the generator renders its
-schema, views, entity projections and rules, they load into a copy of the book next to Rhumbix (the
-book's Rhumbix timecards handed to it), and ClockShark projects, approves, summarises and refuses
-exactly as Rhumbix does, in its own words and ids."""
+"""A third field-time vendor, ClockShark, defined here as a dialect alone: its own table names,
+words, id formats (hashed project ids, job:trade crew ids, UUID timecard ids), example ids and
+tool names, and nothing else.
+
+The generator renders its schema, views, entity projections and rules (``gen.artifacts``); its
+class carries them and joins the registry for this module. A copy of the book with hh2 and
+Rhumbix gets ClockShark's employee ids and Rhumbix's timecards (the seeds' part for a new
+field-time vendor, by hand, after Rhumbix was projected), ClockShark is seeded from its
+artifacts, and an Environment composes hh2, Rhumbix and ClockShark. Then ClockShark passes the
+conformance suite's per-app checks as Rhumbix does, projects the same timecards in its own ids and
+words, and approves, summarises and refuses through the same tools and the same gate.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, fields, replace
+from collections.abc import Iterator
+from dataclasses import asdict, fields
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from cfab.apps.fieldtime import Rhumbix, gen
+from cfab.apps.fieldtime import gen
 from cfab.apps.fieldtime.base import FieldTimeApp
 from cfab.apps.fieldtime.dialects import (
     RHUMBIX,
@@ -25,17 +35,22 @@ from cfab.apps.fieldtime.dialects import (
     UuidIds,
 )
 from cfab.apps.fieldtime.model import TABLES
+from cfab.apps.registry import get_app, load_all, registered
+from cfab.apps.world.environment import Environment
 from tests.apps.payroll.new_vendor import (
-    Composition,
+    app_specs,
+    conformance_checks,
     entity_rows,
-    load_vendor,
+    golden_with,
+    hostile_arguments,
+    opened,
     packaged,
-    rules_problems,
+    reset,
+    same_description,
+    sql,
     table_columns,
-    table_names,
-    tool_surface_problems,
-    writable_copy,
 )
+from tests.conformance.conformance_helpers import schema_fingerprint
 
 CLOCKSHARK = FieldTimeDialect(
     app="clockshark",
@@ -51,139 +66,175 @@ CLOCKSHARK = FieldTimeDialect(
                 "timecards.approve": "timesheets.approve", "workers.list": "users.list",
                 "cost_codes.list": "tasks.list", "payroll_export.summary": "reports.payroll"},
 )
-UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+APP = CLOCKSHARK.app
+APPS = ["hh2", RHUMBIX.app, APP]
+# The seeds' part for a new field-time vendor: its employee ids (cs-<Rhumbix id>) in the identity
+# map and hh2, and its share of the book's timecards (here all of Rhumbix's, already projected).
+BOOK_SQL = (
+    "INSERT INTO book.employee_identities SELECT employee_id, 'clockshark', 'cs-' || system_employee_id "
+    "FROM book.employee_identities WHERE system = 'rhumbix'",
+    "INSERT INTO hh2.employee_map SELECT master_employee_id, 'clockshark', 'cs-' || system_employee_id, "
+    "employee_name FROM hh2.employee_map WHERE system = 'rhumbix'",
+    "UPDATE book.timecards SET source_system = 'clockshark' WHERE source_system = 'rhumbix'",
+)
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 class ClockShark(FieldTimeApp):
-    """ClockShark: defined by its dialect alone (not registered)."""
+    """ClockShark: defined by its dialect alone."""
 
     D = CLOCKSHARK
+    ARTIFACTS = gen.artifacts(CLOCKSHARK)
 
 
-class Reference(FieldTimeApp):
-    """The archetype's own tool names (no native renames)."""
-
-    D = replace(CLOCKSHARK, app="reference", label="Reference", tool_names={})
-
-
-@pytest.fixture(scope="module")
-def clockshark_files() -> dict[str, str]:
-    return gen.render(CLOCKSHARK)
+def tool(d: FieldTimeDialect, local: str) -> str:
+    return f"{d.app}.{d.tool_names.get(local, local)}"
 
 
 @pytest.fixture(scope="module")
-def clockshark_book(golden_for, clockshark_files, tmp_path_factory) -> Path:
-    """The book with hh2 and Rhumbix, plus ClockShark: the seeds' part done by hand (its employee ids,
-    cs-<Rhumbix id>, in the identity map and hh2's crosswalk; Rhumbix's timecards as its own, after
-    Rhumbix was projected), then its generated schema and views."""
-    path = tmp_path_factory.mktemp("clockshark") / "golden.duckdb"
-    con = writable_copy(golden_for(["hh2", "rhumbix"]), path)
-    con.execute("INSERT INTO book.employee_identities SELECT employee_id, 'clockshark', 'cs-' || system_employee_id "
-                "FROM book.employee_identities WHERE system = 'rhumbix'")
-    con.execute("INSERT INTO hh2.employee_map SELECT master_employee_id, 'clockshark', 'cs-' || system_employee_id, "
-                "employee_name FROM hh2.employee_map WHERE system = 'rhumbix'")
-    con.execute("UPDATE book.timecards SET source_system = 'clockshark' WHERE source_system = 'rhumbix'")
-    load_vendor(con, clockshark_files)
-    con.close()
-    return path
+def registry() -> Iterator[dict[str, Any]]:
+    with registered(ClockShark):
+        yield load_all()
+
+
+@pytest.fixture(scope="module")
+def golden(registry, golden_for, tmp_path_factory) -> Path:
+    return golden_with(golden_for(["hh2", RHUMBIX.app]), tmp_path_factory.mktemp("clockshark") / "golden.duckdb",
+                       ClockShark, BOOK_SQL)
+
+
+@pytest.fixture(scope="module")
+def world(golden: Path) -> Iterator[Environment]:
+    with opened(golden, APPS) as env:
+        yield env
 
 
 @pytest.fixture
-def con(clockshark_book, tmp_path):
-    c = writable_copy(clockshark_book, tmp_path / "attempt.duckdb")
-    yield c
-    c.close()
+def env(world: Environment) -> Environment:
+    return reset(world)
 
 
-@pytest.fixture
-def comp(con, clockshark_files) -> Composition:
-    return Composition.open(con, [ClockShark, Rhumbix], {"clockshark": clockshark_files["rules"],
-                                                         "rhumbix": packaged("rules", "rhumbix")})
+def rows(env: Environment, d: FieldTimeDialect, logical: str) -> list[tuple]:
+    """A table's rows without its own ids (project, crew, timecard), in Rhumbix's words and
+    employee ids."""
+    words = {getattr(d.words, f.name): getattr(RHUMBIX.words, f.name) for f in fields(FieldTimeWords)}
+    cur = env.con.execute(f"SELECT * FROM {d.app}.{getattr(d.tables, logical)}")
+    names = [c[0] for c in cur.description]
+    keep = [i for i, n in enumerate(names) if n not in ("project_id", "crew_id", "timecard_id")]
+
+    def plain(name: str, value: Any) -> Any:
+        if name in ("employee_id", "foreman_employee_id") and value is not None:
+            return value.removeprefix("cs-")
+        return words.get(value, value) if name == "status" else value
+
+    return sorted((tuple(plain(names[i], r[i]) for i in keep) for r in cur.fetchall()), key=repr)
 
 
-def rows(con, schema: str, table: str, drop: tuple[str, ...] = ()) -> list[tuple]:
-    cur = con.execute(f"SELECT * FROM {schema}.{table}")
-    names = [d[0] for d in cur.description]
-    keep = [i for i, n in enumerate(names) if n not in drop]
-    return sorted((tuple(r[i] for i in keep) for r in cur.fetchall()), key=repr)
+# ------------------------------------------------------------------------------ one dialect, rendered
+def test_the_generator_renders_the_new_vendor_from_its_dialect(registry):
+    files = asdict(ClockShark.ARTIFACTS)
+    assert files == gen.render(CLOCKSHARK)
+    for word in ("rhumbix", "busybusy", "PENDING", "timekeeping_entries", "'te_'", "'crew_'"):
+        assert word not in "".join(files.values()), word
+    assert registry[APP] is ClockShark and get_app(APP) is ClockShark
+    assert (ClockShark.name, ClockShark.label, ClockShark.TOOL_NAMES) == (APP, CLOCKSHARK.label,
+                                                                         CLOCKSHARK.tool_names)
 
 
-def test_the_new_vendor_gets_the_archetype_schema(con):
-    assert table_names(con, "clockshark") == set(asdict(CLOCKSHARK.tables).values())
+# ------------------------------------------------------------------------------ the conformance checks
+@pytest.mark.parametrize("app", [RHUMBIX.app, APP])
+def test_conformance_checks(registry, world, golden, monkeypatch, app):
+    conformance_checks(registry, world, golden, app, "FieldTime", (), monkeypatch)
+
+
+def test_the_new_vendors_tools_are_rhumbixs_in_its_names_and_words(world):
+    theirs = {s.method: s for s in app_specs(world, RHUMBIX.app).values()}
+    ours = {s.method: s for s in app_specs(world, APP).values()}
+    assert theirs.keys() == ours.keys()
+    words = [(getattr(RHUMBIX.words, f.name), getattr(CLOCKSHARK.words, f.name)) for f in fields(FieldTimeWords)]
+    examples = [(getattr(RHUMBIX.examples, f.name), getattr(CLOCKSHARK.examples, f.name))
+                for f in fields(FieldTimeExamples)]
+    for method, spec in ours.items():
+        other = theirs[method]
+        assert (spec.args_model, spec.writes, spec.guarded) == (other.args_model, other.writes, other.guarded)
+        archetype = next((k for k, v in RHUMBIX.tool_names.items() if v == other.local), other.local)
+        assert spec.local == CLOCKSHARK.tool_names.get(archetype, archetype)
+        assert same_description(spec.description, other.description,
+                                [(RHUMBIX.label, CLOCKSHARK.label), *examples, *words])
+
+
+def test_hostile_arguments(world, golden, monkeypatch):
+    hostile_arguments(world, golden, APP, monkeypatch)
+
+
+# ------------------------------------------------------------------------------ the book, as Rhumbix had it
+def test_the_new_vendor_gets_the_archetype_schema(env):
     for t in TABLES:
         ours, theirs = getattr(CLOCKSHARK.tables, t.name), getattr(RHUMBIX.tables, t.name)
-        assert table_columns(con, "clockshark", ours) == table_columns(con, "rhumbix", theirs), t.name
+        assert table_columns(env.con, APP, ours) == table_columns(env.con, RHUMBIX.app, theirs), t.name
 
 
-def test_the_new_vendor_projects_the_book_as_rhumbix_does_with_its_own_ids_and_words(con):
-    """Rhumbix's rows once ClockShark's ids are set aside and its words and employee ids read as
-    Rhumbix's; and ClockShark's own ids have its formats and hold together."""
-    words = {getattr(CLOCKSHARK.words, f.name): getattr(RHUMBIX.words, f.name) for f in fields(FieldTimeWords)}
-    ids = ("project_id", "crew_id", "timecard_id")
+def test_the_new_vendor_projects_the_timecards_rhumbix_did_with_its_own_ids(env):
     for t in TABLES:
-        ours = [tuple(words.get(v, v) if isinstance(v, str) else v for v in r)
-                for r in rows(con, "clockshark", getattr(CLOCKSHARK.tables, t.name), ids)]
-        ours = sorted((tuple(v.removeprefix("cs-") if isinstance(v, str) else v for v in r) for r in ours), key=repr)
-        assert ours and ours == rows(con, "rhumbix", getattr(RHUMBIX.tables, t.name), ids), t.name
-    projects = dict(con.execute("SELECT project_id, job_number FROM clockshark.jobs").fetchall())
-    assert all(re.fullmatch(r"job-[0-9a-f]{8}", p) for p in projects)
-    assert all(UUID.match(t) for (t,) in con.execute("SELECT timecard_id FROM clockshark.timesheets").fetchall())
-    crews = con.execute("SELECT c.crew_id, p.job_number, c.trade FROM clockshark.crews c "
-                        "JOIN clockshark.jobs p USING (project_id)").fetchall()
+        ours = rows(env, CLOCKSHARK, t.name)
+        assert ours and ours == rows(env, RHUMBIX, t.name), t.name
+    con, tb = env.con, CLOCKSHARK.tables
+    projects = con.execute(f"SELECT project_id FROM {APP}.{tb.projects}").fetchall()
+    assert all(re.fullmatch(r"job-[0-9a-f]{8}", p) for (p,) in projects)
+    assert all(UUID.fullmatch(t) for (t,) in con.execute(f"SELECT timecard_id FROM {APP}.{tb.timecards}").fetchall())
+    crews = con.execute(f"SELECT c.crew_id, p.job_number, c.trade FROM {APP}.{tb.crews} c "
+                        f"JOIN {APP}.{tb.projects} p USING (project_id)").fetchall()
     assert crews and all(crew == f"{job}:{trade}" for crew, job, trade in crews)
-    orphans = con.execute("SELECT count(*) FROM clockshark.timesheets t LEFT JOIN clockshark.jobs p USING (project_id) "
-                          "LEFT JOIN clockshark.crews c USING (crew_id) "
-                          "WHERE p.project_id IS NULL OR c.crew_id IS NULL").fetchone()[0]
+    orphans = con.execute(f"SELECT count(*) FROM {APP}.{tb.timecards} t LEFT JOIN {APP}.{tb.projects} p "
+                          f"USING (project_id) LEFT JOIN {APP}.{tb.crews} c USING (crew_id) "
+                          f"WHERE p.project_id IS NULL OR c.crew_id IS NULL").fetchone()[0]
     assert orphans == 0
 
 
-def test_the_new_vendor_entities_agree_with_rhumbix(con, clockshark_files):
-    ours = entity_rows(con, "clockshark", clockshark_files["entities"])
-    theirs = entity_rows(con, "rhumbix", packaged("entities", "rhumbix"))
+def test_the_new_vendors_entities_agree_with_rhumbixs(env):
+    ours = entity_rows(env.con, APP, ClockShark.ARTIFACTS.entities)
+    theirs = entity_rows(env.con, RHUMBIX.app, packaged("entities", RHUMBIX.app))
     assert set(ours) == {"employee", "job"} and ours == theirs and all(ours.values())
 
 
-def test_the_new_vendor_passes_the_conformance_checks_of_its_tools_and_rules(con, clockshark_files):
-    assert tool_surface_problems(ClockShark, {}) == []
-    assert set(ClockShark.tools()) == {f"clockshark.{ClockShark.TOOL_NAMES.get(s.local, s.local)}"
-                                       for s in Reference.tools().values()}
-    assert rules_problems(con, clockshark_files["rules"], "clockshark") == []
-    assert '"status": "approved"' in ClockShark.tools()["clockshark.timesheets.approve"].description
-
-
-def test_the_new_vendor_answers_as_rhumbix_does(comp, con):
-    job = con.execute("SELECT job_number FROM clockshark.jobs ORDER BY job_number LIMIT 1").fetchone()[0]
-    week = con.execute("SELECT max(work_date) FROM clockshark.timesheets").fetchone()[0]
-    week = week + timedelta(days=(5 - week.weekday()) % 7)
+# ------------------------------------------------------------------------------ the archetype's behaviour
+def test_the_new_vendor_answers_as_rhumbix_does(env):
+    job = env.con.execute(f"SELECT min(job_number) FROM {APP}.{CLOCKSHARK.tables.projects}").fetchone()[0]
+    last = env.con.execute(f"SELECT max(work_date) FROM {APP}.{CLOCKSHARK.tables.timecards}").fetchone()[0]
+    week = (last + timedelta(days=(5 - last.weekday()) % 7)).isoformat()
     calls = (("projects.list", {}), ("workers.list", {"project": job}), ("cost_codes.list", {"project": job}),
              ("crews.list", {"project": job}), ("timecards.list", {"project": job, "limit": 5000}),
              ("payroll_export.summary", {"week_ending": week, "include_pending": True}))
     for local, args in calls:
-        ours, theirs = comp.call("clockshark", local, **args), comp.call("rhumbix", local, **args)
+        ours, theirs = env.call(tool(CLOCKSHARK, local), **args), env.call(tool(RHUMBIX, local), **args)
         assert ours["ok"] and theirs["ok"], (local, ours, theirs)
-        assert ours["data"]["count"] == theirs["data"]["count"], local
-    ours, theirs = (comp.call(app, "payroll_export.summary", week_ending=week)["data"]
-                    for app in ("clockshark", "rhumbix"))
+        assert ours["data"]["count"] == theirs["data"]["count"] > 0, local
+    ours, theirs = (env.call(tool(d, "payroll_export.summary"), week_ending=week)["data"]
+                    for d in (CLOCKSHARK, RHUMBIX))
     totals = ("count", "total_regular", "total_overtime")
-    assert [ours[k] for k in totals] == [theirs[k] for k in totals] and ours["count"] > 0
+    assert [ours[k] for k in totals] == [theirs[k] for k in totals]
 
 
-def test_the_new_vendor_approves_and_its_rules_fire(comp, con):
-    pending, exported = (con.execute(f"SELECT timecard_id FROM clockshark.timesheets WHERE status = '{w}' "
-                                     f"ORDER BY timecard_id LIMIT 1").fetchone()[0] for w in ("submitted", "approved"))
-    done = comp.call("clockshark", "timecards.approve", timecard_id=pending, approver="Sam Super")
-    assert done["ok"] and done["data"]["status"] == "approved", done
-    again = comp.call("clockshark", "timecards.approve", timecard_id=pending)
+@pytest.mark.parametrize("d", [RHUMBIX, CLOCKSHARK], ids=lambda d: d.app)
+def test_approval_and_the_gate(env, d):
+    t, w, s = d.tables, d.words, d.app
+    pending, exported = (env.con.execute(f"SELECT min(timecard_id) FROM {s}.{t.timecards} WHERE status = ?",
+                                         [word]).fetchone()[0] for word in (w.timecard_pending, w.timecard_approved))
+    done = env.call(tool(d, "timecards.approve"), timecard_id=pending, approver="Sam Super")
+    assert done["ok"] and done["data"]["status"] == w.timecard_approved, done
+    again = env.call(tool(d, "timecards.approve"), timecard_id=pending)
     assert again["ok"] is False and "already approved" in again["error"]
-    other = con.execute("SELECT timecard_id FROM clockshark.timesheets WHERE status = 'submitted' "
-                        "ORDER BY timecard_id LIMIT 1").fetchone()[0]
-
-    def outcome(timecard: str, **assignments: str) -> str:
-        res = comp.write(lambda g: g.update_where("clockshark.timesheets", f"timecard_id = '{timecard}'", assignments))
-        return res.get("rule") or ("ok" if res["ok"] else res["error"])
-
-    assert outcome(exported, regular_hours="1") == "clockshark.exported_timecard_locked"
-    assert outcome(other, exported_to_payroll="true") == "clockshark.export_by_integration"
-    assert outcome(other, status="'OK'") == "clockshark.status_vocabulary"
-    assert outcome(other, overtime_hours="20", regular_hours="8") == "clockshark.hours_in_a_day"
-    assert outcome(other, regular_hours="7.5") == "ok"
+    other = env.con.execute(f"SELECT min(timecard_id) FROM {s}.{t.timecards} WHERE status = ?",
+                            [w.timecard_pending]).fetchone()[0]
+    before = schema_fingerprint(env.con, env.catalog, [s])
+    where = f"WHERE timecard_id = '{other}'"
+    for statement, needle in (
+            (f"UPDATE {s}.{t.timecards} SET regular_hours = 1 WHERE timecard_id = '{exported}'", "exported to payroll"),
+            (f"UPDATE {s}.{t.timecards} SET exported_to_payroll = true {where}", "nightly payroll export"),
+            (f"UPDATE {s}.{t.timecards} SET status = 'OK' {where}", "a timecard status is"),
+            (f"UPDATE {s}.{t.timecards} SET overtime_hours = 20, regular_hours = 8 {where}", "between 0 and 24")):
+        res = sql(env, statement)
+        assert res["ok"] is False and needle in res["error"], (statement, res)
+    assert schema_fingerprint(env.con, env.catalog, [s]) == before
+    assert sql(env, f"UPDATE {s}.{t.timecards} SET regular_hours = 7.5 {where}")["ok"]
+    assert not env.guarded_calls()
