@@ -14,7 +14,7 @@ from cfab.seeds.documents import render_all, render_document
 from tests.documents.documents_helpers import ocr_fields_many
 
 
-def test_real_book_renders_fast_and_reads_back(real_book: duckdb.DuckDBPyConnection) -> None:
+def test_real_book_renders_and_reads_back(real_book: duckdb.DuckDBPyConnection) -> None:
     timings: dict[str, list[float]] = {}
     start = time.perf_counter()
     docs = list(render_all(real_book, timings=timings))
@@ -24,7 +24,7 @@ def test_real_book_renders_fast_and_reads_back(real_book: duckdb.DuckDBPyConnect
     rate = len(docs) / elapsed
     print(f"\nrendered {len(docs)} documents in {elapsed:.2f}s ({rate:.0f}/s); mean ms by type: "
           + ", ".join(f"{k}={1000 * sum(v) / len(v):.1f}" for k, v in sorted(timings.items())))
-    assert elapsed < 30, f"rendering the scale-1 book took {elapsed:.1f}s"
+    # how fast is `runner bench`'s business (its build section times the document phase), not a test's
 
     by_id = {d.document_id: d for d in docs}
     invoices = real_book.execute(
