@@ -159,7 +159,7 @@ class Case:
 class BAiaG702(Family[Case], family=FAMILY, domain_code="B", taxonomy_path="B.OwnerBilling.aia_g702_draft",
                difficulty=3, systems=["gcpay", "procore"], user_role="Project Accountant",
                policy_ref="owner_billing_policy.md", money_movement_guard=True,
-               source_ref="paper: The nine task families (B_aia_g702); FAMILIES.md#B_aia_g702", rubric=RUBRIC):
+               source_ref="paper: The nine task families (B_aia_g702); docs/families.md#b_aia_g702", rubric=RUBRIC):
 
     def keys(self, book: BookReader) -> list[str]:
         return [r["job_number"] for r in book.q(FAMILY, "jobs", jobs=",".join(anchors.AIA_JOBS))]

@@ -88,7 +88,7 @@ class Case:
 class GSubAccrual(Family[Case], family=FAMILY, domain_code="G", taxonomy_path="G.Close.subcontract_accrual",
                   difficulty=3, systems=["vista_erp", "procore"], user_role="Controller",
                   policy_ref="month_end_close_policy.md", money_movement_guard=True,
-                  source_ref="paper: The nine task families (G_sub_accrual); FAMILIES.md#G_sub_accrual", rubric=RUBRIC):
+                  source_ref="paper: The nine task families (G_sub_accrual); docs/families.md#g_sub_accrual", rubric=RUBRIC):
 
     def keys(self, book: BookReader) -> list[str]:
         return [r["job_number"] for r in book.q(FAMILY, "jobs", jobs=",".join(anchors.ACCRUAL_JOBS))]

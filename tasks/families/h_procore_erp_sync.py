@@ -102,7 +102,7 @@ class HProcoreErpSync(Family[Case], family=FAMILY, domain_code="H",
                       taxonomy_path="H.Integration.procore_erp_invoice_sync", difficulty=3,
                       systems=["procore", "vista_erp"], user_role="AP Manager", policy_ref="ap_invoice_policy.md",
                       money_movement_guard=False,
-                      source_ref="paper: The nine task families (H_procore_erp_sync); FAMILIES.md#H_procore_erp_sync",
+                      source_ref="paper: The nine task families (H_procore_erp_sync); docs/families.md#h_procore_erp_sync",
                       rubric=RUBRIC):
 
     def keys(self, book: BookReader) -> list[str]:

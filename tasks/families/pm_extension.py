@@ -36,7 +36,7 @@ CROSS_SOURCE_REF = f"{PAPER} (the four cross-system tasks)"
 
 def source_ref(what: str) -> str:
     """The source of a single-app PM family: the paper's section on ``what``."""
-    return f"{PAPER} ({what}); FAMILIES.md 'The PM extension'"
+    return f"{PAPER} ({what}); docs/families.md#the-pm-extension"
 
 
 # ------------------------------------------------------------------------------ RedTeam

@@ -1,6 +1,6 @@
 """Shared facts and checks for the conformance suite (tests/conformance).
 
-The lists below are typed in from DESIGN.md §5 and the paper's tables (reference/
+The lists below are typed in from docs/architecture.md and the paper's tables (reference/
 cfagentbench-paper.txt: "The full 35-app inventory, by archetype", the Procore tool listing and
 the money-guarded endpoints), never derived from the code under test.
 """

@@ -1,4 +1,4 @@
-"""Registry and manifests: the 35 apps of DESIGN §5 under the paper's ten archetype labels,
+"""Registry and manifests: the 35 apps of docs/architecture.md under the paper's ten archetype labels,
 manifests that match the golden file, tool names of the documented shape, and every guarded
 (money-moving) surface the paper names, resolvable through the Environment."""
 
