@@ -12,6 +12,7 @@ must agree that the statement is harmless.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from typing import Any
@@ -58,10 +59,8 @@ def _parser_connection() -> duckdb.DuckDBPyConnection:
                 "threads": 1,
             },
         )
-        try:  # json is statically linked in the Python wheel; make sure it is loaded
+        with contextlib.suppress(duckdb.Error):  # json is statically linked in the Python wheel; make sure it is loaded
             con.execute("LOAD json")
-        except duckdb.Error:
-            pass
         con.execute("SET lock_configuration = true")
         # The parser database is pristine, so this lists exactly DuckDB's built-in functions:
         # user macros in the environment's file (any schema) are not callable by agents.
@@ -107,7 +106,7 @@ def _engine_parse(sql: str) -> dict[str, Any]:
             raw = con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()
         except duckdb.Error as exc:
             raise SqlRefused(f"DuckDB cannot parse this statement: {_first_line(exc)}") from None
-    tree = json.loads(raw[0]) if raw and raw[0] else {"error": True, "error_message": "empty"}
+    tree: dict[str, Any] = json.loads(raw[0]) if raw and raw[0] else {"error": True, "error_message": "empty"}
     if tree.get("error"):
         raise SqlRefused(f"this statement cannot be verified: {tree.get('error_message', 'unknown')}")
     if len(tree.get("statements", [])) != 1:

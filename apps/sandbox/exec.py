@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import math
@@ -116,14 +117,13 @@ def harden(con: duckdb.DuckDBPyConnection, *, memory_limit: str = "1GB", threads
     settings = (*_RUNTIME_SETTINGS, ("memory_limit", f"'{memory_limit.strip()}'", ""),
                 ("threads", str(threads), str(threads)))
     for name, literal, _ in settings:
-        try:
+        with contextlib.suppress(duckdb.Error):  # verified below: a setting fixed at connect time may refuse SET
             con.execute(f"SET {name} = {literal}")
-        except duckdb.Error:
-            pass  # verified below: a setting fixed at connect time may refuse SET
     for name, _, expected in settings:
         if not expected:
             continue
-        value = str(con.execute("SELECT current_setting(?)", [name]).fetchone()[0]).lower()
+        row = con.execute("SELECT current_setting(?)", [name]).fetchone()
+        value = "" if row is None else str(row[0]).lower()
         if value != expected:
             raise RuntimeError(f"could not harden DuckDB: {name} is {value!r}, expected {expected!r}")
     con.execute("SET lock_configuration = true")
@@ -241,10 +241,8 @@ class _Deadline:
             if self._done:
                 return
             self.fired = True
-            try:
+            with contextlib.suppress(Exception):  # the cursor may already be closing
                 self._cursor.interrupt()
-            except Exception:  # the cursor may already be closing
-                pass
 
     def start(self) -> None:
         self._timer.start()
@@ -318,11 +316,7 @@ def run_read(con: duckdb.DuckDBPyConnection, sql: str, allowed_schemas: Collecti
         return SqlError(kind="error", message=message, elapsed_ms=_ms(start))
     finally:
         deadline.finish()
-        try:
+        with contextlib.suppress(Exception):
             cursor.execute("ROLLBACK")
-        except Exception:
-            pass
-        try:
+        with contextlib.suppress(Exception):
             cursor.close()
-        except Exception:
-            pass

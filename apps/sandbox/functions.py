@@ -13,6 +13,7 @@ brings (names in ``duckdb_functions()`` the file does not mention), by function 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.resources
 import tomllib
@@ -87,12 +88,11 @@ def builtin_catalog() -> dict[str, set[str]]:
                                              "autoload_known_extensions": False,
                                              "autoinstall_known_extensions": False})
     try:
-        try:
+        with contextlib.suppress(duckdb.Error):
             con.execute("LOAD json")
-        except duckdb.Error:
-            pass
         out: dict[str, set[str]] = {}
-        for name, kind in con.execute("SELECT DISTINCT function_name, function_type FROM duckdb_functions()").fetchall():
+        listing = con.execute("SELECT DISTINCT function_name, function_type FROM duckdb_functions()").fetchall()
+        for name, kind in listing:
             out.setdefault(str(name).lower(), set()).add(str(kind))
         return out
     finally:

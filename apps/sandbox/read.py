@@ -96,12 +96,12 @@ _DENIED_NODES: tuple[tuple[tuple[type[exp.Expression], ...], str], ...] = (
 class CheckedRead(NamedTuple):
     """A read statement that passed the guard: the (rewritten) tree and the SQL to run."""
 
-    expression: exp.Expression
+    expression: exp.Expr
     sql: str
 
 
 # -- root ---------------------------------------------------------------------------------
-def _root_keyword(node: exp.Expression) -> str:
+def _root_keyword(node: exp.Expr) -> str:
     if isinstance(node, exp.Command):
         return str(node.this).upper()
     if isinstance(node, exp.Column) and not node.table:
@@ -114,7 +114,7 @@ def _root_keyword(node: exp.Expression) -> str:
     return type(node).__name__.upper()
 
 
-def _check_root(root: exp.Expression, allowed: tuple[str, ...]) -> exp.Expression:
+def _check_root(root: exp.Expr, allowed: tuple[str, ...]) -> exp.Expr:
     """Return the root to check (SHOW TABLES becomes a SELECT) or refuse its kind."""
     if isinstance(root, _READ_ROOTS):
         if isinstance(root, exp.Subquery) and not isinstance(root.unnest(), _READ_ROOTS):
@@ -166,7 +166,7 @@ def _check_sizes(functions: list[exp.Func]) -> None:
         check_value_size(node, runtime_checks=True)
 
 
-def _check_rendered_names(root: exp.Expression) -> None:
+def _check_rendered_names(root: exp.Expr) -> None:
     """The allow-list again, on the re-parse of the text that will run (so a call the
     generator synthesised, not written by the agent, is checked too)."""
     for node in root.walk():
@@ -187,12 +187,12 @@ def _check_rendered_names(root: exp.Expression) -> None:
 
 def _cte_visible(table: exp.Table, name: str) -> bool:
     """True if `name` resolves to a CTE in scope at `table` (earlier siblings, self if recursive)."""
-    chain: list[exp.Expression] = []
-    node: exp.Expression | None = table
+    chain: list[exp.Expr] = []
+    node: exp.Expr | None = table
     while node is not None:
         chain.append(node)
         node = node.parent
-    skip_owner: exp.Expression | None = None
+    skip_owner: exp.Expr | None = None
     for idx, node in enumerate(chain):
         if isinstance(node, exp.With) and idx > 0:
             names = [c.alias_or_name.lower() for c in node.expressions]
@@ -294,7 +294,7 @@ def _check_lateral(node: exp.Lateral) -> None:
     raise SqlRefused("LATERAL must be followed by a subquery: LATERAL (SELECT … FROM <app>.<table> …)")
 
 
-def _check_tree(root: exp.Expression, allowed: tuple[str, ...]) -> list[_Catalog]:
+def _check_tree(root: exp.Expr, allowed: tuple[str, ...]) -> list[_Catalog]:
     catalog: list[_Catalog] = []
     functions: list[exp.Func] = []
     for node in list(root.walk()):
@@ -306,10 +306,9 @@ def _check_tree(root: exp.Expression, allowed: tuple[str, ...]) -> list[_Catalog
         if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Func):
             raise SqlRefused("method-style or schema-qualified function calls are not allowed: "
                              "write f(x) instead of x.f() or schema.f()")
-        if isinstance(node, exp.Func):
-            if not (isinstance(node.parent, exp.Table) and node.arg_key == "this"):
-                _check_function_name(node)
-                functions.append(node)
+        if isinstance(node, exp.Func) and not (isinstance(node.parent, exp.Table) and node.arg_key == "this"):
+            _check_function_name(node)
+            functions.append(node)
         if isinstance(node, exp.Table):
             _check_table(node, allowed, catalog)
         if isinstance(node, exp.Lateral):
@@ -369,7 +368,7 @@ def prepare_read(sql: str, allowed_schemas: Collection[str]) -> CheckedRead:
     return CheckedRead(root, text)
 
 
-def check_read(sql: str, allowed_schemas: Collection[str]) -> exp.Expression:
+def check_read(sql: str, allowed_schemas: Collection[str]) -> exp.Expr:
     """Check one read statement; return the parsed (possibly rewritten) tree or raise SqlRefused.
 
     Execute `render_sql(result)` (equivalently `prepare_read(...).sql`), never the input.

@@ -59,7 +59,7 @@ _QUADRATIC = frozenset({"levenshtein", "damerau_levenshtein", "editdist3", "jaro
 _BACKREF = re.compile(r"\\[0-9]")
 
 
-def _int_literal(node: exp.Expression | None) -> int | None:
+def _int_literal(node: exp.Expr | None) -> int | None:
     """The value of an integer literal (optionally negated or parenthesised), else None."""
     while isinstance(node, exp.Paren):
         node = node.this
@@ -74,18 +74,18 @@ def _int_literal(node: exp.Expression | None) -> int | None:
     return None
 
 
-def _str_literal(node: exp.Expression | None) -> str | None:
+def _str_literal(node: exp.Expr | None) -> str | None:
     return node.this if isinstance(node, exp.Literal) and node.is_string else None
 
 
-def _name(node: exp.Expression) -> str:
+def _name(node: exp.Expr) -> str:
     try:
         return function_call_name(node) or ""
     except Exception:
         return ""
 
 
-def _is_builder(node: exp.Expression) -> bool:
+def _is_builder(node: exp.Expr) -> bool:
     return isinstance(node, (exp.Repeat, exp.Pad, exp.GenerateSeries)) or (
         isinstance(node, exp.Anonymous) and node.name.lower() in _SIZED_ANONYMOUS)
 
@@ -108,7 +108,7 @@ def _series_count(node: exp.GenerateSeries) -> int | None:
     return max(0, span // step + 1)
 
 
-def _lambda_body(node: exp.Expression) -> exp.Expression | None:
+def _lambda_body(node: exp.Expr) -> exp.Expr | None:
     for arg in node.args.values():
         for item in arg if isinstance(arg, list) else [arg]:
             if isinstance(item, exp.Lambda):
@@ -116,7 +116,7 @@ def _lambda_body(node: exp.Expression) -> exp.Expression | None:
     return None
 
 
-def static_size(node: exp.Expression | None) -> int | None:
+def static_size(node: exp.Expr | None) -> int | None:
     """An upper bound on the characters/elements of the value `node` produces, worked out
     from literals alone; None when it depends on data (columns, subqueries, parameters)."""
     if node is None:
@@ -175,7 +175,7 @@ def static_size(node: exp.Expression | None) -> int | None:
     return max(total, 1)
 
 
-def _body_size(body: exp.Expression | None) -> int | None:
+def _body_size(body: exp.Expr | None) -> int | None:
     """Size of a lambda/comprehension body per element; its own variables count as 1."""
     if body is None:
         return None
@@ -191,7 +191,7 @@ def _refuse_size(fn: str, size: int) -> SqlRefused:
                       f"past the memory limit for one value ({MAX_BUILT_VALUE:,})")
 
 
-def _bounded(fn: str, what: str, node: exp.Expression | None) -> bool:
+def _bounded(fn: str, what: str, node: exp.Expr | None) -> bool:
     """True when the size argument is a literal within the limit; refuse a literal past it;
     False when it is an expression (the caller then checks it while running)."""
     value = _int_literal(node)
@@ -202,13 +202,13 @@ def _bounded(fn: str, what: str, node: exp.Expression | None) -> bool:
     return True
 
 
-def _no_nested_builder(fn: str, node: exp.Expression | None) -> None:
+def _no_nested_builder(fn: str, node: exp.Expr | None) -> None:
     if node is not None and any(_is_builder(n) for n in node.walk()):
         raise SqlRefused(f"function {fn}: its input cannot itself be built by repeat, lpad/rpad, "
                          f"range or a resize function")
 
 
-def _check_format(fn: str, fmt: exp.Expression | None, printf_style: bool) -> None:
+def _check_format(fn: str, fmt: exp.Expr | None, printf_style: bool) -> None:
     if not (isinstance(fmt, exp.Literal) and fmt.is_string):
         raise SqlRefused(f"function {fn}: the format must be a string literal")
     text = fmt.this
@@ -239,7 +239,7 @@ def _check_series(node: exp.GenerateSeries) -> None:
 
 
 # -- runtime checks ---------------------------------------------------------------------
-def _no_volatile(fn: str, *args: exp.Expression | None) -> None:
+def _no_volatile(fn: str, *args: exp.Expr | None) -> None:
     for arg in args:
         if arg is None:
             continue
@@ -249,12 +249,12 @@ def _no_volatile(fn: str, *args: exp.Expression | None) -> None:
                                  "compute it in a subquery first")
 
 
-def _length(node: exp.Expression) -> exp.Expression:
+def _length(node: exp.Expr) -> exp.Expr:
     """length(CAST(x AS VARCHAR)): an upper bound on x's size for strings, blobs and lists."""
     return exp.func("length", exp.cast(node.copy(), exp.DataType.build("VARCHAR")))
 
 
-def _runtime_check(node: exp.Func, fn: str, size: exp.Expression, limit: int, what: str) -> exp.Expression:
+def _runtime_check(node: exp.Func, fn: str, size: exp.Expr, limit: int, what: str) -> exp.Expr:
     """`CASE WHEN <size> <= limit THEN <node> ELSE error('…') END`, built with sqlglot."""
     message = exp.Literal.string(f"value too large: {fn} would {what} (limit {limit:,}; checked while running)")
     check = exp.LTE(this=exp.paren(size, copy=False), expression=exp.Literal.number(limit))
@@ -273,11 +273,11 @@ _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod, exp.Pare
                exp.Least, exp.Abs, exp.Literal, exp.Cast, exp.TryCast, exp.DataType, exp.Floor, exp.Ceil, exp.Round)
 
 
-def _length_derived(node: exp.Expression) -> bool:
+def _length_derived(node: exp.Expr) -> bool:
     """True when `node` computes a size from literals and lengths of existing values only
     (length(name) + 2, least(len(l), 10)): bounded by the data, so it is checked while
     running rather than refused. A bare column or subquery value is not."""
-    def ok(sub: exp.Expression) -> bool:
+    def ok(sub: exp.Expr) -> bool:
         if isinstance(sub, exp.Func) and _name(sub) in _LENGTHS:
             return True  # whatever it measures, a length is at most that value's size
         if isinstance(sub, exp.Literal):
@@ -288,8 +288,8 @@ def _length_derived(node: exp.Expression) -> bool:
     return ok(node)
 
 
-def _checked(node: exp.Func, fn: str, size: exp.Expression, limit: int, what: str,
-             *args: exp.Expression | None) -> exp.Expression:
+def _checked(node: exp.Func, fn: str, size: exp.Expr, limit: int, what: str,
+             *args: exp.Expr | None) -> exp.Expr:
     _no_volatile(fn, *args)
     inner = max((int(sub.args[_MARK]) for sub in node.walk() if isinstance(sub, exp.Case) and sub.args.get(_MARK)),
                 default=0)
@@ -301,15 +301,15 @@ def _checked(node: exp.Func, fn: str, size: exp.Expression, limit: int, what: st
     return case
 
 
-def check_value_size(node: exp.Func, *, runtime_checks: bool = False) -> exp.Expression | None:
+def check_value_size(node: exp.Func, *, runtime_checks: bool = False) -> exp.Expr | None:
     """Refuse a value-building call whose output size is known to exceed the limits.
 
     Call it on every function node outside a FROM position (table functions stream rows),
     innermost last is fine: it returns the replacement node when it wrapped `node` in a
     runtime size check (only with `runtime_checks`; otherwise a size that is not a
     literal is refused), else None."""
-    def dynamic(fn: str, what: str, size: exp.Expression, *args: exp.Expression | None,
-                limit: int = MAX_BUILT_VALUE) -> exp.Expression:
+    def dynamic(fn: str, what: str, size: exp.Expr, *args: exp.Expr | None,
+                limit: int = MAX_BUILT_VALUE) -> exp.Expr:
         given = args[-1]
         if not runtime_checks or given is None or not _length_derived(given):
             raise SqlRefused(f"function {fn}: its {what} must be a whole-number literal (at most "
@@ -318,27 +318,28 @@ def check_value_size(node: exp.Func, *, runtime_checks: bool = False) -> exp.Exp
         return _checked(node, fn, size, limit, f"build more than {limit:,} characters or elements", *args)
 
     if isinstance(node, exp.Repeat):
-        times = node.args.get("times")
+        times: exp.Expr = node.args["times"]  # required: the parser refuses repeat(x) without it
         _no_nested_builder("repeat", node.this)
-        if _bounded("repeat", "count", times):
+        count = _int_literal(times) if _bounded("repeat", "count", times) else None
+        if count is not None:
             base = static_size(node.this)
             if base is None:
-                if _int_literal(times) > 1 and runtime_checks:  # the input's length decides
+                if count > 1 and runtime_checks:  # the input's length decides
                     return _checked(node, "repeat", exp.Mul(this=_length(node.this), expression=times.copy()),
                                     MAX_BUILT_VALUE, f"build more than {MAX_BUILT_VALUE:,} characters",
                                     node.this)
                 return None
-            if base * _int_literal(times) > MAX_BUILT_VALUE:
-                raise _refuse_size("repeat", base * _int_literal(times))
+            if base * count > MAX_BUILT_VALUE:
+                raise _refuse_size("repeat", base * count)
             return None
         base = static_size(node.this)
-        size = exp.Mul(this=exp.Literal.number(base) if base is not None else _length(node.this),
-                       expression=exp.paren(times.copy(), copy=False))
-        return dynamic("repeat", "count", size, node.this, times)
+        product = exp.Mul(this=exp.Literal.number(base) if base is not None else _length(node.this),
+                          expression=exp.paren(times.copy(), copy=False))
+        return dynamic("repeat", "count", product, node.this, times)
     if isinstance(node, exp.Pad):
         fn = "lpad" if node.args.get("is_left") else "rpad"
         _no_nested_builder(fn, node.args.get("fill_pattern"))
-        length = node.args.get("expression")
+        length: exp.Expr = node.args["expression"]  # required: the parser refuses lpad(x) without it
         if _bounded(fn, "length", length):
             return None
         return dynamic(fn, "length", length.copy(), length)

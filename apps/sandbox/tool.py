@@ -66,14 +66,15 @@ class SqlTool(App):
             max_rows: most rows to return, e.g. 50 (default 100, max 500).
 
         Returns {"columns": [...], "rows": [[...]], "row_count": n, "truncated": bool}; amounts are exact decimal strings.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         from cfab.apps.sandbox.exec import run_read
 
         outcome = run_read(self.con, args.sql, self.schemas, max_rows=args.max_rows, timeout_s=READ_TIMEOUT_S)
         data = outcome.model_dump(mode="json")
         data.pop("elapsed_ms", None)  # wall-clock: keep tool logs identical across runs and transports
         if not data.pop("ok", True) or data.get("kind") in ("refused", "timeout", "error"):
-            raise ToolError(data.get("message") or "query failed", "rejected" if data.get("kind") == "refused" else "invalid_argument")
+            raise ToolError(data.get("message") or "query failed",
+                            "rejected" if data.get("kind") == "refused" else "invalid_argument")
         return data
 
     @tool("execute", writes=True)
@@ -108,7 +109,7 @@ class SqlTool(App):
             for values in intent.rows:
                 if len(values) != len(cols):
                     raise ToolError(f"INSERT row has {len(values)} values for {len(cols)} columns")
-                rows.append(dict(zip(cols, values)))
+                rows.append(dict(zip(cols, values, strict=True)))
             count = len(self.gate.insert_many(table, rows))
         elif intent.op == "update":
             count = self.gate.update_where(table, intent.where, intent.assignments)

@@ -69,7 +69,7 @@ with warnings.catch_warnings():
         """One parsed agent write, for the write gate. `where`/assignment values are SQL text."""
 
         op: Literal["insert", "update", "delete"]
-        schema: str  # lower-case app schema
+        schema: str  # type: ignore[assignment]  # lower-case app schema; shadows BaseModel.schema() on purpose
         table: str  # as written by the agent
         columns: list[str] | None = None  # INSERT column list, None when omitted
         rows: list[list[Any]] = []  # INSERT literal rows: str, int, Decimal, bool, None, date, datetime
@@ -221,7 +221,7 @@ def _parse_update(root: exp.Update, allowed: tuple[str, ...]) -> dict[str, Any]:
             "where": _where(root, schema, table, alias)}
 
 
-def _where(root: exp.Expression, schema: str, table: str, alias: str) -> str | None:
+def _where(root: exp.Expr, schema: str, table: str, alias: str) -> str | None:
     where = root.args.get("where")
     if where is None:
         return None
@@ -245,9 +245,9 @@ def parse_write(sql: str, allowed_schemas: Collection[str]) -> WriteIntent:
                  "from_": "UPDATE … FROM", "from": "UPDATE … FROM", "using": "DELETE … USING",
                  "limit": "LIMIT", "order": "ORDER BY"}
         raise SqlRefused(f"{', '.join(shown.get(k, k) for k in extra)} is not allowed in sql.execute")
-    if kind is exp.Insert:
+    if isinstance(root, exp.Insert):  # kind is the exact type, so these match it
         fields = _parse_insert(root, allowed)
-    elif kind is exp.Update:
+    elif isinstance(root, exp.Update):
         fields = _parse_update(root, allowed)
     else:
         schema, table, alias = _target(root.this, allowed, alias_ok=True)
