@@ -266,11 +266,12 @@ class TreasuryPortal(BankBase):
         acct = self._account_filter(args.account)
         start = args.date_from
         if start is None:
-            start = self.con.execute(
+            latest = self.con.execute(
                 exp.select(exp.func("max", col("as_of_date")))
                 .from_(self.tbl(self.D.tables.balance_reports).table_expr())
                 .where(exp.LTE(this=col("as_of_date"), expression=literal(self.today, "DATE"))).sql("duckdb")
-            ).fetchone()[0] or self.today
+            ).fetchone()
+            start = (latest[0] if latest else None) or self.today
         end = args.date_to or start
         self._check_dates(start, end)
         if (end - start).days > 366:
@@ -278,7 +279,8 @@ class TreasuryPortal(BankBase):
         accounts = {r["account_number"]: r for r in self.select(self.D.tables.accounts, {"account_number": acct})}
         balances = self.select(self.D.tables.balance_reports, {"account_number": acct},
                                extra=date_range("as_of_date", start, end))
-        txns = self.select(self.D.tables.activity, {"account_number": acct}, extra=date_range("posted_date", start, end),
+        txns = self.select(self.D.tables.activity, {"account_number": acct},
+                           extra=date_range("posted_date", start, end),
                            order_by=["posted_date", "account_number", "bank_reference"])
         by_day: dict[date, dict[str, Bai2Account]] = {}
         for b in balances:
@@ -321,7 +323,7 @@ class TreasuryPortal(BankBase):
         default_decision, decision, return_reason, decided_by, decided_at}], "count": n}.
         """
         acct = self._account_filter(args.account)
-        extra = None
+        extra: exp.Expr | None = None
         if args.status == "pending":
             extra = exp.EQ(this=col("decision"), expression=literal(self.D.decisions.pending))
         elif args.status == "decided":

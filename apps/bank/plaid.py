@@ -161,7 +161,7 @@ class Plaid(BankBase):
             description: e.g. "PAYROLL FUND" (at most 15 characters on ACH networks).
 
         Returns the transfer that would be created: {"would_create": {...}, "available_balance"}.
-        """
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
         src = self._account(args.account_id)
         amount = money_arg(args.amount, "amount", allow_zero=False)
         if args.to_account_id is not None:
