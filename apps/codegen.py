@@ -31,7 +31,7 @@ def lit(value: str) -> exp.Literal:
     return exp.Literal.string(value)
 
 
-def sql_text(e: exp.Expression) -> str:
+def sql_text(e: exp.Expr) -> str:
     return e.sql(dialect="duckdb")
 
 
@@ -50,8 +50,8 @@ class VendorSql:
 
     schema: str
     tables: Mapping[str, str]
-    functions: Mapping[str, Callable[..., exp.Expression]] = field(default_factory=dict)
-    values: Mapping[str, exp.Expression] = field(default_factory=dict)
+    functions: Mapping[str, Callable[..., exp.Expr]] = field(default_factory=dict)
+    values: Mapping[str, exp.Expr] = field(default_factory=dict)
 
     def table(self, logical: str, alias: str | None = None) -> exp.Table:
         if logical not in self.tables:
@@ -59,14 +59,14 @@ class VendorSql:
         return exp.Table(this=exp.to_identifier(self.tables[logical]), db=exp.to_identifier(self.schema),
                          alias=exp.TableAlias(this=exp.to_identifier(alias)) if alias else None)
 
-    def render(self, sql: str) -> exp.Expression:
+    def render(self, sql: str) -> exp.Expr:
         """Parse archetype SQL and put this vendor's tables, expressions and values in."""
         tree = sqlglot.parse_one(sql, read="duckdb")
         missing = sorted({p.name for p in tree.find_all(exp.Placeholder)} - set(self.values))
         if missing:
             raise KeyError(f"{self.schema}: no value for the placeholders {missing}")
 
-        def put_in(node: exp.Expression) -> exp.Expression:
+        def put_in(node: exp.Expr) -> exp.Expr:
             if isinstance(node, exp.Placeholder):
                 return self.values[node.name].copy()
             if isinstance(node, exp.Table) and node.db == TEMPLATE_SCHEMA:

@@ -29,11 +29,11 @@ APP_MODULES: tuple[str, ...] = (
     "cfab.apps.office",
 )
 
-_REGISTRY: dict[str, type["App"]] = {}
+_REGISTRY: dict[str, type[App]] = {}
 _loaded = False
 
 
-def register(cls: type["App"]) -> type["App"]:
+def register(cls: type[App]) -> type[App]:
     """Class decorator: add a concrete vendor app to the registry."""
     if not cls.name:
         raise ValueError(f"{cls.__name__} has no app name")
@@ -45,7 +45,7 @@ def register(cls: type["App"]) -> type["App"]:
 
 
 @contextmanager
-def registered(*classes: type["App"]) -> Iterator[None]:
+def registered(*classes: type[App]) -> Iterator[None]:
     """Register app classes for the duration of a ``with`` block, then remove them again (the
     modules of ``APP_MODULES`` are loaded first, so the block sees the whole registry)."""
     load_all()
@@ -62,7 +62,7 @@ def registered(*classes: type["App"]) -> Iterator[None]:
             _REGISTRY.pop(cls.name, None)
 
 
-def load_all() -> dict[str, type["App"]]:
+def load_all() -> dict[str, type[App]]:
     """Import every app module (once) and return the registry, sorted by name."""
     global _loaded
     if not _loaded:
@@ -80,7 +80,7 @@ def app_names() -> list[str]:
     return list(load_all())
 
 
-def get_app(name: str) -> type["App"]:
+def get_app(name: str) -> type[App]:
     apps = load_all()
     try:
         return apps[name]
