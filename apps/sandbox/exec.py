@@ -1,4 +1,4 @@
-"""Execution of agent read SQL on a hardened DuckDB connection (DESIGN.md §10).
+"""Execution of agent read SQL on a hardened DuckDB connection (docs/gate.md, "The agent-SQL sandbox").
 
 * `connect_hardened(path)` / `harden(con)`: external access off, no extension install or
   autoload, no community/unsigned extensions, no Python replacement scans, no spilling

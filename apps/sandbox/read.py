@@ -1,4 +1,4 @@
-"""The read guard for agent SQL (DESIGN.md §10): decide, before anything runs, whether a
+"""The read guard for agent SQL (docs/gate.md, "The agent-SQL sandbox"): decide, before anything runs, whether a
 statement from the agent's read tool may run, and rewrite catalog discovery so it only
 shows the attempt's own apps.
 
