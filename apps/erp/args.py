@@ -11,7 +11,10 @@ from pydantic import Field
 
 from cfab.apps.tooling import ToolArgs
 
-__all__ = ["VendorListArgs", "VendorIdArgs", "HoldArgs", "Set1099Args", "JobListArgs", "JobIdArgs", "JobCostArgs", "ContractArgs", "CommitListArgs", "CommitIdArgs", "ApListArgs", "ApGetArgs", "ApLine", "ApCreateArgs", "JeLine", "JeStageArgs", "JeListArgs", "AccountsArgs", "PeriodsArgs", "BalanceArgs", "CoListArgs", "CoItem", "CoCreateArgs", "CoKeyArgs", "EtcPhase", "EtcArgs", "CheckListArgs", "QueryArgs", "PostArgs", "PaymentArgs"]
+__all__ = ["VendorListArgs", "VendorIdArgs", "HoldArgs", "Set1099Args", "JobListArgs", "JobIdArgs", "JobCostArgs",
+           "ContractArgs", "CommitListArgs", "CommitIdArgs", "ApListArgs", "ApGetArgs", "ApLine", "ApCreateArgs",
+           "JeLine", "JeStageArgs", "JeListArgs", "AccountsArgs", "PeriodsArgs", "BalanceArgs", "CoListArgs", "CoItem",
+           "CoCreateArgs", "CoKeyArgs", "EtcPhase", "EtcArgs", "CheckListArgs", "QueryArgs", "PostArgs", "PaymentArgs"]
 
 # ---------------------------------------------------------------------------------------------
 # argument models (shared by the eight vendors; the docstrings carry each vendor's examples)
@@ -33,8 +36,9 @@ class HoldArgs(ToolArgs):
     vendor_id: str = Field(..., description="This ERP's vendor id", examples=["20147", "V1001"])
     on_hold: bool = Field(True, description="true places the payment hold, false releases it", examples=[True])
     reason: str | None = Field(None, description="Why (kept with the hold)", examples=["COI expired 2026-01-15"])
-    hold_code: str | None = Field(None, description="Hold code, where the ERP uses hold codes (e.g. COI, LIEN, W9, DISP, MGMT)",
-                                  examples=["COI"])
+    hold_code: str | None = Field(
+        None, description="Hold code, where the ERP uses hold codes (e.g. COI, LIEN, W9, DISP, MGMT)",
+        examples=["COI"])
 
 
 class Set1099Args(ToolArgs):
@@ -44,7 +48,8 @@ class Set1099Args(ToolArgs):
 
 
 class JobListArgs(ToolArgs):
-    status: Literal["active", "closed"] | None = Field(None, description="Only active or closed jobs", examples=["active"])
+    status: Literal["active", "closed"] | None = Field(None, description="Only active or closed jobs",
+                                                       examples=["active"])
     name_contains: str | None = Field(None, description="Case-insensitive part of the job name", examples=["library"])
 
 
@@ -76,7 +81,8 @@ class CommitIdArgs(ToolArgs):
 class ApListArgs(ToolArgs):
     job_id: str | None = Field(None, description="Only this job (this ERP's id)", examples=["1042-", "1042"])
     vendor_id: str | None = Field(None, description="Only this vendor (this ERP's id)", examples=["20147", "V1001"])
-    status: Literal["unposted", "posted"] | None = Field(None, description="unposted (entered, awaiting post) or posted",
+    status: Literal["unposted", "posted"] | None = Field(None,
+                                                         description="unposted (entered, awaiting post) or posted",
                                                          examples=["unposted"])
     invoice_number: str | None = Field(None, description="The vendor's invoice number", examples=["JSM-88421"])
     date_from: date | None = Field(None, description="Invoice date on or after", examples=["2026-01-01"])
@@ -103,17 +109,21 @@ class ApCreateArgs(ToolArgs):
     job_id: str = Field(..., description="This ERP's job id", examples=["1042-", "9140"])
     invoice_number: str = Field(..., description="The vendor's invoice number", examples=["JSM-88421"])
     invoice_date: date = Field(..., description="Invoice date", examples=["2026-01-20"])
-    due_date: date | None = Field(None, description="Due date (default invoice date + 30 days)", examples=["2026-02-19"])
+    due_date: date | None = Field(None, description="Due date (default invoice date + 30 days)",
+                                  examples=["2026-02-19"])
     description: str | None = Field(None, description="Invoice description", examples=["Pay app #3"])
-    lines: list[ApLine] | None = Field(None, description="Distribution lines; or give amount/phase/cost_type for one line",
+    lines: list[ApLine] | None = Field(None,
+                                       description="Distribution lines; or give amount/phase/cost_type for one line",
                                        examples=[[{"phase": "16-100-00", "cost_type": 3, "amount": "14350.00",
                                                    "retainage": "0.00"}]])
     amount: Decimal | None = Field(None, description="Single-line shorthand: the invoice amount", examples=["14350.00"])
     phase: str | None = Field(None, description="Single-line shorthand: the phase", examples=["16-100-00"])
     cost_type: int | None = Field(None, description="Single-line shorthand: the cost type", examples=[3])
     retainage: Decimal | None = Field(None, description="Single-line shorthand: retainage", examples=["0.00"])
-    commitment_id: str | None = Field(None, description="Subcontract / PO the invoice bills, if any", examples=["PO-9140-2"])
-    period: str | None = Field(None, description="GL month YYYY-MM (default: the invoice month if open, else the open month)",
+    commitment_id: str | None = Field(None, description="Subcontract / PO the invoice bills, if any",
+                                      examples=["PO-9140-2"])
+    period: str | None = Field(None,
+                               description="GL month YYYY-MM (default: the invoice month if open, else the open month)",
                                examples=["2026-01"])
 
 
@@ -182,8 +192,8 @@ class CoCreateArgs(ToolArgs):
     job_id: str = Field(..., description="This ERP's job id", examples=["3100-", "3100"])
     description: str = Field(..., description="What changed", examples=["Unforeseen rock excavation"])
     amount: Decimal = Field(..., description="Total amount of the change", examples=["101700.00"])
-    kind: Literal["owner", "internal"] = Field(..., description="owner: raises contract and budget; internal: budget transfer only",
-                                               examples=["internal"])
+    kind: Literal["owner", "internal"] = Field(
+        ..., description="owner: raises contract and budget; internal: budget transfer only", examples=["internal"])
     items: list[CoItem] | None = Field(None, description="Budget change by phase (must sum to amount)",
                                        examples=[[{"phase": "02-200-00", "cost_type": 3, "amount": "101700.00"}]])
     change_event: int | None = Field(None, description="The PM change event number it comes from", examples=[4])
@@ -197,7 +207,8 @@ class CoKeyArgs(ToolArgs):
 class EtcPhase(ToolArgs):
     phase: str = Field(..., description="Phase / cost code", examples=["16-100-00"])
     cost_type: int = Field(..., description="Cost type", examples=[3])
-    estimate_to_complete: Decimal = Field(..., description="New estimate to complete for the phase", examples=["125000.00"])
+    estimate_to_complete: Decimal = Field(..., description="New estimate to complete for the phase",
+                                          examples=["125000.00"])
 
 
 class EtcArgs(ToolArgs):
@@ -232,17 +243,21 @@ class PostArgs(ToolArgs):
     kind: Literal["ap_invoice", "journal_entry", "change_order", "projection"] = Field(
         ..., description="What to post", examples=["journal_entry"])
     vendor_id: str | None = Field(None, description="ap_invoice: vendor id", examples=["20147"])
-    invoice_number: str | None = Field(None, description="ap_invoice: the vendor's invoice number", examples=["JSM-88421"])
-    batch_id: str | None = Field(None, description="journal_entry: the batch / entry id stage returned", examples=["14022"])
+    invoice_number: str | None = Field(None, description="ap_invoice: the vendor's invoice number",
+                                       examples=["JSM-88421"])
+    batch_id: str | None = Field(None, description="journal_entry: the batch / entry id stage returned",
+                                 examples=["14022"])
     job_id: str | None = Field(None, description="change_order / projection: the job id", examples=["3100-"])
     co_number: str | None = Field(None, description="change_order: its number", examples=["004"])
 
 
 class PaymentArgs(ToolArgs):
     vendor_id: str = Field(..., description="This ERP's vendor id", examples=["20147", "V1001"])
-    invoice_numbers: list[str] = Field(..., min_length=1, description="Posted invoices to pay", examples=[["JSM-88421"]])
+    invoice_numbers: list[str] = Field(..., min_length=1, description="Posted invoices to pay",
+                                       examples=[["JSM-88421"]])
     bank_account: str = Field("BA-OPER", description="Bank / cash account to pay from", examples=["BA-OPER"])
-    amount: Decimal | None = Field(None, description="Amount to pay (default: the open net amount)", examples=["12915.00"])
+    amount: Decimal | None = Field(None, description="Amount to pay (default: the open net amount)",
+                                   examples=["12915.00"])
     pay_date: date | None = Field(None, description="Payment date", examples=["2026-01-31"])
 
 

@@ -135,7 +135,8 @@ class ErpApp(ErpReads):
             etc = j[self.N("job", "etc_amount")]
             if args.estimate_to_complete is not None:
                 etc = _amount(args.estimate_to_complete, "estimate_to_complete")
-                self.upd("job", j, {"etc_amount": etc, "etc_status": pending, "etc_date": self.today, "etc_by": "agent"})
+                self.upd("job", j, {"etc_amount": etc, "etc_status": pending, "etc_date": self.today,
+                                    "etc_by": "agent"})
         return {"job_id": job_id, "estimate_to_complete": etc, "projection_status": pending, "phases_updated": n}
 
     # ------------------------------------------------------------------ writes: change orders
@@ -200,7 +201,7 @@ class ErpApp(ErpReads):
             reference: reference number, e.g. "ACR-1042-0126".
 
         Returns {"batch_id", "period", "status", "total_debits", "total_credits", "lines": n, "auto_reverse"}.
-        """
+        """  # noqa: E501
         period = args.period or args.entry_date.strftime("%Y-%m")
         self._period_row(period)
         accounts = {r[self.N("gl_account", "account")] for r in self.rows("gl_account")}
@@ -213,7 +214,8 @@ class ErpApp(ErpReads):
                     self._phase_ok(ln.job_id, ln.phase, ln.cost_type)
             dr, cr = _amount(ln.debit, "debit"), _amount(ln.credit, "credit")
             if dr < 0 or cr < 0 or (dr == 0) == (cr == 0):
-                raise ToolError("each line needs exactly one of a positive debit or a positive credit", "invalid_argument")
+                raise ToolError("each line needs exactly one of a positive debit or a positive credit",
+                                "invalid_argument")
         if args.auto_reverse and not self.D.supports_auto_reverse:
             raise ToolError(f"{self.label} has no auto-reversing entries; stage the reversal separately",
                             "invalid_argument")
@@ -477,7 +479,8 @@ class ErpApp(ErpReads):
         clean = []
         for ln in lines:
             self._phase_ok(job, ln["phase"], ln.get("cost_type"))
-            clean.append((ln["phase"], int(ln["cost_type"]), _amount(ln["amount"], "line amount"), ln.get("description") or title))
+            clean.append((ln["phase"], int(ln["cost_type"]), _amount(ln["amount"], "line amount"),
+                          ln.get("description") or title))
         if clean and sum((c[2] for c in clean), ZERO) != amt:
             raise ToolError("commitment lines do not sum to the amount", "invalid_argument")
         item = lg.replace("_hdr", "_item")

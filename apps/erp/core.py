@@ -162,9 +162,11 @@ class ErpCore(App):
         if not self.rows("budget", where):
             known = sorted({r[self.N("budget", "phase")] for r in self.rows("budget", {"job_id": job_id})})[:40]
             raise ToolError(f"phase {phase!r} is not set up on job {job_id} in {self.label}; its phases: "
-                            f"{', '.join(known) or 'none'} (map PM cost codes with hh2.cost_code_map.list)", "not_found")
+                            f"{', '.join(known) or 'none'} (map PM cost codes with hh2.cost_code_map.list)",
+                            "not_found")
         if cost_type is not None and not 1 <= int(cost_type) <= 5:
-            raise ToolError("cost types are 1 labor, 2 material, 3 subcontract, 4 equipment, 5 other", "invalid_argument")
+            raise ToolError("cost types are 1 labor, 2 material, 3 subcontract, 4 equipment, 5 other",
+                            "invalid_argument")
 
     def _period_row(self, canonical: str) -> dict[str, Any]:
         return self.one("fiscal_period", "fiscal period", "", mth=self.period(canonical))

@@ -10,6 +10,7 @@ PODOCUMENT, distinguished by DOCPARID). Vendors with separate unposted and poste
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -84,7 +85,7 @@ def title_(name: str) -> str:
     return "_".join(p[:1].upper() + p[1:] for p in name.split("_"))
 
 
-STYLES = {"pascal": pascal, "upper": str.upper, "snake": lambda s: s, "title": title_}
+STYLES: dict[str, Callable[[str], str]] = {"pascal": pascal, "upper": str.upper, "snake": lambda s: s, "title": title_}
 
 
 def auto(logical: str, table: str, style: str, over: dict[str, str] | None = None, *, drop: tuple[str, ...] = (),
@@ -93,7 +94,7 @@ def auto(logical: str, table: str, style: str, over: dict[str, str] | None = Non
     """Map every logical column (minus ``drop``, or only ``keep``) by a naming style, with overrides."""
     over = over or {}
     fn = STYLES[style]
-    cols = {}
+    cols: dict[str, str] = {}
     for c in TABLES[logical].names:
         if c in drop or (keep is not None and c not in keep and c not in over):
             continue
@@ -272,7 +273,8 @@ INTACCT = Dialect(
     app="sage_intacct", short="intacct", period="dash", je_amounts="trtype",
     docid={"ap": DocId("int", offset=40000), "je": DocId("int", offset=10000)},
     status={
-        "vendor_type": {"subcontractor": "Subcontractor", "supplier": "Supplier", "professional": "Professional Services",
+        "vendor_type": {"subcontractor": "Subcontractor", "supplier": "Supplier",
+                        "professional": "Professional Services",
                         "service": "Services"},
         "job": {"active": "Active", "closed": "Closed"},
         "proj": {"posted": "Posted", "pending": "Pending"},
@@ -320,7 +322,8 @@ INTACCT = Dialect(
         m("po_hdr", "PODOCUMENT", _INTACCT_DOC, ("sub_id",), fixed=("DOCPARID", ("Purchase Order",)), display="sub_id"),
         m("sub_item", "PODOCUMENTENTRY", _INTACCT_DOCLINE, ("sub_id", "item"), link=("sub_id",)),
         m("po_item", "PODOCUMENTENTRY", _INTACCT_DOCLINE, ("sub_id", "item"), link=("sub_id",)),
-        m("ap_open_hdr", "APBILL", _INTACCT_BILL, ("doc_id",), fixed=("STATE", ("Draft", "Submitted")), display="doc_id"),
+        m("ap_open_hdr", "APBILL", _INTACCT_BILL, ("doc_id",), fixed=("STATE", ("Draft", "Submitted")),
+          display="doc_id"),
         m("ap_hdr", "APBILL", {**_INTACCT_BILL, "paid_amount": "TOTALPAID"}, ("doc_id",),
           fixed=("STATE", ("Posted", "Partially Paid", "Paid")), display="doc_id"),
         m("ap_open_line", "APBILLITEM", _INTACCT_BILLITEM, ("doc_id", "line_no"), link=("doc_id",)),
@@ -430,7 +433,7 @@ _ALL = ("vendor", "job", "contract", "contract_item", "job_phase", "budget", "co
 
 
 def _names(*tables: str) -> dict[str, str]:
-    return dict(zip(_ALL, tables))
+    return dict(zip(_ALL, tables, strict=True))
 
 
 FOUNDATION = _lean(
@@ -488,7 +491,8 @@ ACUMATICA = _lean(
                 "is_1099": "Vendor1099", "type_1099": "Box1099Type", "hold": "HoldPayments"},
      "job": {"job_id": "ContractCD", "contract_id": "RevenueContractID", "etc_amount": "CostToComplete",
              "etc_status": "ProjectionStatus"},
-     "budget": {"etc_amount": "CostToComplete", "proj_status": "ProjectionStatus", "orig_budget": "OriginalBudgetAmount",
+     "budget": {"etc_amount": "CostToComplete", "proj_status": "ProjectionStatus",
+                "orig_budget": "OriginalBudgetAmount",
                 "revised_budget": "RevisedBudgetAmount", "approved_changes": "ChangeOrderAmount"},
      "ap_open_hdr": {"apref": "InvoiceNbr", "gross": "CuryOrigDocAmt", "retainage": "CuryRetainageTotal"},
      "ap_hdr": {"apref": "InvoiceNbr", "gross": "CuryOrigDocAmt", "retainage": "CuryRetainageTotal"},
@@ -500,7 +504,8 @@ ACUMATICA = _lean(
     {"vendor_id": "VendorID", "job_id": "ProjectID", "phase": "TaskID", "cost_type": "CostCodeID", "doc_id": "RefNbr",
      "mth": "FinPeriodID", "sub_id": "OrderNbr", "contract_id": "ProjectID", "co_number": "ChangeOrderNbr",
      "bank_acct": "CashAccountID", "item": "LineNbr", "line_no": "LineNbr"},
-    ap_fixed=("Status", ("Balanced", "On Hold"), ("Open", "Closed")), je_fixed=("Status", ("Balanced", "On Hold"), ("Posted",)),
+    ap_fixed=("Status", ("Balanced", "On Hold"), ("Open", "Closed")),
+    je_fixed=("Status", ("Balanced", "On Hold"), ("Posted",)),
     commit_fixed=("OrderType", "RS", "RO"), period="compact",
     docid={"ap": DocId("str", "", 6, 100000), "je": DocId("str", "GL", 6)},
     status=_lean_status(co={"pending": "Pending Approval", "approved": "Open"},
@@ -539,16 +544,19 @@ QBO = _lean(
            "Account", "AccountingPeriod", "ChangeOrder", "ChangeOrderLine", "Purchase", "BillPaymentLine"),
     {"job": {"job_id": "Id", "contract_id": "ContractRef"},
      "vendor": {"vendor_id": "Id", "name": "DisplayName", "tin": "TaxIdentifier", "is_1099": "Vendor1099",
-                "type_1099": "Form1099Type", "terms": "TermRef", "hold": "PaymentHold", "hold_reason": "PaymentHoldNote"},
+                "type_1099": "Form1099Type", "terms": "TermRef", "hold": "PaymentHold",
+                "hold_reason": "PaymentHoldNote"},
      "ap_open_hdr": {"doc_id": "Id", "apref": "DocNumber", "inv_date": "TxnDate", "gross": "TotalAmt"},
-     "ap_hdr": {"doc_id": "Id", "apref": "DocNumber", "inv_date": "TxnDate", "gross": "TotalAmt", "paid_amount": "AmountPaid"},
+     "ap_hdr": {"doc_id": "Id", "apref": "DocNumber", "inv_date": "TxnDate", "gross": "TotalAmt",
+                "paid_amount": "AmountPaid"},
      "je_open_hdr": {"doc_id": "Id", "ref": "DocNumber", "act_date": "TxnDate"},
      "je_hdr": {"doc_id": "Id", "ref": "DocNumber", "act_date": "TxnDate"},
      "check": {"check_number": "DocNumber", "issue_date": "TxnDate", "payee_name": "PrintOnCheckName",
                "amount": "TotalAmt"},
      "check_detail": {"check_number": "DocNumber", "apref": "BillDocNumber"}},
     {"vendor_id": "VendorRef", "job_id": "ProjectRef", "phase": "CostCode", "cost_type": "CostType",
-     "doc_id": "TxnId", "mth": "Period", "sub_id": "PONumber", "contract_id": "ProjectRef", "co_number": "ChangeOrderNumber",
+     "doc_id": "TxnId", "mth": "Period", "sub_id": "PONumber", "contract_id": "ProjectRef",
+     "co_number": "ChangeOrderNumber",
      "bank_acct": "BankAccountRef", "account": "AccountRef"},
     ap_fixed=("ApprovalStatus", ("Pending Approval",), ("Approved",)), je_fixed=("DocStatus", ("Draft",), ("Posted",)),
     commit_fixed=("POType", "Subcontract", "Standard"),

@@ -16,7 +16,7 @@ from pathlib import Path
 from sqlglot import exp
 
 from cfab.apps.erp.dialects import DIALECTS, Dialect, TMap
-from cfab.apps.erp.model import HEADER_OF, TABLES, LTable
+from cfab.apps.erp.model import HEADER_OF, TABLES
 
 ROOT = Path(__file__).resolve().parents[1].parent  # the repository (apps/ is a top-level folder)
 POST_KIND = {"ap_hdr": "post", "ap_line": "post", "je_hdr": "post", "je_line": "post", "cost_detail": "post",
@@ -199,7 +199,8 @@ def entities_sql(d: Dialect) -> str:
     out += ["-- entity: vendor",
             f"SELECT m.master_vendor_id AS entity_key, v.{q(v.n('name'))} AS name, v.{q(v.n('tin'))} AS tin",
             f"FROM {s}.{q(v.table)} v",
-            f"JOIN hh2.vendor_map m ON m.system = '{s}' AND m.system_vendor_id = {_vkey(d, 'v', v.n('vendor_id'))};", ""]
+            f"JOIN hh2.vendor_map m ON m.system = '{s}' AND m.system_vendor_id = {_vkey(d, 'v', v.n('vendor_id'))};",
+            ""]
     j, c = d.t("job"), d.t("contract")
     out += ["-- entity: job", "-- scope: erp_books",
             f"SELECT jm.master_job_number AS entity_key, j.{q(j.n('name'))} AS name,",
@@ -220,7 +221,8 @@ def entities_sql(d: Dialect) -> str:
     k = d.t("check")
     out += ["-- entity: check", "-- scope: erp_books",
             f"SELECT k.{q(k.n('bank_acct'))} || '|' || CAST(k.{q(k.n('check_number'))} AS VARCHAR) AS entity_key,",
-            f"       k.{q(k.n('amount'))} AS amount, k.{q(k.n('payee_name'))} AS payee_name, k.{q(k.n('issue_date'))} AS issue_date",
+            f"       k.{q(k.n('amount'))} AS amount, k.{q(k.n('payee_name'))} AS payee_name,"
+            f" k.{q(k.n('issue_date'))} AS issue_date",
             f"FROM {s}.{q(k.table)} k;", ""]
     co = d.t("co_hdr")
     out += ["-- entity: change_event",
@@ -246,31 +248,31 @@ def _c(alias: str, name: str) -> exp.Column:
     return exp.column(exp.to_identifier(name, quoted=True), table=exp.to_identifier(alias))
 
 
-def _norm(e: exp.Expression) -> exp.Expression:
+def _norm(e: exp.Expr) -> exp.Expr:
     """A status word compared case- and space-insensitively: lower(trim(CAST(e AS VARCHAR)))."""
     return exp.func("lower", exp.func("trim", exp.cast(e, "VARCHAR")))
 
 
-def _is_word(e: exp.Expression, words) -> exp.Expression:
+def _is_word(e: exp.Expr, words) -> exp.Expr:
     lowered = list(dict.fromkeys(w.lower() for w in words))
     if len(lowered) == 1:
         return exp.EQ(this=_norm(e), expression=exp.Literal.string(lowered[0]))
     return exp.In(this=_norm(e), expressions=[exp.Literal.string(w) for w in lowered])
 
 
-def _sql(e: exp.Expression) -> str:
+def _sql(e: exp.Expr) -> str:
     return e.sql(dialect="duckdb")
 
 
-def _retable(e: exp.Expression, src: str, dst: str) -> exp.Expression:
-    def fix(n: exp.Expression) -> exp.Expression:
+def _retable(e: exp.Expr, src: str, dst: str) -> exp.Expr:
+    def fix(n: exp.Expr) -> exp.Expr:
         if isinstance(n, exp.Column) and n.table == src:
             return exp.column(n.this.copy(), table=exp.to_identifier(dst))
         return n
     return e.transform(fix)
 
 
-def _transition(fact: exp.Expression) -> str:
+def _transition(fact: exp.Expr) -> str:
     """The write gives a row the fact it did not have: fact(new) AND NOT coalesce(fact(old), false)."""
     new, old = _retable(fact, "row", "new"), _retable(fact, "row", "old")
     return _sql(exp.and_(exp.paren(new), exp.not_(exp.func("coalesce", old, exp.false()))))
@@ -414,7 +416,8 @@ def rules(d: Dialect) -> dict:
             dom = "je" if lg.startswith("je") else "ap"
             posted = d.word(dom, "posted")
             add(f"{t.table}.status_post_guard", t.table, "guard",
-                f"Setting {t.table}.{t.n('status')} to {posted} posts the batch ({d.short}_post); it needs human approval.",
+                f"Setting {t.table}.{t.n('status')} to {posted} posts the batch ({d.short}_post); "
+                "it needs human approval.",
                 on=["insert", "update"], when=_transition(_is_word(_c("row", t.n("status")), [posted])), kind="post")
     # 3. change orders: approving one is guarded; an approved one and its items are locked
     co, coi = d.t("co_hdr"), d.t("co_item")
@@ -478,9 +481,9 @@ def rules(d: Dialect) -> dict:
         check = exp.EQ(this=exp.func("sum", exp.column(exp.to_identifier(t.n("amount"), quoted=True))),
                        expression=exp.Literal.number(0))
     else:
-        check = exp.EQ(this=exp.func("sum", exp.Mul(this=exp.column(exp.to_identifier(t.n("tr_type"), quoted=True)),
-                                                    expression=exp.column(exp.to_identifier(t.n("abs_amount"), quoted=True)))),
-                       expression=exp.Literal.number(0))
+        signed = exp.Mul(this=exp.column(exp.to_identifier(t.n("tr_type"), quoted=True)),
+                         expression=exp.column(exp.to_identifier(t.n("abs_amount"), quoted=True)))
+        check = exp.EQ(this=exp.func("sum", signed), expression=exp.Literal.number(0))
     asserts.append({"id": f"{s}.{t.table}.journal_balanced", "table": f"{s}.{t.table}", "group_by": group,
                     "check": _sql(check),
                     "message": f"journal batch {{{t.n(d.t('je_open_hdr').display or t.link[-1])}}} does not balance:"

@@ -157,7 +157,7 @@ SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, d.vendor_id
        CASE WHEN d.erp_synced THEN d.invoice_id END AS source_ref, d.invoice_date AS created_date,
        d.paid_amount,
        CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status
-FROM docs d WHERE d.erp_status = '{status}'"""
+FROM docs d WHERE d.erp_status = '{status}'"""  # noqa: E501
 
 _AP_LINE_COLS = (
     C("co", "int"), C("mth", "period"), C("batch_id", "int"), C("batch_seq", "int"), C("doc_id", "docid"),
@@ -272,7 +272,8 @@ SELECT 1 AS co, job_number AS job_id, erp_phase AS phase, arg_min(description, e
        job_number AS contract_id, true AS active
 FROM phases GROUP BY job_number, erp_phase""", "job_id, phase"))
 
-_add(LTable("budget", "job cost budget per phase and cost type: original, approved changes, revised, the ERP's estimate to complete", (
+_add(LTable("budget", "job cost budget per phase and cost type: original, approved changes, revised, "
+                      "the ERP's estimate to complete", (
     C("co", "int"), C("job_id", "job"), C("phase", "text"), C("cost_type", "int"), C("description", "text"),
     C("orig_budget", "money"), C("approved_changes", "money"), C("revised_budget", "money"),
     C("etc_amount", "money"), C("proj_status", "status:proj"),
@@ -301,7 +302,7 @@ SELECT 1 AS co, l.period AS mth, row_number() OVER (ORDER BY l.period, l.doc_seq
        coalesce(l.memo, l.je_description) AS description, l.vendor_id, l.je_number AS ref,
        l.debit - l.credit AS amount
 FROM lines l JOIN book.gl_accounts a ON a.account = l.account
-WHERE a.is_job_cost AND l.job_number IS NOT NULL AND l.erp_phase IS NOT NULL""", "trans", kind="posted"))
+WHERE a.is_job_cost AND l.job_number IS NOT NULL AND l.erp_phase IS NOT NULL""", "trans", kind="posted"))  # noqa: E501
 
 for _kind, _ctype in (("sub", "subcontract"), ("po", "purchase_order")):
     _what = "subcontracts" if _kind == "sub" else "purchase orders"
@@ -339,7 +340,7 @@ SELECT 1 AS co, l.period AS mth, CAST(NULL AS INTEGER) AS batch_id, l.doc_seq AS
        l.erp_phase AS phase, l.erp_cost_type AS cost_type, l.vendor_id, coalesce(l.memo, l.je_description) AS description,
        l.debit, l.credit, l.debit - l.credit AS amount, CASE WHEN l.debit > 0 THEN 1 ELSE -1 END AS tr_type,
        abs(l.debit - l.credit) AS abs_amount
-FROM lines l""", "trans", kind="posted"))
+FROM lines l""", "trans", kind="posted"))  # noqa: E501
 
 _add(LTable("gl_account", "chart of accounts", (
     C("co", "int"), C("account", "text"), C("description", "text"), C("acct_type", "status:acct_type"),

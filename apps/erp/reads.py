@@ -106,7 +106,7 @@ class ErpReads(ErpCore):
             job_id: the $label job id, e.g. "$EX_JOB".
 
         Returns {"job": {...}, "contract": {...} | null, "budget_total": {"original", "revised", "estimate_to_complete"}}.
-        """
+        """  # noqa: E501
         j = self._job(args.job_id)
         c = self.rows("contract", {"contract_id": j[self.N("job", "contract_id")]})
         b = self.rows("budget", {"job_id": j[self.N("job", "job_id")]})
@@ -357,7 +357,8 @@ class ErpReads(ErpCore):
 
         Returns {"accounts": [...], "count": n}.
         """
-        rows = self.rows("gl_account", {"acct_type": self.word("acct_type", args.account_type) if args.account_type else None})
+        acct_type = self.word("acct_type", args.account_type) if args.account_type else None
+        rows = self.rows("gl_account", {"acct_type": acct_type})
         return {"accounts": rows, "count": len(rows)}
 
     @tool("gl.periods")
@@ -417,7 +418,8 @@ class ErpReads(ErpCore):
 
         Returns {"change_orders": [<header> + items], "count": n}.
         """
-        rows = self.rows("co_hdr", {"job_id": args.job_id, "status": self.word("co", args.status) if args.status else None})
+        status = self.word("co", args.status) if args.status else None
+        rows = self.rows("co_hdr", {"job_id": args.job_id, "status": status})
         link = self.T("co_item").link
         for r in rows:
             r["items"] = self.rows("co_item", {c: r[self.N("co_hdr", c)] for c in link})
