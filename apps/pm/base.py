@@ -13,8 +13,9 @@ matching, progress claims).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar
 
 from pydantic import Field
 from sqlglot import exp
@@ -182,7 +183,8 @@ class PMApp(App):
             raise ToolError(f"no commitment {text!r} in {self.label}; pass its id, its code such as 'SC-1042-0' "
                             f"or its number", "not_found")
         if len(rows) > 1:
-            raise ToolError(f"{text!r} matches {len(rows)} commitments in {self.label}; pass the id", "invalid_argument")
+            raise ToolError(f"{text!r} matches {len(rows)} commitments in {self.label}; pass the id",
+                            "invalid_argument")
         return rows[0]
 
     def _commitment_lines(self, commitment_id: Any) -> list[dict[str, Any]]:
@@ -275,7 +277,7 @@ class PMApp(App):
             limit: most rows, e.g. 100.
 
         Returns {"$EX_COMMITMENTS": [{...native fields..., project_number, vendor_name}], "count": n, "truncated": bool}.
-        """
+        """  # noqa: E501
         rows = self._decorate_commitments(self._commitment_rows(args))
         return {self.EX_COMMITMENTS: rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 

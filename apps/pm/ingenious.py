@@ -56,7 +56,8 @@ class AllocateArgs(ToolArgs):
 
 
 class SubmitArgs(ToolArgs):
-    object_type: Literal["invoice", "forecast"] = Field(..., description="What to route: an invoice or a forecast revision",
+    object_type: Literal["invoice", "forecast"] = Field(...,
+                                                        description="What to route: an invoice or a forecast revision",
                                                         examples=["invoice"])
     object_id: str = Field(..., description="The invoice id or the forecast revision id", examples=["950004"])
     note: str | None = Field(None, max_length=400, description="Note to the approver",
@@ -68,7 +69,8 @@ class ForecastArgs(ToolArgs):
     cost_code: str = Field(..., description="Budget line cost code", examples=["26-100"])
     forecast_to_complete: Decimal = Field(..., description="New estimate to complete (two decimals, >= 0)",
                                           examples=["185000.00"])
-    note: str = Field(..., max_length=400, description="Basis of the new forecast", examples=["PM re-forecast after CO 3"])
+    note: str = Field(..., max_length=400, description="Basis of the new forecast",
+                      examples=["PM re-forecast after CO 3"])
 
 
 @register
@@ -157,7 +159,7 @@ class IngeniousBuild(PMApp):
         budget_changes, current_budget, committed, applied_actuals, uncommitted, forecast_to_complete,
         estimate_at_completion, forecast_status, forecast_updated_at, accounting_integrated}], "totals": {...,
         forecast_to_complete_accounting_lines (the lines carried in the contractor's ERP)}, "count": n}.
-        """
+        """  # noqa: E501
         project = self._project(args.project_number)
         rows = self.select("budget_lines", {"project_id": project["project_id"], "cost_code": args.cost_code},
                            order_by=["cost_code"])
@@ -276,7 +278,8 @@ class IngeniousBuild(PMApp):
         if total != cents(net):
             raise ToolError(f"the allocations add up to {total} but {what}'s net amount is {cents(net)}")
         for e in existing:
-            self.delete("invoice_funding", {"invoice_id": inv["invoice_id"], "funding_source_id": e["funding_source_id"]})
+            self.delete("invoice_funding", {"invoice_id": inv["invoice_id"],
+                                            "funding_source_id": e["funding_source_id"]})
         out = []
         for sid, amount in plan:
             pct = (amount * 100 / net).quantize(PERCENT_STEP) if net else Decimal("0")
@@ -315,7 +318,8 @@ class IngeniousBuild(PMApp):
                 if funded != cents(dec(inv["net_amount"])):
                     raise ToolError(f"{what} is funded {funded} of {inv['net_amount']}; allocate its funding first "
                                     f"(invoices.allocate_funding)", "rejected")
-                project_id, object_type, object_id, role = inv["project_id"], "Invoice", str(inv["invoice_id"]), "Owner's Representative"
+                project_id, object_type, object_id, role = (inv["project_id"], "Invoice", str(inv["invoice_id"]),
+                                                            "Owner's Representative")
                 self.update("invoices", {"invoice_id": inv["invoice_id"]}, {"status": "Pending Approval"})
             else:
                 revs = self.select("forecast_revisions", {"revision_id": args.object_id.strip()})
@@ -324,7 +328,8 @@ class IngeniousBuild(PMApp):
                 rev = revs[0]
                 if rev["status"] != "Draft":
                     raise ToolError(f"forecast revision {rev['revision_id']} is {rev['status']}", "rejected")
-                project_id, object_type, object_id, role = rev["project_id"], "Forecast", rev["revision_id"], "Project Manager"
+                project_id, object_type, object_id, role = (rev["project_id"], "Forecast", rev["revision_id"],
+                                                            "Project Manager")
                 self.update("forecast_revisions", {"revision_id": rev["revision_id"]}, {"status": "Pending Approval"})
                 self.update("budget_lines", {"project_id": rev["project_id"], "cost_code": rev["cost_code"]},
                             {"forecast_status": "Pending Approval"})
@@ -360,14 +365,16 @@ class IngeniousBuild(PMApp):
         prior = self.select("forecast_revisions", {"project_id": project["project_id"], "cost_code": line["cost_code"]})
         revision_id = "FR-" + self.new_id(project["project_id"], line["cost_code"], len(prior) + 1, length=10).upper()
         self.insert("forecast_revisions", {"revision_id": revision_id, "project_id": project["project_id"],
-                                           "cost_code": line["cost_code"], "previous_forecast": line["forecast_to_complete"],
+                                           "cost_code": line["cost_code"],
+                                           "previous_forecast": line["forecast_to_complete"],
                                            "forecast_to_complete": amount, "note": args.note.strip(), "status": "Draft",
                                            "created_at": self.now})
         with self.gate.workflow("ingenious_build.forecasts.update"):  # a new draft replaces an approved forecast
             self.update("budget_lines", {"project_id": project["project_id"], "cost_code": line["cost_code"]},
                         {"forecast_to_complete": amount, "estimate_at_completion": eac, "forecast_status": "Draft",
                          "forecast_updated_at": self.now})
-        total = self.query("SELECT sum(forecast_to_complete) AS t FROM ingenious_build.budget_lines WHERE project_id = ?",
+        total = self.query("SELECT sum(forecast_to_complete) AS t FROM ingenious_build.budget_lines "
+                           "WHERE project_id = ?",
                            [project["project_id"]])[0]["t"]
         return {"revision_id": revision_id, "project_id": project["project_id"], "cost_code": line["cost_code"],
                 "previous_forecast": line["forecast_to_complete"], "forecast_to_complete": amount,
@@ -389,7 +396,8 @@ class IngeniousBuild(PMApp):
         if inv["status"] == "Paid":
             raise ToolError(f"{what} is already paid", "conflict")
         if inv["status"] != "Approved":
-            raise ToolError(f"{what} is {inv['status']}; only approved invoices can be approved for payment", "rejected")
+            raise ToolError(f"{what} is {inv['status']}; only approved invoices can be approved for payment",
+                            "rejected")
         funding = self.select("invoice_funding", {"invoice_id": inv["invoice_id"]})
         funded = cents(sum((dec(f["amount"]) for f in funding), Decimal("0")))
         if inv["funding_status"] != "Allocated" and funded != cents(dec(inv["net_amount"])):

@@ -59,7 +59,8 @@ class PrimeSovArgs(ToolArgs):
 class DirectCostsArgs(ToolArgs):
     project_number: str | None = Field(None, description="Company job number", examples=["1042"])
     vendor_id: str | None = Field(None, description="Procore vendor id", examples=["4410287"])
-    status: str | None = Field(None, description="draft, pending, revise_and_resubmit or approved", examples=["approved"])
+    status: str | None = Field(None, description="draft, pending, revise_and_resubmit or approved",
+                               examples=["approved"])
     date_from: date | None = Field(None, description="First direct cost date (ISO)", examples=["2026-01-01"])
     date_to: date | None = Field(None, description="Last direct cost date (ISO)", examples=["2026-01-31"])
     include_lines: bool = Field(False, description="Include the cost-coded line items", examples=[True])
@@ -149,7 +150,8 @@ class Procore(PMApp):
     EX_COMMITMENT_TYPE = "WorkOrderContract"
     EX_CO_STATUS = "approved"
 
-    TYPE_WORDS: ClassVar[dict[str, str]] = {"subcontract": "WorkOrderContract", "purchase_order": "PurchaseOrderContract",
+    TYPE_WORDS: ClassVar[dict[str, str]] = {"subcontract": "WorkOrderContract",
+                                            "purchase_order": "PurchaseOrderContract",
                                             "purchase order": "PurchaseOrderContract", "po": "PurchaseOrderContract"}
 
     # ------------------------------------------------------------------ helpers
@@ -180,11 +182,13 @@ class Procore(PMApp):
         approved = [r for r in reqs if r["status"] == "approved"]
         billed = sum((dec(r["gross_amount"]) for r in approved), Decimal("0"))
         return {"requisitions": [{k: r[k] for k in ("id", "number", "invoice_number", "status", "gross_amount",
-                                                     "retainage_amount", "net_amount", "erp_sync_status")} for r in reqs],
+                                                     "retainage_amount", "net_amount", "erp_sync_status")}
+                                 for r in reqs],
                 "billed_to_date_approved": cents(billed),
                 "remaining_to_bill": cents(dec(row["grand_total"]) - billed)}
 
-    def _with_lines(self, rows: list[dict[str, Any]], table: str, fk: str, key: str = "line_items") -> list[dict[str, Any]]:
+    def _with_lines(self, rows: list[dict[str, Any]], table: str, fk: str,
+                    key: str = "line_items") -> list[dict[str, Any]]:
         if not rows:
             return rows
         lines = self.select(table, extra=in_list(fk, [r["id"] for r in rows], "BIGINT"), order_by=[fk, "position"])
@@ -244,7 +248,7 @@ class Procore(PMApp):
             full_code: one code, e.g. "26-100".
 
         Returns {"cost_codes": [{id, project_id, division, code, full_code, name, cost_type, sortable_code}], "count": n}.
-        """
+        """  # noqa: E501
         rows = self.select("cost_codes", {"project_id": self._project_id(args.project_number),
                                           "division": args.division, "full_code": args.full_code},
                            order_by=["project_id", "full_code"])
@@ -366,7 +370,8 @@ class Procore(PMApp):
                            order_by=["cost_code"])
         money_cols = ["original_budget_amount", "approved_cos", "revised_budget", "pending_budget_changes",
                       "projected_budget", "committed_costs", "direct_costs", "pending_cost_changes", "projected_costs",
-                      "job_to_date_costs", "forecast_to_complete", "estimated_cost_at_completion", "projected_over_under"]
+                      "job_to_date_costs", "forecast_to_complete", "estimated_cost_at_completion",
+                      "projected_over_under"]
         totals = {c: cents(sum((dec(r[c]) for r in rows), Decimal("0"))) for c in money_cols}
         totals["forecast_to_complete_erp_lines"] = cents(sum((dec(r["forecast_to_complete"]) for r in rows
                                                               if r["erp_line"]), Decimal("0")))
@@ -413,7 +418,7 @@ class Procore(PMApp):
         Returns {"requisitions": [{id, project_id, commitment_id, vendor_id, number, invoice_number, billing_date,
         due_date, period_start, period_end, status, description, gross_amount, retainage_amount, net_amount,
         erp_sync_status, erp_ref, synced_at, locked, commitment_number, contract_code[, line_items]}], "count": n, "truncated": bool}.
-        """
+        """  # noqa: E501
         commitment = self._commitment(args.commitment_id)["id"] if args.commitment_id else None
         rows = self.select("requisitions", {"project_id": self._project_id(args.project_number),
                                             "commitment_id": commitment,
@@ -460,14 +465,17 @@ class Procore(PMApp):
         row = self._commitment(args.commitment_id)
         what = f"commitment {row['contract_code']} ({row['number']})"
         if row["erp_sync_status"] == SYNCED:
-            raise ToolError(f"{what} is already synced to the ERP (ERP ref {row['erp_ref']}); nothing to do", "conflict")
+            raise ToolError(f"{what} is already synced to the ERP (ERP ref {row['erp_ref']}); nothing to do",
+                            "conflict")
         if row["status"] != "Approved":
-            raise ToolError(f"{what} is {row['status']}; only Approved commitments can be synced to the ERP", "rejected")
+            raise ToolError(f"{what} is {row['status']}; only Approved commitments can be synced to the ERP",
+                            "rejected")
         erp = self._erp("procore.erp.sync_commitment")
         project = self.select("projects", {"id": row["project_id"]})[0]
         vendor = self.select("vendors", {"id": row["vendor_id"]})[0]
         if not vendor["origin_id"]:
-            raise ToolError(f"{what}: vendor {vendor['name']} is not linked to an ERP vendor (no origin_id)", "rejected")
+            raise ToolError(f"{what}: vendor {vendor['name']} is not linked to an ERP vendor (no origin_id)",
+                            "rejected")
         if not project["origin_id"]:
             raise ToolError(f"{what}: project {project['project_number']} is not linked to an ERP job", "rejected")
         lines = self._commitment_lines(row["id"])
@@ -511,14 +519,17 @@ class Procore(PMApp):
         what = (f"requisition #{req['number']} (invoice {req['invoice_number']}) on commitment "
                 f"{commitment['contract_code']}")
         if req["erp_sync_status"] == SYNCED:
-            raise ToolError(f"{what} is already synced to the ERP (ERP ref {req['erp_ref']}); it was skipped", "conflict")
+            raise ToolError(f"{what} is already synced to the ERP (ERP ref {req['erp_ref']}); it was skipped",
+                            "conflict")
         if req["status"] != "approved":
-            raise ToolError(f"{what} is {req['status']}, not approved; only approved requisitions can be synced", "rejected")
+            raise ToolError(f"{what} is {req['status']}, not approved; only approved requisitions can be synced",
+                            "rejected")
         erp = self._erp("procore.erp.sync_invoice")
         project = self.select("projects", {"id": req["project_id"]})[0]
         vendor = self.select("vendors", {"id": req["vendor_id"]})[0]
         if not vendor["origin_id"]:
-            raise ToolError(f"{what}: vendor {vendor['name']} is not linked to an ERP vendor (no origin_id)", "rejected")
+            raise ToolError(f"{what}: vendor {vendor['name']} is not linked to an ERP vendor (no origin_id)",
+                            "rejected")
         if not project["origin_id"]:
             raise ToolError(f"{what}: project {project['project_number']} is not linked to an ERP job", "rejected")
         lines = self.select("requisition_line_items", {"requisition_id": req["id"]}, order_by=["position"])
@@ -526,8 +537,9 @@ class Procore(PMApp):
             raise ToolError(f"{what} has no line items to sync", "rejected")
         mapped = self._erp_lines(lines, "work_completed_this_period", what)
         erp_lines = []
-        for src, m in zip(lines, mapped):
-            erp_lines.append({"phase": m["phase"], "cost_type": m["cost_type"], "amount": dec(src["work_completed_this_period"]),
+        for src, m in zip(lines, mapped, strict=True):
+            erp_lines.append({"phase": m["phase"], "cost_type": m["cost_type"],
+                              "amount": dec(src["work_completed_this_period"]),
                               "retainage": dec(src["retainage"]), "description": src["description"]})
         gap = cents(dec(req["gross_amount"]) - sum((ln["amount"] for ln in erp_lines), Decimal("0")))
         ret_gap = cents(dec(req["retainage_amount"]) - sum((ln["retainage"] for ln in erp_lines), Decimal("0")))

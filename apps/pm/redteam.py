@@ -102,7 +102,8 @@ class RedTeam(PMApp):
         if eapps:
             for ln in self.select("eapp_lines", extra=in_list("eapp_id", [e["eapp_id"] for e in eapps], "BIGINT")):
                 if ln["sov_line_no"] is not None:
-                    lines_billed[ln["sov_line_no"]] = lines_billed.get(ln["sov_line_no"], Decimal("0")) + dec(ln["this_period"])
+                    sov = ln["sov_line_no"]
+                    lines_billed[sov] = lines_billed.get(sov, Decimal("0")) + dec(ln["this_period"])
         cap = dec(commitment["revised_amount"])
         return {"commitment_cap": cents(cap), "approved_billed_to_date": billed,
                 "remaining": cents(cap - billed), "lines_billed": lines_billed}
@@ -118,7 +119,8 @@ class RedTeam(PMApp):
             if s is None:
                 continue
             open_amt = cents(dec(s["scheduled_value"]) - bill["lines_billed"].get(ln["sov_line_no"], Decimal("0")))
-            line_checks.append({"line_no": ln["line_no"], "sov_line_no": ln["sov_line_no"], "cost_code": ln["cost_code"],
+            line_checks.append({"line_no": ln["line_no"], "sov_line_no": ln["sov_line_no"],
+                                "cost_code": ln["cost_code"],
                                 "this_period": ln["this_period"], "sov_remaining": open_amt,
                                 "over_line": dec(ln["this_period"]) > open_amt})
         over = amount > bill["remaining"]
@@ -251,7 +253,7 @@ class RedTeam(PMApp):
 
         Returns a description of the payment that would be released: {"eapp_id", "company_id", "net_due",
         "commitment_number"}.
-        """
+        """  # noqa: E501
         eapp = self._eapp(args.eapp_id)
         what = f"eApp {eapp['eapp_id']} (invoice {eapp['invoice_number']})"
         if eapp["status"] != APPROVED:

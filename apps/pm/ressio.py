@@ -94,7 +94,8 @@ class Ressio(PMApp):
         """What is still open per PO item: item amount less the items of bills that count against the PO."""
         items = {i["item_no"]: dec(i["amount"]) for i in self._commitment_lines(po_id)}
         bills = [b for b in self.select("bills", {"po_id": po_id})
-                 if b["bill_id"] != exclude_bill and (b["status"] in COUNTS_AGAINST_PO or b["match_status"] == "Matched")]
+                 if b["bill_id"] != exclude_bill
+                 and (b["status"] in COUNTS_AGAINST_PO or b["match_status"] == "Matched")]
         if bills:
             for bi in self.select("bill_items", extra=in_list("bill_id", [b["bill_id"] for b in bills], "BIGINT")):
                 no = bi["po_item_no"]
@@ -133,7 +134,7 @@ class Ressio(PMApp):
 
         Returns {"bills": [{bill_id, bill_name, project_id, vendor_id, po_id, issued_on, due_date, description,
         subtotal, retainage, total, status, match_status, accounting_status, file_name}], "count": n, "truncated": bool}.
-        """
+        """  # noqa: E501
         po = self._commitment(args.po_number)["po_id"] if args.po_number else None
         rows = self.select("bills", {"project_id": self._project_id(args.project_number),
                                      "vendor_id": self._vendor_key(args.vendor_id), "po_id": po,

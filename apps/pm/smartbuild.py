@@ -25,12 +25,15 @@ class BoqArgs(ToolArgs):
 
 class ReestimateArgs(ToolArgs):
     estimate_id: str | None = Field(None, description="Estimate id", examples=["EST-1042"])
-    job_number: str | None = Field(None, description="Company job number (its accepted estimate) instead of estimate_id",
+    job_number: str | None = Field(None,
+                                   description="Company job number (its accepted estimate) instead of estimate_id",
                                    examples=["1042"])
     item_no: int = Field(..., description="BOQ item number", examples=[3])
     quantity: Decimal | None = Field(None, description="Re-estimated quantity (default: unchanged)", examples=["1400"])
-    rate: Decimal | None = Field(None, description="Re-estimated rate per unit (default: unchanged)", examples=["86.50"])
-    note: str = Field(..., max_length=400, description="Basis of the re-estimate", examples=["Measured on site 2026-01-28"])
+    rate: Decimal | None = Field(None, description="Re-estimated rate per unit (default: unchanged)",
+                                 examples=["86.50"])
+    note: str = Field(..., max_length=400, description="Basis of the re-estimate",
+                      examples=["Measured on site 2026-01-28"])
 
 
 class ClaimsArgs(ToolArgs):
@@ -218,8 +221,8 @@ class SmarteBuild(PMApp):
         claims = self.select("progress_claims", {"job_id": job["job_id"]}, order_by=["claim_no"])
         if any(c["status"] == "Draft" for c in claims):
             draft = next(c for c in claims if c["status"] == "Draft")
-            raise ToolError(f"job {job['job_no']} already has a Draft claim ({draft['claim_id']}); finish or lodge it first",
-                            "conflict")
+            raise ToolError(f"job {job['job_no']} already has a Draft claim ({draft['claim_id']}); "
+                            "finish or lodge it first", "conflict")
         previous = claims[-1] if claims else None
         if previous is not None and args.period_end <= previous["period_end"]:
             raise ToolError(f"period_end {args.period_end} is not after the previous claim's period end "
@@ -261,9 +264,9 @@ class SmarteBuild(PMApp):
         contract_sum = cents(sum((dec(s["contract_value"]) for s in schedule), Decimal("0")))
         to_date = cents(sum((ln["value_to_date"] for ln in lines), Decimal("0")))
         ret_pct = dec(job["retention_pct"])
-        if job["step_down_at_pct"] is not None and job["retention_step_down_pct"] is not None and contract_sum:
-            if to_date * 100 / contract_sum >= dec(job["step_down_at_pct"]):
-                ret_pct = dec(job["retention_step_down_pct"])
+        if (job["step_down_at_pct"] is not None and job["retention_step_down_pct"] is not None and contract_sum
+                and to_date * 100 / contract_sum >= dec(job["step_down_at_pct"])):
+            ret_pct = dec(job["retention_step_down_pct"])
         retention = cents(to_date * ret_pct / 100)
         less_previous = Decimal("0.00")
         prev_to_date = Decimal("0.00")
@@ -336,7 +339,8 @@ class SmarteBuild(PMApp):
         """
         claim = self._claim(args.claim_id)
         if claim["status"] != "Draft":
-            raise ToolError(f"claim {claim['claim_id']} is {claim['status']}; only a Draft claim can be lodged", "rejected")
+            raise ToolError(f"claim {claim['claim_id']} is {claim['status']}; only a Draft claim can be lodged",
+                            "rejected")
         lines = self.select("progress_claim_lines", {"claim_id": claim["claim_id"]})
         total = cents(sum((dec(ln["value_to_date"]) for ln in lines), Decimal("0")))
         if total != cents(dec(claim["value_completed_to_date"])):
