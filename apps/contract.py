@@ -15,17 +15,25 @@ app's SQL and rules through :meth:`App.schema_sql`, :meth:`App.view_sql` and :fu
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from datetime import date, datetime, time
-from typing import Any, ClassVar, Iterable, Literal, Mapping, Protocol, Sequence
+from typing import Any, ClassVar, Literal, Protocol
 
 import duckdb
 import sqlglot
 from sqlglot import exp
 
 from cfab.apps.tooling import ToolError, ToolSpec, collect_tools
-from cfab.schema.catalog import (Catalog, TableInfo, defer_primary_keys, has_sql_resource, run_script, schema_ddl,
-                                 sql_resource)
+from cfab.schema.catalog import (
+    Catalog,
+    TableInfo,
+    defer_primary_keys,
+    has_sql_resource,
+    run_script,
+    schema_ddl,
+    sql_resource,
+)
 from cfab.schema.models import FrozenModel
 from cfab.schema.sqlbuild import col, equals_all, to_sql
 from cfab.seeds.determinism import BuildInputs, stable_id
@@ -68,7 +76,7 @@ class AppContext:
     catalog: Catalog
     clock: date
     env: EnvHooks | None = None
-    apps: dict[str, "App"] = field(default_factory=dict)   # the composed app instances, by name
+    apps: dict[str, App] = field(default_factory=dict)   # the composed app instances, by name
 
     @property
     def now(self) -> datetime:
@@ -177,6 +185,8 @@ class App:
         for stmt in sqlglot.parse(cls.schema_sql(), read="duckdb"):
             if isinstance(stmt, exp.Create) and stmt.kind == "TABLE":
                 table = stmt.find(exp.Table)
+                if table is None:
+                    raise ValueError(f"{cls.name}: a CREATE TABLE names no table: {stmt.sql(dialect='duckdb')}")
                 out.append(f"{table.db or cls.schema_name()}.{table.name}")
         return out
 
@@ -218,7 +228,7 @@ class App:
     def guarded_calls(self) -> list[Any]:
         return [g for g in self._env().guarded_calls() if getattr(g, "app", None) == self.name]
 
-    def peer(self, name: str) -> "App":
+    def peer(self, name: str) -> App:
         """Another app composed in the same environment (for integrations such as ERP sync)."""
         app = self.ctx.apps.get(name)
         if app is None:
@@ -251,7 +261,7 @@ class App:
         text = sql if isinstance(sql, str) else to_sql(sql)
         cur = self.con.execute(text, list(params) if params else None)
         names = [d[0] for d in cur.description]
-        return [dict(zip(names, row)) for row in cur.fetchall()]
+        return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 
     def select(self, table: str, where: Mapping[str, Any] | None = None, *,
                extra: exp.Expr | str | None = None, columns: Iterable[str] | None = None,

@@ -13,6 +13,7 @@ import hashlib
 import io
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from itertools import islice
@@ -210,7 +211,7 @@ def normalize_pct(raw: str) -> str:
     return str(Decimal(raw.replace("%", "").strip()).quantize(CENT))
 
 
-_NORMALIZE = {"money": normalize_amount, "date": normalize_date, "pct": normalize_pct,
+_NORMALIZE: dict[str, Callable[[str], str]] = {"money": normalize_amount, "date": normalize_date, "pct": normalize_pct,
               "text": str.strip}
 
 # (field, pattern with one group, kind). First matching line wins.

@@ -25,7 +25,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from types import SimpleNamespace
+from types import ModuleType
 from typing import Any
 
 from pdfminer import cmapdb, pdfinterp, pdftypes
@@ -70,7 +70,8 @@ class OcrUsage:
         setattr(self, what, value)
         limit = getattr(self.limits, "max_" + what)
         if value > limit:
-            self.exceeded = self.exceeded or f"the PDF needs more than the OCR limit of {limit:,} {what.replace('_', ' ')}"
+            self.exceeded = self.exceeded or (f"the PDF needs more than the OCR limit of {limit:,} "
+                                              f"{what.replace('_', ' ')}")
         self.check()
 
     def check(self) -> None:
@@ -170,8 +171,12 @@ def _inflate(data: bytes, usage: OcrUsage, *, tolerant: bool) -> bytes:
     return b"".join(out)
 
 
-class _ZlibShim(SimpleNamespace):
+class _ZlibShim(ModuleType):
     """What ``pdfminer.pdftypes`` sees as ``zlib``: the module, with a bounded decompress."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__("zlib")
+        self.__dict__.update(attrs)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(zlib, name)

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from decimal import Decimal
 from string import Template
-from typing import Any, Callable, Literal, get_type_hints
+from typing import Any, Literal, get_type_hints
 from uuid import UUID
 
 from pydantic import BaseModel
@@ -157,7 +158,7 @@ def collect_tools(cls: type, app_name: str, names: dict[str, str], disabled: fro
             local = names.get(meta.local, meta.local)
             hints = get_type_hints(fn)
             model = hints.get("args", NoArgs)
-            if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            if not (isinstance(model, type) and issubclass(model, ToolArgs)):
                 raise TypeError(f"{cls.__name__}.{attr}: the args parameter must be a ToolArgs model")
             doc = inspect.cleandoc(Template(fn.__doc__ or "").safe_substitute(doc_vars))
             full = f"{app_name}.{local}"

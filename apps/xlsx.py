@@ -24,7 +24,7 @@ import zipfile
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime, time
 from decimal import Decimal, DivisionByZero, InvalidOperation
-from typing import Any, Union
+from typing import Any
 
 from openpyxl import Workbook, load_workbook
 from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
@@ -35,7 +35,7 @@ from openpyxl.writer.excel import ExcelWriter
 
 from cfab.schema.models import FrozenModel
 
-Value = Union[None, bool, int, Decimal, str, datetime, date, time]
+Value = None | bool | int | Decimal | str | datetime | date | time
 MAX_RANGE_CELLS = 100_000
 # budgets (the book's workbooks hold < 1,000 cells, < 64 KB of XML, formulas < 40 characters)
 MAX_WORKBOOK_CELLS = 200_000          # cells a workbook may hold (counted from the XML before parsing)
@@ -358,8 +358,9 @@ class _Parser:
 
     def parse(self) -> tuple:
         node = self.binary(0)
-        if self.peek() is not None:
-            raise _FormulaError(f"unexpected {self.peek()[1]!r}")
+        rest = self.peek()
+        if rest is not None:
+            raise _FormulaError(f"unexpected {rest[1]!r}")
         _check_depth(node)
         return node
 
