@@ -30,9 +30,17 @@ __all__ = [
 ]
 
 _WHERE = {
-    "App": "contract", "AppContext": "contract", "AppManifest": "contract",
-    "ToolArgs": "tooling", "ToolError": "tooling", "ToolResult": "tooling", "ToolSpec": "tooling", "tool": "tooling",
-    "app_names": "registry", "get_app": "registry", "load_all": "registry",
+    "App": "contract",
+    "AppContext": "contract",
+    "AppManifest": "contract",
+    "ToolArgs": "tooling",
+    "ToolError": "tooling",
+    "ToolResult": "tooling",
+    "ToolSpec": "tooling",
+    "tool": "tooling",
+    "app_names": "registry",
+    "get_app": "registry",
+    "load_all": "registry",
     "SqlRefused": "sandbox.policy",
 }
 

@@ -22,8 +22,8 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-ROOT = Path(__file__).resolve().parents[1]   # the repository (apps/ is a top-level folder)
-TEMPLATE_SCHEMA = "vendor"                   # the schema archetype SQL names its logical tables in
+ROOT = Path(__file__).resolve().parents[1]  # the repository (apps/ is a top-level folder)
+TEMPLATE_SCHEMA = "vendor"  # the schema archetype SQL names its logical tables in
 ALL_OPS = ["insert", "update", "delete"]
 
 
@@ -56,8 +56,11 @@ class VendorSql:
     def table(self, logical: str, alias: str | None = None) -> exp.Table:
         if logical not in self.tables:
             raise KeyError(f"{self.schema}: no native table for {TEMPLATE_SCHEMA}.{logical}")
-        return exp.Table(this=exp.to_identifier(self.tables[logical]), db=exp.to_identifier(self.schema),
-                         alias=exp.TableAlias(this=exp.to_identifier(alias)) if alias else None)
+        return exp.Table(
+            this=exp.to_identifier(self.tables[logical]),
+            db=exp.to_identifier(self.schema),
+            alias=exp.TableAlias(this=exp.to_identifier(alias)) if alias else None,
+        )
 
     def render(self, sql: str) -> exp.Expr:
         """Parse archetype SQL and put this vendor's tables, expressions and values in."""
@@ -131,8 +134,9 @@ def toml_value(value: Any) -> str:
     return json.dumps(value)
 
 
-def rules_toml(header: Iterable[str], rules: Sequence[Mapping[str, Any]],
-               assertions: Sequence[Mapping[str, Any]] = ()) -> str:
+def rules_toml(
+    header: Iterable[str], rules: Sequence[Mapping[str, Any]], assertions: Sequence[Mapping[str, Any]] = ()
+) -> str:
     """A rule file (``triggers/rules/<app>.toml``): ``header`` (``#`` comment lines as given), then
     one ``[[rules]]`` table per rule and one ``[[assertions]]`` table per assertion, keys in order."""
     out = [*header, ""]
@@ -149,13 +153,17 @@ def rules_toml(header: Iterable[str], rules: Sequence[Mapping[str, Any]],
 # ---------------------------------------------------------------------------------------------
 def paths(app: str, root: Path = ROOT) -> dict[str, Path]:
     """Where each kind of generated file of ``app`` lives."""
-    return {"schema": root / "schema" / f"{app}.sql", "views": root / "views" / f"{app}.sql",
-            "entities": root / "views" / "entities" / f"{app}.sql",
-            "rules": root / "triggers" / "rules" / f"{app}.toml"}
+    return {
+        "schema": root / "schema" / f"{app}.sql",
+        "views": root / "views" / f"{app}.sql",
+        "entities": root / "views" / "entities" / f"{app}.sql",
+        "rules": root / "triggers" / "rules" / f"{app}.toml",
+    }
 
 
-def vendor_outputs(dialects: Mapping[str, Any], render: Callable[[Any], Mapping[str, str]],
-                   root: Path = ROOT) -> dict[Path, str]:
+def vendor_outputs(
+    dialects: Mapping[str, Any], render: Callable[[Any], Mapping[str, str]], root: Path = ROOT
+) -> dict[Path, str]:
     """Every vendor's generated files under ``root``: path -> text (``render`` gives them by kind)."""
     files: dict[Path, str] = {}
     for app, d in dialects.items():

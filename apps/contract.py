@@ -40,8 +40,18 @@ from cfab.seeds.determinism import BuildInputs, stable_id
 from cfab.triggers.gate import WriteGate
 from cfab.triggers.rules import RuleSet, load_rules, parse_rule_text
 
-Archetype = Literal["ERP", "Bank", "Payroll", "FieldTime", "PM", "PayApp", "Lien/CertPayroll/Tax",
-                    "Integration/Estimating", "Docs", "Office"]
+Archetype = Literal[
+    "ERP",
+    "Bank",
+    "Payroll",
+    "FieldTime",
+    "PM",
+    "PayApp",
+    "Lien/CertPayroll/Tax",
+    "Integration/Estimating",
+    "Docs",
+    "Office",
+]
 
 
 class AppManifest(FrozenModel):
@@ -76,7 +86,7 @@ class AppContext:
     catalog: Catalog
     clock: date
     env: EnvHooks | None = None
-    apps: dict[str, App] = field(default_factory=dict)   # the composed app instances, by name
+    apps: dict[str, App] = field(default_factory=dict)  # the composed app instances, by name
 
     @property
     def now(self) -> datetime:
@@ -123,9 +133,9 @@ class App:
     kind: ClassVar[str] = ""
     archetype: ClassVar[Archetype]
     tier: ClassVar[Literal["A", "B", "C"]] = "A"
-    TOOL_NAMES: ClassVar[dict[str, str]] = {}          # archetype tool name → native name
+    TOOL_NAMES: ClassVar[dict[str, str]] = {}  # archetype tool name → native name
     DISABLED_TOOLS: ClassVar[frozenset[str]] = frozenset()
-    ARTIFACTS: ClassVar[Artifacts | None] = None       # None: the app's SQL and rules are packaged files
+    ARTIFACTS: ClassVar[Artifacts | None] = None  # None: the app's SQL and rules are packaged files
 
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
@@ -194,9 +204,16 @@ class App:
     def manifest(cls) -> AppManifest:
         tools = cls.tools()
         return AppManifest(
-            app=cls.name, label=cls.label, kind=cls.kind, archetype=cls.archetype, tier=cls.tier,
-            schema_name=cls.schema_name(), state_tables=cls.declared_tables(), tools=list(tools),
-            money_guarded_tools=[n for n, s in tools.items() if s.guarded])
+            app=cls.name,
+            label=cls.label,
+            kind=cls.kind,
+            archetype=cls.archetype,
+            tier=cls.tier,
+            schema_name=cls.schema_name(),
+            state_tables=cls.declared_tables(),
+            tools=list(tools),
+            money_guarded_tools=[n for n, s in tools.items() if s.guarded],
+        )
 
     # ------------------------------------------------------------------ seed
     @classmethod
@@ -263,9 +280,16 @@ class App:
         names = [d[0] for d in cur.description]
         return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 
-    def select(self, table: str, where: Mapping[str, Any] | None = None, *,
-               extra: exp.Expr | str | None = None, columns: Iterable[str] | None = None,
-               order_by: Iterable[str] | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    def select(
+        self,
+        table: str,
+        where: Mapping[str, Any] | None = None,
+        *,
+        extra: exp.Expr | str | None = None,
+        columns: Iterable[str] | None = None,
+        order_by: Iterable[str] | None = None,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
         """Rows of one own table filtered by equality (``None`` filters are skipped)."""
         info = self.tbl(table)
         filters = {k: v for k, v in (where or {}).items() if v is not None}
@@ -313,8 +337,9 @@ class App:
 def rules_for(apps: Iterable[type[App]]) -> RuleSet:
     """The write rules of a world composing ``apps``: every packaged rule file
     (``triggers/rules/*.toml``) plus the rules of the apps that carry their own (``ARTIFACTS``)."""
-    return _rules_with(tuple(sorted({a for a in apps if a.ARTIFACTS is not None and a.ARTIFACTS.rules},
-                                    key=lambda a: a.name)))
+    return _rules_with(
+        tuple(sorted({a for a in apps if a.ARTIFACTS is not None and a.ARTIFACTS.rules}, key=lambda a: a.name))
+    )
 
 
 @functools.lru_cache(maxsize=8)

@@ -27,8 +27,7 @@ from cfab.apps.kit import CENT
 from cfab.apps.ocr_budget import OcrBudgetExceeded, OcrLimits, budget
 from cfab.schema.models import FrozenModel
 
-DOC_TYPES = ("invoice", "coi", "lien_waiver", "pay_app", "wh347", "subcontract", "change_backup",
-             "policy", "unknown")
+DOC_TYPES = ("invoice", "coi", "lien_waiver", "pay_app", "wh347", "subcontract", "change_backup", "policy", "unknown")
 
 
 class OcrError(ValueError):
@@ -77,8 +76,21 @@ class _GlyphDevice(PDFTextDevice):
         super().__init__(rsrcmgr)
         self.glyphs: list[_Glyph] = []
 
-    def render_string_horizontal(self, seq, matrix, pos, font, fontsize, scaling, charspace,  # noqa: ANN001
-                                 wordspace, rise, dxscale, ncs, graphicstate):
+    def render_string_horizontal(
+        self,
+        seq,
+        matrix,
+        pos,
+        font,
+        fontsize,
+        scaling,
+        charspace,  # noqa: ANN001
+        wordspace,
+        rise,
+        dxscale,
+        ncs,
+        graphicstate,
+    ):
         a, b, c, d, e, f = matrix
         x, y = pos
         upright = b == 0 and c == 0 and a > 0
@@ -166,7 +178,7 @@ def _below(lines: list[_Line], label: str) -> str | None:
     for i, line in enumerate(lines):
         for x0, x1, t in line.segments:
             if t == label:
-                for nxt in lines[i + 1:i + 6]:
+                for nxt in lines[i + 1 : i + 6]:
                     for y0, y1, t2 in nxt.segments:
                         if abs(y0 - x0) <= 4 or abs(y1 - x1) <= 4:
                             return t2
@@ -211,8 +223,12 @@ def normalize_pct(raw: str) -> str:
     return str(Decimal(raw.replace("%", "").strip()).quantize(CENT))
 
 
-_NORMALIZE: dict[str, Callable[[str], str]] = {"money": normalize_amount, "date": normalize_date, "pct": normalize_pct,
-              "text": str.strip}
+_NORMALIZE: dict[str, Callable[[str], str]] = {
+    "money": normalize_amount,
+    "date": normalize_date,
+    "pct": normalize_pct,
+    "text": str.strip,
+}
 
 # (field, pattern with one group, kind). First matching line wins.
 Spec = tuple[str, str, str]
@@ -222,8 +238,12 @@ SPECS: dict[str, list[Spec]] = {
         ("invoice_date", rf"Invoice Date\s*:?\s*({DATE})", "date"),
         ("due_date", rf"Due Date\s*:?\s*({DATE})", "date"),
         ("terms", rf"Terms\s*:\s*({TEXT})", "text"),
-        ("po_number", rf"(?:PO / Commitment No\.?|P\.?O\.? (?:No\.?|Number|#)|Purchase Order (?:No\.?|#)|"
-                      rf"Commitment No\.?)\s*:?\s*({CODE})", "text"),
+        (
+            "po_number",
+            rf"(?:PO / Commitment No\.?|P\.?O\.? (?:No\.?|Number|#)|Purchase Order (?:No\.?|#)|"
+            rf"Commitment No\.?)\s*:?\s*({CODE})",
+            "text",
+        ),
         ("pay_request_number", r"Pay Request No\.?\s*:\s*(\d+)", "text"),
         ("job_number", rf"Job (?:No\.?|Number|#)\s*:?\s*({CODE})", "text"),
         ("project", rf"Project\s*:\s*({TEXT})", "text"),
@@ -245,8 +265,12 @@ SPECS: dict[str, list[Spec]] = {
         ("owner", rf"^Owner\s*:\s*({TEXT})", "text"),
         ("through_date", rf"Through Date\s*:\s*({DATE})", "date"),
         ("invoice_number", rf"Invoice / Pay Request No\.?\s*:\s*({CODE})", "text"),
-        ("amount", rf"(?:Amount of Check|Progress Payment Received|Amount of Final Payment|Payment Amount)"
-                   rf"\s*:\s*({MONEY})", "money"),
+        (
+            "amount",
+            rf"(?:Amount of Check|Progress Payment Received|Amount of Final Payment|Payment Amount)"
+            rf"\s*:\s*({MONEY})",
+            "money",
+        ),
         ("signer", rf"Print Name\s*:\s*({TEXT})", "text"),
         ("signed_date", rf"Date of Signature\s*:\s*({DATE})", "date"),
     ],
@@ -299,8 +323,10 @@ SPECS: dict[str, list[Spec]] = {
 }
 _COMPILED = {k: [(f, re.compile(p), kind) for f, p, kind in v] for k, v in SPECS.items()}
 
-_COI_ROW = re.compile(rf"^(?P<ltr>[A-F])\s+(?P<type>.+?)\s+(?P<policy>\S+)\s+(?P<eff>{DATE})\s+(?P<exp>{DATE})"
-                      rf"\s+(?P<label>.*?)\s*(?P<limit>{MONEY})$")
+_COI_ROW = re.compile(
+    rf"^(?P<ltr>[A-F])\s+(?P<type>.+?)\s+(?P<policy>\S+)\s+(?P<eff>{DATE})\s+(?P<exp>{DATE})"
+    rf"\s+(?P<label>.*?)\s*(?P<limit>{MONEY})$"
+)
 _MONEY_END = re.compile(rf"({MONEY})\s*$")
 _INSURER = re.compile(rf"INSURER ([A-F])\s*:\s*({TEXT})")
 
@@ -335,8 +361,12 @@ def _first_segment(line: str) -> str:
 def _coi_fields(rich: list[_Line], fields: dict[str, str]) -> None:
     lines = [ln.text for ln in rich]
     insurers = {m.group(1): m.group(2).strip() for ln in lines for m in [_INSURER.search(ln)] if m}
-    for name, label in (("insured", "INSURED"), ("certificate_holder", "CERTIFICATE HOLDER"),
-                        ("producer", "PRODUCER"), ("date", "DATE (MM/DD/YYYY)")):
+    for name, label in (
+        ("insured", "INSURED"),
+        ("certificate_holder", "CERTIFICATE HOLDER"),
+        ("producer", "PRODUCER"),
+        ("date", "DATE (MM/DD/YYYY)"),
+    ):
         value = _below(rich, label)
         if value:
             fields[name] = normalize_date(value) if name == "date" else value
@@ -466,9 +496,13 @@ def ocr_pdf(content: bytes, *, tables: bool = True, limits: OcrLimits | None = N
         raise OcrError(f"unreadable PDF ({type(exc).__name__}): {exc}") from exc
     lines = [ln for page in page_lines for ln in page]
     doc_type = guess_doc_type([ln.text for ln in page_lines[0]] if page_lines else [])
-    result = OcrResult(text="\n\n".join("\n".join(ln.text for ln in p) for p in page_lines),
-                       pages=len(page_lines),
-                       tables=found, fields=extract_fields(lines, doc_type), doc_type=doc_type)
+    result = OcrResult(
+        text="\n\n".join("\n".join(ln.text for ln in p) for p in page_lines),
+        pages=len(page_lines),
+        tables=found,
+        fields=extract_fields(lines, doc_type),
+        doc_type=doc_type,
+    )
     _CACHE[key] = result
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)

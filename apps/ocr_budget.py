@@ -44,13 +44,13 @@ class OcrLimits:
     """Per-call ceilings. A real invoice, COI or pay app uses well under 1% of each."""
 
     max_pages: int = 200
-    max_objects: int = 200_000            # xref entries
-    max_decoded_bytes: int = 32 << 20     # bytes all stream filters produce, summed (book PDFs: < 32 KB)
-    max_predictor_bytes: int = 4 << 20    # bytes run through the (per-byte Python) predictors
-    max_content_bytes: int = 4 << 20      # content-stream bytes parsed, a Form counted at every use (< 64 KB)
-    max_renders: int = 5_000              # content streams run: pages and Form XObjects (< 10)
-    max_cmap_entries: int = 500_000       # CMap / ToUnicode entries defined
-    max_seconds: float = 20.0             # backstop for loops no counter covers
+    max_objects: int = 200_000  # xref entries
+    max_decoded_bytes: int = 32 << 20  # bytes all stream filters produce, summed (book PDFs: < 32 KB)
+    max_predictor_bytes: int = 4 << 20  # bytes run through the (per-byte Python) predictors
+    max_content_bytes: int = 4 << 20  # content-stream bytes parsed, a Form counted at every use (< 64 KB)
+    max_renders: int = 5_000  # content streams run: pages and Form XObjects (< 10)
+    max_cmap_entries: int = 500_000  # CMap / ToUnicode entries defined
+    max_seconds: float = 20.0  # backstop for loops no counter covers
 
 
 @dataclass
@@ -63,15 +63,16 @@ class OcrUsage:
     content_bytes: int = 0
     renders: int = 0
     cmap_entries: int = 0
-    exceeded: str | None = None           # the first limit passed (sticky: later checks raise it again)
+    exceeded: str | None = None  # the first limit passed (sticky: later checks raise it again)
 
     def add(self, what: str, n: int) -> None:
         value = getattr(self, what) + n
         setattr(self, what, value)
         limit = getattr(self.limits, "max_" + what)
         if value > limit:
-            self.exceeded = self.exceeded or (f"the PDF needs more than the OCR limit of {limit:,} "
-                                              f"{what.replace('_', ' ')}")
+            self.exceeded = self.exceeded or (
+                f"the PDF needs more than the OCR limit of {limit:,} {what.replace('_', ' ')}"
+            )
         self.check()
 
     def check(self) -> None:
@@ -151,7 +152,7 @@ def _inflate(data: bytes, usage: OcrUsage, *, tolerant: bool) -> bytes:
     out: list[bytes] = []
     try:
         for start in range(0, len(data), _CHUNK):
-            buf = data[start:start + _CHUNK]
+            buf = data[start : start + _CHUNK]
             while buf:
                 piece = d.decompress(buf, _CHUNK)
                 usage.add("decoded_bytes", len(piece))
@@ -189,9 +190,19 @@ def _decompress(data: bytes, *args: Any, **kw: Any) -> bytes:
     return _inflate(data, usage, tolerant=False)
 
 
-_ORIG = {name: getattr(pdftypes, name) for name in ("decompress_corrupted", "lzwdecode", "rldecode", "ascii85decode",
-                                                    "asciihexdecode", "ccittfaxdecode", "apply_png_predictor",
-                                                    "apply_tiff_predictor")}
+_ORIG = {
+    name: getattr(pdftypes, name)
+    for name in (
+        "decompress_corrupted",
+        "lzwdecode",
+        "rldecode",
+        "ascii85decode",
+        "asciihexdecode",
+        "ccittfaxdecode",
+        "apply_png_predictor",
+        "apply_tiff_predictor",
+    )
+}
 
 
 def _decompress_corrupted(data: bytes) -> bytes:
@@ -226,14 +237,14 @@ def _rldecode(data: bytes) -> bytes:
         if length == 128:
             break
         if length < 128:
-            piece = data[i:i + length + 1]
+            piece = data[i : i + length + 1]
             if len(piece) < length + 1:
                 raise StopIteration  # what pdfminer's decoder raises on truncated data
             i += length + 1
         else:
             if i >= n:
                 raise StopIteration
-            piece = data[i:i + 1] * (257 - length)
+            piece = data[i : i + 1] * (257 - length)
             i += 1
         usage.add("decoded_bytes", len(piece))
         out += piece

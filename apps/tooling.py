@@ -60,7 +60,7 @@ class ToolResult(FrozenModel):
     data: Any = None
     error: str | None = None
     error_type: ErrorKind | None = None
-    status: str | None = None            # "pending_human_approval" for guarded calls
+    status: str | None = None  # "pending_human_approval" for guarded calls
     guard_seq: int | None = None
     message: str | None = None
 
@@ -76,8 +76,9 @@ class ToolMeta:
     aliases: tuple[str, ...]
 
 
-def tool(local: str, *, writes: bool = False, guarded: str | None = None,
-         aliases: tuple[str, ...] = ()) -> Callable[[Callable], Callable]:
+def tool(
+    local: str, *, writes: bool = False, guarded: str | None = None, aliases: tuple[str, ...] = ()
+) -> Callable[[Callable], Callable]:
     """Mark an app method as a tool named ``<app>.<local>``.
 
     ``writes``: the tool changes state (through the gate). ``guarded``: the tool moves money,
@@ -85,9 +86,11 @@ def tool(local: str, *, writes: bool = False, guarded: str | None = None,
     log with ``executed=false`` and returns "pending human approval"; it never changes state.
     The value is the guard kind: payment|payroll|efile|esign|post|send|approve.
     """
+
     def deco(fn: Callable) -> Callable:
         fn.__cfab_tool__ = ToolMeta(local, writes, guarded, tuple(aliases))  # type: ignore[attr-defined]
         return fn
+
     return deco
 
 
@@ -95,10 +98,10 @@ def tool(local: str, *, writes: bool = False, guarded: str | None = None,
 class ToolSpec:
     """A resolved tool of one app class (unbound: call with an app instance)."""
 
-    name: str                      # full native name: 'procore.commitments.list'
+    name: str  # full native name: 'procore.commitments.list'
     app: str
     local: str
-    method: str                    # the Python method name on the app class
+    method: str  # the Python method name on the app class
     args_model: type[ToolArgs]
     description: str
     writes: bool
@@ -113,9 +116,14 @@ class ToolSpec:
         return clean_schema(self.args_model.model_json_schema())
 
     def openai_spec(self) -> dict[str, Any]:
-        return {"type": "function",
-                "function": {"name": self.sanitized, "description": self.description,
-                             "parameters": self.parameters_schema()}}
+        return {
+            "type": "function",
+            "function": {
+                "name": self.sanitized,
+                "description": self.description,
+                "parameters": self.parameters_schema(),
+            },
+        }
 
 
 def sanitize_name(name: str) -> str:
@@ -123,27 +131,34 @@ def sanitize_name(name: str) -> str:
     out = _SANITIZE.sub("_", name.replace(".", "__"))
     if len(out) > 64:
         from cfab.seeds.determinism import stable_id
+
         out = out[:55] + "_" + stable_id(name, length=8)
     return out
 
 
 def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """Drop pydantic's ``title`` noise; keep descriptions, examples, enums, defaults, $defs."""
+
     def walk(node: Any, in_props: bool = False) -> Any:
         if isinstance(node, dict):
-            return {k: walk(v, k in ("properties", "$defs")) for k, v in node.items()
-                    if not (k == "title" and not in_props and isinstance(v, str))}
+            return {
+                k: walk(v, k in ("properties", "$defs"))
+                for k, v in node.items()
+                if not (k == "title" and not in_props and isinstance(v, str))
+            }
         if isinstance(node, list):
             return [walk(v) for v in node]
         return node
+
     out = walk(schema)
     out.setdefault("type", "object")
     out.setdefault("properties", {})
     return out
 
 
-def collect_tools(cls: type, app_name: str, names: dict[str, str], disabled: frozenset[str],
-                  doc_vars: dict[str, str]) -> dict[str, ToolSpec]:
+def collect_tools(
+    cls: type, app_name: str, names: dict[str, str], disabled: frozenset[str], doc_vars: dict[str, str]
+) -> dict[str, ToolSpec]:
     """Tools declared on ``cls`` and its bases, renamed by ``names`` (archetype → native)."""
     specs: dict[str, ToolSpec] = {}
     seen: set[str] = set()

@@ -38,14 +38,14 @@ from cfab.schema.models import FrozenModel
 Value = None | bool | int | Decimal | str | datetime | date | time
 MAX_RANGE_CELLS = 100_000
 # budgets (the book's workbooks hold < 1,000 cells, < 64 KB of XML, formulas < 40 characters)
-MAX_WORKBOOK_CELLS = 200_000          # cells a workbook may hold (counted from the XML before parsing)
-MAX_XLSX_UNPACKED = 32 << 20          # bytes of all the zip's parts, as declared (reads stop there)
+MAX_WORKBOOK_CELLS = 200_000  # cells a workbook may hold (counted from the XML before parsing)
+MAX_XLSX_UNPACKED = 32 << 20  # bytes of all the zip's parts, as declared (reads stop there)
 MAX_XLSX_PARTS = 1_000
-MAX_WRITE_CELLS = 20_000              # cells one write may set
-MAX_EVAL_CELLS = 1_000_000            # cells one read may visit computing formulas (ranges count every cell)
-MAX_FORMULA_CHARS = 8_192             # Excel's own limits: 8,192 characters,
-MAX_FORMULA_NESTING = 64              # 64 levels of parentheses and function calls
-MAX_FORMULA_DEPTH = 200               # operator tree depth (a chain of 200 '+' terms)
+MAX_WRITE_CELLS = 20_000  # cells one write may set
+MAX_EVAL_CELLS = 1_000_000  # cells one read may visit computing formulas (ranges count every cell)
+MAX_FORMULA_CHARS = 8_192  # Excel's own limits: 8,192 characters,
+MAX_FORMULA_NESTING = 64  # 64 levels of parentheses and function calls
+MAX_FORMULA_DEPTH = 200  # operator tree depth (a chain of 200 '+' terms)
 _EPOCH = datetime(1980, 1, 1)
 _CELL = re.compile(r"^\$?([A-Za-z]{1,3})\$?([1-9]\d{0,6})$")
 _BAD_SHEET = re.compile(r"[\[\]:*?/\\]")
@@ -133,8 +133,7 @@ def _save(wb: WorkbookType, when: date | datetime | None = None) -> bytes:
     stamp = props.modified
     entry_time = (max(stamp.year, 1980), stamp.month, stamp.day, 0, 0, 0)
     out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as src, \
-            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
             entry = zipfile.ZipInfo(info.filename, date_time=entry_time)
             entry.compress_type = zipfile.ZIP_DEFLATED
@@ -190,8 +189,7 @@ def list_sheets(content: bytes) -> list[str]:
         wb.close()
 
 
-def create_workbook(sheets: Mapping[str, Iterable[Iterable[Any]]], *,
-                    created: date | datetime | None = None) -> bytes:
+def create_workbook(sheets: Mapping[str, Iterable[Iterable[Any]]], *, created: date | datetime | None = None) -> bytes:
     """A new workbook, one sheet per key, rows written from A1 (``"=..."`` is a formula)."""
     if not sheets:
         raise XlsxError("a workbook needs at least one sheet")
@@ -291,11 +289,11 @@ def _cells(wb: WorkbookType, evaluate: bool) -> list[Cell]:
                     continue
                 if _is_formula(raw):
                     value = ev.value(ws.title, cell.coordinate) if ev else None
-                    out.append(Cell(sheet=ws.title, cell=cell.coordinate, value=value, formula=raw,
-                                    data_type="f"))
+                    out.append(Cell(sheet=ws.title, cell=cell.coordinate, value=value, formula=raw, data_type="f"))
                 else:
-                    out.append(Cell(sheet=ws.title, cell=cell.coordinate, value=_read_value(raw),
-                                    data_type=cell.data_type))
+                    out.append(
+                        Cell(sheet=ws.title, cell=cell.coordinate, value=_read_value(raw), data_type=cell.data_type)
+                    )
     return out
 
 
@@ -304,8 +302,14 @@ def _is_formula(raw: Any) -> bool:
 
 
 def _check_sheet_name(wb: WorkbookType, name: str) -> None:
-    if not isinstance(name, str) or not name.strip() or len(name) > 31 or _BAD_SHEET.search(name) \
-            or name.startswith("'") or name.endswith("'"):
+    if (
+        not isinstance(name, str)
+        or not name.strip()
+        or len(name) > 31
+        or _BAD_SHEET.search(name)
+        or name.startswith("'")
+        or name.endswith("'")
+    ):
         raise XlsxError(f"bad sheet name {name!r}: 1-31 characters, none of []:*?/\\, no edge quotes")
     if name.lower() in (s.lower() for s in wb.sheetnames):
         raise XlsxError(f"a sheet named {name!r} already exists")
@@ -318,14 +322,17 @@ class _FormulaError(Exception):
     """A syntax error (at parse) or an Excel error value such as #DIV/0! (at evaluation)."""
 
 
-_TOKEN = re.compile(r"""\s*(?:
+_TOKEN = re.compile(
+    r"""\s*(?:
     (?P<num>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+)
   | (?P<str>"(?:[^"]|"")*")
   | (?P<ref>(?:(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)(?![\w(])
   | (?P<bool>TRUE|FALSE)(?![\w(])
   | (?P<func>[A-Za-z_][\w.]*)\s*\(
   | (?P<op><=|>=|<>|[-+*/^&=<>%(),])
-)""", re.X | re.I)
+)""",
+    re.X | re.I,
+)
 
 
 class _Parser:
@@ -340,7 +347,7 @@ class _Parser:
         while pos < len(text):
             m = _TOKEN.match(text, pos)
             if not m or m.end() == pos:
-                raise _FormulaError(f"unexpected text at {text[pos:pos + 12]!r}")
+                raise _FormulaError(f"unexpected text at {text[pos : pos + 12]!r}")
             kind = m.lastgroup or "op"
             self.tokens.append((kind, m.group(kind)))
             pos = m.end()
@@ -480,8 +487,10 @@ class _Evaluator:
     def _visit(self, n: int = 1) -> None:
         self.visited += n
         if self.visited > self.max_cells:
-            raise XlsxError(f"computing the formulas needs more than {self.max_cells:,} cell reads (a range "
-                            "counts every cell in it); read a smaller range or narrow the formula's ranges")
+            raise XlsxError(
+                f"computing the formulas needs more than {self.max_cells:,} cell reads (a range "
+                "counts every cell in it); read a smaller range or narrow the formula's ranges"
+            )
 
     def _raw(self, sheet: str, coord: str) -> Any:
         """A stored cell's raw value without creating the cell (openpyxl's ws[coord] would)."""
@@ -606,8 +615,9 @@ class _Evaluator:
             c1, r1, c2, r2 = range_boundaries(node[2])
             if self.visited + (c2 - c1 + 1) * (r2 - r1 + 1) > self.max_cells:
                 self._visit((c2 - c1 + 1) * (r2 - r1 + 1))  # refused before walking it
-            return [self.value(target, f"{get_column_letter(c)}{r}")
-                    for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
+            return [
+                self.value(target, f"{get_column_letter(c)}{r}") for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)
+            ]
         if kind == "neg":
             return -_num(self.eval(node[1], sheet))
         if kind == "bin":
@@ -635,7 +645,7 @@ class _Evaluator:
             if y == 0:
                 raise _FormulaError("#DIV/0!")
             return x / y
-        return x ** y
+        return x**y
 
     def call(self, name: str, args: list[tuple], sheet: str) -> Any:
         if name == "IF":

@@ -48,9 +48,34 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 _ID_NOISE = re.compile(r"[\s\-_.,#/'\"]+")
 _AMOUNT = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
-_NUMBER_WORDS = {w: i for i, w in enumerate(
-    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-     "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"])}
+_NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+}
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%Y/%m/%d")
 _EMPTY_WORDS = frozenset({"", "none", "na", "nil", "nothing", "noneofthem", "empty"})
 _MAX_TEXT = 10_000  # longer values are not answers; compared as wrong without parsing
@@ -67,14 +92,18 @@ class AnswerSpec(CfabModel):
     name: str = Field(..., examples=["vista_vendor_id"])
     type: AnswerType
     description: str = Field(..., examples=["the Vista vendor id you placed the hold on"])
-    expected: Any = Field(..., description="the right value: an amount string, an int, an id, an ISO date, "
-                                           "one option, or a list of ids")
+    expected: Any = Field(
+        ..., description="the right value: an amount string, an int, an id, an ISO date, one option, or a list of ids"
+    )
     options: list[str] = Field(default_factory=list, description="choice answers: the named options")
     aliases: dict[str, list[str]] = Field(
-        default_factory=dict, description="other accepted spellings of an id or option (key: canonical value)")
+        default_factory=dict, description="other accepted spellings of an id or option (key: canonical value)"
+    )
     lookalikes: list[Any] = Field(
-        default_factory=list, description="plausible wrong values (the lookalike record, the stale figure); "
-                                          "admission checks that each one fails")
+        default_factory=list,
+        description="plausible wrong values (the lookalike record, the stale figure); "
+        "admission checks that each one fails",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> AnswerSpec:
@@ -168,25 +197,39 @@ class AnswerSpec(CfabModel):
         desc = self.description
         t = self.type
         if t == "amount":
-            return {"type": ["string", "number"], "description": f"{desc} (an amount, to the cent)",
-                    "examples": ["12345.67"]}
+            return {
+                "type": ["string", "number"],
+                "description": f"{desc} (an amount, to the cent)",
+                "examples": ["12345.67"],
+            }
         if t == "count":
             return {"type": "integer", "minimum": 0, "description": desc, "examples": [3]}
         if t == "date":
-            return {"type": "string", "format": "date", "description": f"{desc} (YYYY-MM-DD)",
-                    "examples": ["2026-01-31"]}
+            return {
+                "type": "string",
+                "format": "date",
+                "description": f"{desc} (YYYY-MM-DD)",
+                "examples": ["2026-01-31"],
+            }
         if t == "id":
             return {"type": ["string", "integer"], "description": f"{desc} (an id)"}
         if t == "choice":
             return {"type": "string", "enum": list(self.options), "description": desc}
-        return {"type": "array", "items": {"type": ["string", "integer"]},
-                "description": f"{desc} (a list of ids; order does not matter)"}
+        return {
+            "type": "array",
+            "items": {"type": ["string", "integer"]},
+            "description": f"{desc} (a list of ids; order does not matter)",
+        }
 
 
 def answers_schema(specs: Sequence[AnswerSpec]) -> dict[str, Any]:
     """The JSON Schema of a task's answers object (every answer required, no others)."""
-    return {"type": "object", "properties": {s.name: s.json_schema() for s in specs},
-            "required": [s.name for s in specs], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {s.name: s.json_schema() for s in specs},
+        "required": [s.name for s in specs],
+        "additionalProperties": False,
+    }
 
 
 def check_answers(specs: Sequence[AnswerSpec], given: Any) -> list[tuple[str, bool, str]]:
@@ -246,9 +289,9 @@ def parse_amount(value: Any) -> Decimal:
         negative, s = True, s[1:-1].strip()
     for code in ("usd", "us$", "$"):
         if s.casefold().startswith(code):
-            s = s[len(code):].strip()
+            s = s[len(code) :].strip()
         elif s.casefold().endswith(code):
-            s = s[:-len(code)].strip()
+            s = s[: -len(code)].strip()
     if s.startswith("-") and s[1:].lstrip().startswith("$"):
         s = "-" + s[1:].lstrip()[1:]
     s = s.replace(" ", "")

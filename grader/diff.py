@@ -54,9 +54,14 @@ def grader_connection() -> duckdb.DuckDBPyConnection:
     return con
 
 
-def state_diff(before: str | Path, after: str | Path, *, full: bool = False,
-               schemas: Iterable[str] | None = None,
-               con: duckdb.DuckDBPyConnection | None = None) -> StateDiff:
+def state_diff(
+    before: str | Path,
+    after: str | Path,
+    *,
+    full: bool = False,
+    schemas: Iterable[str] | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> StateDiff:
     """Diff the app schemas of two DuckDB files (``before`` → ``after``)."""
     b, a = Path(before), Path(after)
     for p in (b, a):
@@ -117,8 +122,11 @@ def _cached_before(c: duckdb.DuckDBPyConnection, path: Path) -> str | None:
 def _same_shape(c: duckdb.DuckDBPyConnection, catalog: dict[str, TableInfo], db: str) -> bool:
     """Does ``db`` have exactly the tables and columns of ``catalog`` (by count and names)?"""
     n_cols = sum(len(t.columns) for t in catalog.values())
-    row = c.execute("SELECT count(*), count(DISTINCT schema_name || '.' || table_name) FROM duckdb_columns() "
-                    "WHERE database_name = ?", [db]).fetchone()
+    row = c.execute(
+        "SELECT count(*), count(DISTINCT schema_name || '.' || table_name) FROM duckdb_columns() "
+        "WHERE database_name = ?",
+        [db],
+    ).fetchone()
     return row is not None and row[0] == n_cols and row[1] == len(catalog)
 
 
@@ -129,8 +137,7 @@ def _catalog_cache() -> dict[str, dict[str, TableInfo]]:
 # --------------------------------------------------------------------------- driver
 
 
-def _diff(c: duckdb.DuckDBPyConnection, ab: str, aa: str, full: bool,
-          schemas: list[str] | None) -> StateDiff:
+def _diff(c: duckdb.DuckDBPyConnection, ab: str, aa: str, full: bool, schemas: list[str] | None) -> StateDiff:
     cached = _catalog_cache()
     if ab in cached and _same_shape(c, cached[ab], aa):
         # an attempt file is a copy of its template and nothing runs DDL in an attempt:
@@ -141,8 +148,7 @@ def _diff(c: duckdb.DuckDBPyConnection, ab: str, aa: str, full: bool,
         if ab.startswith("cfab_template_"):
             cached[ab] = cats[ab]
     has_log = all("cfab_internal.written_rows" in cats[db] for db in (ab, aa))
-    cat_b, cat_a = ({k: v for k, v in cats[db].items() if is_app_schema(v.schema, schemas)}
-                    for db in (ab, aa))
+    cat_b, cat_a = ({k: v for k, v in cats[db].items() if is_app_schema(v.schema, schemas)} for db in (ab, aa))
     work = _written_keys(c, ab, aa, cat_b, cat_a) if has_log and not full else None
     mode: Literal["fast", "full"] = "fast" if work is not None else "full"
     if work is None:
@@ -155,12 +161,14 @@ def _diff(c: duckdb.DuckDBPyConnection, ab: str, aa: str, full: bool,
     return StateDiff(mode=mode, diffs=diffs)
 
 
-def _written_keys(c: duckdb.DuckDBPyConnection, ab: str, aa: str, cat_b: dict[str, TableInfo],
-                  cat_a: dict[str, TableInfo]) -> dict[str, Keys]:
+def _written_keys(
+    c: duckdb.DuckDBPyConnection, ab: str, aa: str, cat_b: dict[str, TableInfo], cat_a: dict[str, TableInfo]
+) -> dict[str, Keys]:
     """Union of both files' written (table, pk) keys, per lower-cased app table."""
     rows = c.execute(
         f"SELECT table_name, pk_key FROM {ab}.cfab_internal.written_rows UNION "
-        f"SELECT table_name, pk_key FROM {aa}.cfab_internal.written_rows").fetchall()
+        f"SELECT table_name, pk_key FROM {aa}.cfab_internal.written_rows"
+    ).fetchall()
     out: dict[str, Keys] = {}
     for table_name, key in rows:
         name = str(table_name).lower()
@@ -189,23 +197,31 @@ def _parse_key(key: Any, width: int) -> tuple[str, ...] | None:
     return tuple(v if isinstance(v, str) else json.dumps(v) for v in vals)
 
 
-def _changed_by_fingerprint(c: duckdb.DuckDBPyConnection, ab: str, aa: str,
-                            cat_b: dict[str, TableInfo], cat_a: dict[str, TableInfo]) -> list[str]:
+def _changed_by_fingerprint(
+    c: duckdb.DuckDBPyConnection, ab: str, aa: str, cat_b: dict[str, TableInfo], cat_a: dict[str, TableInfo]
+) -> list[str]:
     names = set(cat_b) | set(cat_a)
-    both = sorted(n for n in names if n in cat_b and n in cat_a
-                  and [x.lower() for x, _ in cat_b[n].columns]
-                  == [x.lower() for x, _ in cat_a[n].columns])
+    both = sorted(
+        n
+        for n in names
+        if n in cat_b
+        and n in cat_a
+        and [x.lower() for x, _ in cat_b[n].columns] == [x.lower() for x, _ in cat_a[n].columns]
+    )
     fb, fa = _fingerprints(c, ab, cat_b, both), _fingerprints(c, aa, cat_a, both)
     return sorted((names - set(both)) | {n for n in both if fb.get(n) != fa.get(n)})
 
 
-def _fingerprints(c: duckdb.DuckDBPyConnection, db: str, cat: dict[str, TableInfo],
-                  names: list[str], batch: int = 200) -> dict[str, tuple[int, int | None]]:
+def _fingerprints(
+    c: duckdb.DuckDBPyConnection, db: str, cat: dict[str, TableInfo], names: list[str], batch: int = 200
+) -> dict[str, tuple[int, int | None]]:
     out: dict[str, tuple[int, int | None]] = {}
     for i in range(0, len(names), batch):
-        parts = [f"SELECT {quote_literal(n)} AS t, count(*) AS n, "
-                 f"sum(hash(__cfab_row))::HUGEINT AS h FROM {_ref(db, cat[n])} __cfab_row"
-                 for n in names[i:i + batch]]
+        parts = [
+            f"SELECT {quote_literal(n)} AS t, count(*) AS n, "
+            f"sum(hash(__cfab_row))::HUGEINT AS h FROM {_ref(db, cat[n])} __cfab_row"
+            for n in names[i : i + batch]
+        ]
         if parts:
             for t, n, h in c.execute(" UNION ALL ".join(parts)).fetchall():
                 out[t] = (n, h)
@@ -228,18 +244,21 @@ def _side(db: str, info: TableInfo | None, columns: tuple[tuple[str, str], ...])
     if [n.lower() for n, _ in columns] == [n.lower() for n, _ in info.columns]:
         return _ref(db, info)
     sel = ", ".join(
-        (quote_ident(have[n.lower()]) if n.lower() in have else f"CAST(NULL AS {t})")
-        + f" AS {quote_ident(n)}" for n, t in columns)
+        (quote_ident(have[n.lower()]) if n.lower() in have else f"CAST(NULL AS {t})") + f" AS {quote_ident(n)}"
+        for n, t in columns
+    )
     return f"(SELECT {sel} FROM {_ref(db, info)})"
 
 
-def _diff_table(c: duckdb.DuckDBPyConnection, ab: str, aa: str, tb: TableInfo | None,
-                ta: TableInfo | None, keys: Keys) -> TableDiff:
+def _diff_table(
+    c: duckdb.DuckDBPyConnection, ab: str, aa: str, tb: TableInfo | None, ta: TableInfo | None, keys: Keys
+) -> TableDiff:
     info = ta or tb
     assert info is not None
     cols, pk = info.columns, info.pk
-    base: dict[str, Any] = dict(app=info.schema, table=info.name, pk=pk,
-                                columns=tuple(ColumnInfo(name=n, type=t) for n, t in cols))
+    base: dict[str, Any] = dict(
+        app=info.schema, table=info.name, pk=pk, columns=tuple(ColumnInfo(name=n, type=t) for n, t in cols)
+    )
     rel_b, rel_a = _side(ab, tb, cols), _side(aa, ta, cols)
     if not pk:
         return _diff_multiset(c, rel_b, rel_a, cols, base)
@@ -267,16 +286,16 @@ def _key_filter(keys: list[tuple[str, ...]], pk: tuple[str, ...], types: dict[st
         values = ", ".join(f"CAST({quote_literal(k[0])} AS {t})" for k in keys)
         return f"WHERE __r.{q(pk[0])} IN ({values})"
     if len(keys) <= _OR_KEYS_MAX:
-        terms = [" AND ".join(f"__r.{q(p)} = CAST({quote_literal(v)} AS {types[p]})"
-                              for p, v in zip(pk, k, strict=True))
-                 for k in keys]
+        terms = [
+            " AND ".join(f"__r.{q(p)} = CAST({quote_literal(v)} AS {types[p]})" for p, v in zip(pk, k, strict=True))
+            for k in keys
+        ]
         return "WHERE " + " OR ".join(f"({t})" for t in terms)
     names = [f"__k{i}" for i in range(len(pk))]
     rows = ", ".join("(" + ", ".join(quote_literal(v) for v in k) + ")" for k in keys)
     casts = ", ".join(f"CAST({n} AS {types[p]}) AS {n}" for n, p in zip(names, pk, strict=True))
     on = " AND ".join(f"__r.{q(p)} = __k.{n}" for n, p in zip(names, pk, strict=True))
-    return (f"SEMI JOIN (SELECT {casts} FROM (VALUES {rows}) __v({', '.join(names)})) __k "
-            f"ON {on}")
+    return f"SEMI JOIN (SELECT {casts} FROM (VALUES {rows}) __v({', '.join(names)})) __k ON {on}"
 
 
 def _same(x: Any, y: Any) -> bool:
@@ -289,9 +308,15 @@ def _same(x: Any, y: Any) -> bool:
     return bool(x == y) and type(x) is type(y)
 
 
-def _diff_keyed(c: duckdb.DuckDBPyConnection, rel_b: str, rel_a: str,
-                cols: tuple[tuple[str, str], ...], pk: tuple[str, ...], keys: Keys,
-                base: dict[str, Any]) -> TableDiff:
+def _diff_keyed(
+    c: duckdb.DuckDBPyConnection,
+    rel_b: str,
+    rel_a: str,
+    cols: tuple[tuple[str, str], ...],
+    pk: tuple[str, ...],
+    keys: Keys,
+    base: dict[str, Any],
+) -> TableDiff:
     q = quote_ident
     n = len(cols)
     names = [name for name, _ in cols]
@@ -299,30 +324,36 @@ def _diff_keyed(c: duckdb.DuckDBPyConnection, rel_b: str, rel_a: str,
     pairs: list[tuple[tuple[Any, ...] | None, tuple[Any, ...] | None]] = []
     if keys is not None:  # fast: look both sides up by key, pair them in PK order
         flt = _key_filter(keys, pk, dict(cols))
-        proj = ", ".join([normalize_sql(f"__r.{q(nm)}", t) for nm, t in cols]
-                         + [f"__r.{q(p)} AS __o{i}" for i, p in enumerate(pk)])
+        proj = ", ".join(
+            [normalize_sql(f"__r.{q(nm)}", t) for nm, t in cols] + [f"__r.{q(p)} AS __o{i}" for i, p in enumerate(pk)]
+        )
         order = ", ".join([f"__o{i}" for i in range(len(pk))] + ["__side"])
-        sql = (f"SELECT 0 AS __side, {proj} FROM {rel_b} __r {flt} UNION ALL "
-               f"SELECT 1 AS __side, {proj} FROM {rel_a} __r {flt} ORDER BY {order}")
+        sql = (
+            f"SELECT 0 AS __side, {proj} FROM {rel_b} __r {flt} UNION ALL "
+            f"SELECT 1 AS __side, {proj} FROM {rel_a} __r {flt} ORDER BY {order}"
+        )
         cur: dict[tuple[Any, ...], list[Any]] = {}
         for rec in c.execute(sql).fetchall():
-            slot = cur.setdefault(tuple(rec[1 + n:]), [None, None])
+            slot = cur.setdefault(tuple(rec[1 + n :]), [None, None])
             if slot[0] is None and slot[1] is None:
                 pairs.append(slot)  # type: ignore[arg-type]
-            slot[rec[0]] = tuple(rec[1:1 + n])
+            slot[rec[0]] = tuple(rec[1 : 1 + n])
     else:  # full: key-joined FULL OUTER JOIN, rows that differ somewhere
         join = " AND ".join(f"__b.{q(p)} = __a.{q(p)}" for p in pk)
         dist = " OR ".join(f"(__b.{q(nm)} IS DISTINCT FROM __a.{q(nm)})" for nm, _ in cols)
-        sel = ([f"__b.{q(pk[0])} IS NULL", f"__a.{q(pk[0])} IS NULL"]
-               + [normalize_sql(f"__b.{q(nm)}", t) for nm, t in cols]
-               + [normalize_sql(f"__a.{q(nm)}", t) for nm, t in cols])
+        sel = (
+            [f"__b.{q(pk[0])} IS NULL", f"__a.{q(pk[0])} IS NULL"]
+            + [normalize_sql(f"__b.{q(nm)}", t) for nm, t in cols]
+            + [normalize_sql(f"__a.{q(nm)}", t) for nm, t in cols]
+        )
         order = ", ".join(f"coalesce(__b.{q(p)}, __a.{q(p)})" for p in pk)
-        sql = (f"SELECT {', '.join(sel)} FROM {rel_b} __b FULL OUTER JOIN {rel_a} __a ON {join} "
-               f"WHERE __b.{q(pk[0])} IS NULL OR __a.{q(pk[0])} IS NULL OR {dist} "
-               f"ORDER BY {order}")
+        sql = (
+            f"SELECT {', '.join(sel)} FROM {rel_b} __b FULL OUTER JOIN {rel_a} __a ON {join} "
+            f"WHERE __b.{q(pk[0])} IS NULL OR __a.{q(pk[0])} IS NULL OR {dist} "
+            f"ORDER BY {order}"
+        )
         for rec in c.execute(sql).fetchall():
-            pairs.append((None if rec[0] else tuple(rec[2:2 + n]),
-                          None if rec[1] else tuple(rec[2 + n:2 + 2 * n])))
+            pairs.append((None if rec[0] else tuple(rec[2 : 2 + n]), None if rec[1] else tuple(rec[2 + n : 2 + 2 * n])))
     added: list[Row] = []
     removed: list[Row] = []
     changed: list[ChangedRow] = []
@@ -341,20 +372,24 @@ def _diff_keyed(c: duckdb.DuckDBPyConnection, rel_b: str, rel_a: str,
             diff_cols = tuple(names[j] for j in range(n) if not _same(braw[j], araw[j]))
             if diff_cols:
                 av = done(araw)
-                changed.append(ChangedRow(pk=tuple(av[names[i]] for i in pk_idx),
-                                          before=done(braw), after=av, columns=diff_cols))
+                changed.append(
+                    ChangedRow(pk=tuple(av[names[i]] for i in pk_idx), before=done(braw), after=av, columns=diff_cols)
+                )
     return TableDiff(**base, added=tuple(added), removed=tuple(removed), changed=tuple(changed))
 
 
-def _diff_multiset(c: duckdb.DuckDBPyConnection, rel_b: str, rel_a: str,
-                   cols: tuple[tuple[str, str], ...], base: dict[str, Any]) -> TableDiff:
+def _diff_multiset(
+    c: duckdb.DuckDBPyConnection, rel_b: str, rel_a: str, cols: tuple[tuple[str, str], ...], base: dict[str, Any]
+) -> TableDiff:
     names = [n for n, _ in cols]
     sel = ", ".join(normalize_sql(quote_ident(n), t) for n, t in cols)
 
     def rows(x: str, y: str) -> tuple[Row, ...]:
         sql = f"SELECT {sel} FROM (SELECT * FROM {x} EXCEPT ALL SELECT * FROM {y})"
-        out = [Row(pk=(), values={names[j]: finish(v, cols[j][1]) for j, v in enumerate(rec)})
-               for rec in c.execute(sql).fetchall()]
+        out = [
+            Row(pk=(), values={names[j]: finish(v, cols[j][1]) for j, v in enumerate(rec)})
+            for rec in c.execute(sql).fetchall()
+        ]
         return tuple(sorted(out, key=lambda r: json.dumps(r.values, sort_keys=True, default=str)))
 
     return TableDiff(**base, added=rows(rel_a, rel_b), removed=rows(rel_b, rel_a))

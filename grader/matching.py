@@ -101,8 +101,7 @@ class RowMatcher:
             self._masks[key] = out
         return self._masks[key]
 
-    def matching(self, p: RowPredicate, *, with_assert: bool, errors_match: bool = False
-                 ) -> list[DiffRow]:
+    def matching(self, p: RowPredicate, *, with_assert: bool, errors_match: bool = False) -> list[DiffRow]:
         """Rows matching ``where`` (and ``assert``). A row whose expression errored matches
         only when ``errors_match`` (forbidden entries fail closed)."""
         w = self.mask(p, "where")
@@ -143,8 +142,9 @@ class RowMatcher:
 
         sql = rewrite(tree, resolve)
         cols = [(alias, types[name]) for (_, name), alias in aliases.items()]
-        data = [{alias: to_text(r.side(s).get(name), types[name])
-                 for (s, name), alias in aliases.items()} for r in rows]
+        data = [
+            {alias: to_text(r.side(s).get(name), types[name]) for (s, name), alias in aliases.items()} for r in rows
+        ]
         try:
             return list(evaluate(sql, cols, data))
         except duckdb.Error:  # isolate the rows that fail (e.g. a cast of agent-written text)
@@ -180,16 +180,16 @@ class RowMatcher:
 def _check_total(p: RowPredicate, rows: list[DiffRow]) -> tuple[bool, str]:
     """Do ``rows`` sum to ``p.total`` in each named column (exactly)?"""
     if not rows:
-        return False, f"{p.qualified}: no {p.op} row matches, so nothing totals " + \
-            ", ".join(f"{k} = {show(v)}" for k, v in (p.total or {}).items())
+        return False, f"{p.qualified}: no {p.op} row matches, so nothing totals " + ", ".join(
+            f"{k} = {show(v)}" for k, v in (p.total or {}).items()
+        )
     parts = []
     for key, want in (p.total or {}).items():
         side, col = split_key(key)
         name = _column(rows[0].table, col, p.label or p.qualified)
         got = sum((Decimal(str(v)) for r in rows if (v := r.side(side).get(name)) is not None), Decimal(0))
         if got != Decimal(str(want)):
-            return False, (f"{p.qualified}: {len(rows)} matching row(s) total {name} = {got}, expected "
-                           f"{show(want)}")
+            return False, (f"{p.qualified}: {len(rows)} matching row(s) total {name} = {got}, expected {show(want)}")
         parts.append(f"{name} = {got}")
     return True, f"{p.qualified}: {len(rows)} {p.op} row(s) total {', '.join(parts)}"
 
@@ -209,15 +209,15 @@ def _check_rows(p: RowPredicate, m: RowMatcher) -> tuple[bool, str]:
     if p.count is not None:
         pks = ", ".join(pk_key(r.pk) for r in cand[:_MAX_LISTED])
         if len(cand) != p.count:
-            return False, (f"{p.qualified}: expected exactly {p.count} {p.op} row(s) matching "
-                           f"where, found {len(cand)}" + (f": {pks}" if cand else ""))
+            return False, (
+                f"{p.qualified}: expected exactly {p.count} {p.op} row(s) matching "
+                f"where, found {len(cand)}" + (f": {pks}" if cand else "")
+            )
         good = {id(r) for r in full}
         bad = [r for r in cand if id(r) not in good]
         if bad:
-            return False, m.explain(p, "assert", bad[0]) + (
-                f" (+{len(bad) - 1} more)" if len(bad) > 1 else "")
-        return True, f"{p.qualified}: {len(cand)} {p.op} row(s) as expected" + (
-            f": {pks}" if cand else "")
+            return False, m.explain(p, "assert", bad[0]) + (f" (+{len(bad) - 1} more)" if len(bad) > 1 else "")
+        return True, f"{p.qualified}: {len(cand)} {p.op} row(s) as expected" + (f": {pks}" if cand else "")
     if full:
         return True, f"{full[0].where}: {p.op} as expected"
     errored = [r for r, x in zip(rows, m.mask(p, "where"), strict=True) if x is None]
@@ -228,7 +228,8 @@ def _check_rows(p: RowPredicate, m: RowMatcher) -> tuple[bool, str]:
         detail = f"{p.qualified}: no {p.op} row matches where {_short(p.where)}"
         return False, detail + (f" ({len(rows)} {what}: {have})" if rows else f" (no {what})")
     return False, m.explain(p, "assert", cand[0]) + (
-        f" (+{len(cand) - 1} more candidate row(s))" if len(cand) > 1 else "")
+        f" (+{len(cand) - 1} more candidate row(s))" if len(cand) > 1 else ""
+    )
 
 
 def check_forbidden(p: RowPredicate, m: RowMatcher) -> tuple[bool, str]:
@@ -241,8 +242,7 @@ def check_forbidden(p: RowPredicate, m: RowMatcher) -> tuple[bool, str]:
     return False, f"{p.qualified}: forbidden {p.op} row(s) {listed}{more}"
 
 
-def unexpected_changes(entries: list[RowPredicate], diff: StateDiff, m: RowMatcher
-                       ) -> list[tuple[DiffRow, str]]:
+def unexpected_changes(entries: list[RowPredicate], diff: StateDiff, m: RowMatcher) -> list[tuple[DiffRow, str]]:
     """Diff rows not covered by ``entries`` (same table, op, where), or changed rows with
     a changed column no covering entry names in its assert or allow_columns."""
     out: list[tuple[DiffRow, str]] = []
@@ -252,8 +252,7 @@ def unexpected_changes(entries: list[RowPredicate], diff: StateDiff, m: RowMatch
             rows = diff_rows(td, op)
             if not rows:
                 continue
-            covering = [p for p in entries
-                        if p.qualified.lower() == name.lower() and p.op == op]
+            covering = [p for p in entries if p.qualified.lower() == name.lower() and p.op == op]
             masks = [(p, m.mask(p, "where")) for p in covering]
             for i, row in enumerate(rows):
                 cov = [p for p, mk in masks if mk[i]]
@@ -265,8 +264,10 @@ def unexpected_changes(entries: list[RowPredicate], diff: StateDiff, m: RowMatch
                     named = set().union(*(p.named_columns() for p in cov))
                     extra = [c for c in row.columns if c.lower() not in named]
                     if extra:
-                        changes = ", ".join(f"{c} {show(row.before.get(c) if row.before else None)}"
-                                            f" → {show(row.side('after').get(c))}" for c in extra)
+                        changes = ", ".join(
+                            f"{c} {show(row.before.get(c) if row.before else None)} → {show(row.side('after').get(c))}"
+                            for c in extra
+                        )
                         out.append((row, f"{row.where}: unexpected change of {changes}"))
     return out
 

@@ -185,7 +185,10 @@ def _fold(records: Iterable[Outcome]) -> dict[str, list[Outcome]]:
         if seen:
             first = next(iter(seen.values()))
             if (first.domain, first.family, first.difficulty, tuple(first.systems)) != (
-                r.domain, r.family, r.difficulty, tuple(r.systems)
+                r.domain,
+                r.family,
+                r.difficulty,
+                tuple(r.systems),
             ):
                 raise ValueError(f"task {r.task!r}: attempts disagree on task metadata")
         seen[r.attempt] = r
@@ -210,20 +213,29 @@ def task_results(records: Iterable[Outcome], k: int) -> list[TaskResult]:
         passes = sum(1 for a in attempts if a.passed)
         score = sum((Fraction(a.score) for a in attempts), Fraction(0)) / len(attempts)
         all_k = all(a.passed for a in attempts[:k]) if len(attempts) >= k else None
-        out.append(TaskResult(
-            task=task, domain=first.domain, family=first.family,
-            difficulty=first.difficulty, systems=tuple(first.systems),
-            attempts=len(attempts), passes=passes, pass_rate=passes / len(attempts),
-            mean_score=float(score), all_k_passed=all_k,
-        ))
+        out.append(
+            TaskResult(
+                task=task,
+                domain=first.domain,
+                family=first.family,
+                difficulty=first.difficulty,
+                systems=tuple(first.systems),
+                attempts=len(attempts),
+                passes=passes,
+                pass_rate=passes / len(attempts),
+                mean_score=float(score),
+                all_k_passed=all_k,
+            )
+        )
     return out
 
 
 # ---------------------------------------------------------------- groups
 
 
-def group_metrics(tasks: Sequence[TaskResult], k: int, group: str = "overall",
-                  key: str = "all", z: float = Z95) -> GroupMetrics:
+def group_metrics(
+    tasks: Sequence[TaskResult], k: int, group: str = "overall", key: str = "all", z: float = Z95
+) -> GroupMetrics:
     """Metrics over a set of tasks (already folded)."""
     n = len(tasks)
     rates = [Fraction(t.passes, t.attempts) for t in tasks]
@@ -243,21 +255,36 @@ def group_metrics(tasks: Sequence[TaskResult], k: int, group: str = "overall",
     else:
         passk = passk_ci = gap = drop = None
     return GroupMetrics(
-        group=group, key=key, k=k, n_tasks=n, n_attempts=sum(t.attempts for t in tasks),
-        pass1=float(pass1), pass1_ci=wilson_interval(float(p1_sum), n, z),
-        mean_score=float(score), n_tasks_k=nk, n_incomplete=n - nk,
-        passk=passk, passk_ci=passk_ci, gap=gap, relative_drop=drop,
+        group=group,
+        key=key,
+        k=k,
+        n_tasks=n,
+        n_attempts=sum(t.attempts for t in tasks),
+        pass1=float(pass1),
+        pass1_ci=wilson_interval(float(p1_sum), n, z),
+        mean_score=float(score),
+        n_tasks_k=nk,
+        n_incomplete=n - nk,
+        passk=passk,
+        passk_ci=passk_ci,
+        gap=gap,
+        relative_drop=drop,
     )
 
 
-def _grouped(tasks: Sequence[TaskResult], group: str, keys: Callable[[TaskResult], Iterable[str]],
-             k: int, z: float, sort_key: Callable[[str], SupportsRichComparison] = str) -> dict[str, GroupMetrics]:
+def _grouped(
+    tasks: Sequence[TaskResult],
+    group: str,
+    keys: Callable[[TaskResult], Iterable[str]],
+    k: int,
+    z: float,
+    sort_key: Callable[[str], SupportsRichComparison] = str,
+) -> dict[str, GroupMetrics]:
     buckets: dict[str, list[TaskResult]] = defaultdict(list)
     for t in tasks:
         for key in dict.fromkeys(keys(t)):  # de-duplicated, order kept
             buckets[key].append(t)
-    return {key: group_metrics(buckets[key], k, group, key, z)
-            for key in sorted(buckets, key=sort_key)}
+    return {key: group_metrics(buckets[key], k, group, key, z) for key in sorted(buckets, key=sort_key)}
 
 
 def _difficulty_order(key: str) -> tuple[int, int, str]:
@@ -277,8 +304,7 @@ def summarize(records: Iterable[Outcome], k: int | None = None, z: float = Z95) 
         overall=group_metrics(tasks, k, "overall", "all", z),
         by_domain=_grouped(tasks, "domain", lambda t: [t.domain], k, z),
         by_family=_grouped(tasks, "family", lambda t: [t.family], k, z),
-        by_difficulty=_grouped(tasks, "difficulty", lambda t: [str(t.difficulty)], k, z,
-                               _difficulty_order),
+        by_difficulty=_grouped(tasks, "difficulty", lambda t: [str(t.difficulty)], k, z, _difficulty_order),
         by_app=_grouped(tasks, "app", lambda t: list(t.systems), k, z),
     )
 
@@ -292,8 +318,7 @@ def _per_task_values(tasks: Sequence[TaskResult], metric: Metric) -> dict[str, F
     if metric == "score":
         return {t.task: Fraction(t.mean_score) for t in tasks}
     if metric == "passk":
-        return {t.task: Fraction(int(bool(t.all_k_passed)))
-                for t in tasks if t.all_k_passed is not None}
+        return {t.task: Fraction(int(bool(t.all_k_passed))) for t in tasks if t.all_k_passed is not None}
     raise ValueError(f"unknown metric {metric!r}; use pass1, passk or score")
 
 
@@ -306,9 +331,16 @@ def _percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * frac
 
 
-def paired_bootstrap(a: Iterable[Outcome], b: Iterable[Outcome], *, metric: Metric = "pass1",
-                     k: int | None = None, n_boot: int = 10_000, seed: int = 0,
-                     confidence: float = 0.95) -> PairedBootstrap:
+def paired_bootstrap(
+    a: Iterable[Outcome],
+    b: Iterable[Outcome],
+    *,
+    metric: Metric = "pass1",
+    k: int | None = None,
+    n_boot: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> PairedBootstrap:
     """Compare run A with run B on their common tasks: mean(A − B) and a bootstrap interval.
 
     Tasks are resampled with replacement (the task is the unit), ``n_boot`` times, from
@@ -330,12 +362,19 @@ def paired_bootstrap(a: Iterable[Outcome], b: Iterable[Outcome], *, metric: Metr
     means = sorted(math.fsum(rng.choices(diffs, k=n)) / n for _ in range(n_boot))
     alpha = (1.0 - confidence) / 2
     return PairedBootstrap(
-        metric=metric, k=k, n_tasks=n, only_in_a=len(set(va) - set(vb)),
+        metric=metric,
+        k=k,
+        n_tasks=n,
+        only_in_a=len(set(va) - set(vb)),
         only_in_b=len(set(vb) - set(va)),
         mean_a=float(sum((va[t] for t in common), Fraction(0)) / n),
         mean_b=float(sum((vb[t] for t in common), Fraction(0)) / n),
-        mean_diff=float(exact_mean), lo=_percentile(means, alpha),
-        hi=_percentile(means, 1.0 - alpha), confidence=confidence, n_boot=n_boot, seed=seed,
+        mean_diff=float(exact_mean),
+        lo=_percentile(means, alpha),
+        hi=_percentile(means, 1.0 - alpha),
+        confidence=confidence,
+        n_boot=n_boot,
+        seed=seed,
     )
 
 
@@ -362,9 +401,15 @@ class WorldsMetrics(FrozenModel):
     per_world: dict[str, GroupMetrics]  # the ordinary metrics on each world, over its own tasks
 
 
-def over_worlds(records: Iterable[OutcomeT], worlds: Sequence[str], k: int, *,
-                world_of: Callable[[OutcomeT], str], slot_of: Callable[[OutcomeT], str],
-                z: float = Z95) -> WorldsMetrics:
+def over_worlds(
+    records: Iterable[OutcomeT],
+    worlds: Sequence[str],
+    k: int,
+    *,
+    world_of: Callable[[OutcomeT], str],
+    slot_of: Callable[[OutcomeT], str],
+    z: float = Z95,
+) -> WorldsMetrics:
     """pass^k over attempts and pass^n over worlds (FinalityBench's pass^5 over seeds).
 
     ``worlds`` W_0..W_{n-1} in order; every slot (a family and a key position: the same task
@@ -401,8 +446,11 @@ def over_worlds(records: Iterable[OutcomeT], worlds: Sequence[str], k: int, *,
         cell[r.attempt] = r
         by_world[w].append(r)
     n = len(worlds)
-    complete = {s: cells for s, cells in sorted(grid.items())
-                if all(all(a in cells.get(w, {}) for a in range(k)) for w in worlds)}
+    complete = {
+        s: cells
+        for s, cells in sorted(grid.items())
+        if all(all(a in cells.get(w, {}) for a in range(k)) for w in worlds)
+    }
     nc = len(complete)
     p1 = pk = pn = pa = Fraction(0)
     for cells in complete.values():
@@ -417,13 +465,24 @@ def over_worlds(records: Iterable[OutcomeT], worlds: Sequence[str], k: int, *,
 
     (pass1, pass1_ci), (passk, passk_ci) = figure(p1), figure(pk)
     (passn, passn_ci), (pall, pall_ci) = figure(pn), figure(pa)
-    per_world = {w: group_metrics(task_results(by_world[w], k), k, "world", w, z)
-                 for w in worlds if by_world.get(w)}
+    per_world = {w: group_metrics(task_results(by_world[w], k), k, "world", w, z) for w in worlds if by_world.get(w)}
     return WorldsMetrics(
-        worlds=worlds, k=k, n_worlds=n, n_slots=len(grid), n_complete=nc, n_incomplete=len(grid) - nc,
-        pass1=pass1, pass1_ci=pass1_ci, passk_attempts=passk, passk_attempts_ci=passk_ci,
-        passn_worlds=passn, passn_worlds_ci=passn_ci, pass_all=pall, pass_all_ci=pall_ci,
-        per_world=per_world)
+        worlds=worlds,
+        k=k,
+        n_worlds=n,
+        n_slots=len(grid),
+        n_complete=nc,
+        n_incomplete=len(grid) - nc,
+        pass1=pass1,
+        pass1_ci=pass1_ci,
+        passk_attempts=passk,
+        passk_attempts_ci=passk_ci,
+        passn_worlds=passn,
+        passn_worlds_ci=passn_ci,
+        pass_all=pall,
+        pass_all_ci=pall_ci,
+        per_world=per_world,
+    )
 
 
 # ---------------------------------------------------------------- pairing across splits

@@ -59,8 +59,7 @@ from .sqlexpr import (
 )
 
 Op = Literal["added", "removed", "changed"]
-SIDES_FOR_OP: dict[str, tuple[str, ...]] = {
-    "added": ("after",), "removed": ("before",), "changed": ("before", "after")}
+SIDES_FOR_OP: dict[str, tuple[str, ...]] = {"added": ("after",), "removed": ("before",), "changed": ("before", "after")}
 
 
 class EvaluatorError(ValueError):
@@ -107,8 +106,9 @@ class RowPredicate(CfabModel):
             text = f"{data.get('app')}.{data.get('table')}: "
             count = data.get("count")
             op = data.get("op")
-            text += (f"exactly {count} {op} row(s)" if count is not None
-                     else f"{'an' if op == 'added' else 'a'} {op} row")
+            text += (
+                f"exactly {count} {op} row(s)" if count is not None else f"{'an' if op == 'added' else 'a'} {op} row"
+            )
             if where:
                 text += f" where {_describe(where)}"
             if asserted:
@@ -130,8 +130,7 @@ class RowPredicate(CfabModel):
                 sides = [(split_key(k)[0], k) for k in (value or {})]
             for side, ref in sides:
                 if side is not None and side not in SIDES_FOR_OP[self.op]:
-                    raise ValueError(f"{part} uses {ref} but {self.op} rows have no {side} "
-                                     "values")
+                    raise ValueError(f"{part} uses {ref} but {self.op} rows have no {side} values")
         self._trees = trees
         return self
 
@@ -155,8 +154,11 @@ class RowPredicate(CfabModel):
 
     def named_columns(self) -> set[str]:
         """Lower-cased columns this entry allows to change (its assert, total and allow_columns)."""
-        return ({c.lower() for _, c in self.refs("assert")} | {c.lower() for c in self.allow_columns}
-                | {split_key(c)[1].lower() for c in (self.total or {})})
+        return (
+            {c.lower() for _, c in self.refs("assert")}
+            | {c.lower() for c in self.allow_columns}
+            | {split_key(c)[1].lower() for c in (self.total or {})}
+        )
 
 
 class CallPredicate(CfabModel):
@@ -175,8 +177,7 @@ class CallPredicate(CfabModel):
         if isinstance(data, dict) and not data.get("label"):
             data = dict(data)
             count = data.get("count")
-            text = (f"exactly {count} call(s)" if count is not None else "a call") + \
-                f" to {data.get('tool')}"
+            text = (f"exactly {count} call(s)" if count is not None else "a call") + f" to {data.get('tool')}"
             if data.get("args"):
                 text += f" with {_describe(data.get('args'))}"
             data["label"] = text
@@ -242,22 +243,20 @@ class Evaluator(CfabModel):
         for kind in ("forbidden", "allowed"):
             for i, p in enumerate(getattr(self, kind)):
                 if p.count is not None:
-                    raise ValueError(f"{kind}[{i}] ({p.label}): count only applies to expected "
-                                     "entries")
+                    raise ValueError(f"{kind}[{i}] ({p.label}): count only applies to expected entries")
                 if p.total:
-                    raise ValueError(f"{kind}[{i}] ({p.label}): total only applies to expected "
-                                     "entries")
+                    raise ValueError(f"{kind}[{i}] ({p.label}): total only applies to expected entries")
         for i, p in enumerate(self.expected):
             for col, value in (p.total or {}).items():
                 try:
                     Decimal(str(value))
                 except InvalidOperation:
-                    raise ValueError(f"expected[{i}] ({p.label}): total {col} = {value!r} is not a "
-                                     "number") from None
+                    raise ValueError(f"expected[{i}] ({p.label}): total {col} = {value!r} is not a number") from None
         for i, p in enumerate(self.forbidden):
             if p.allow_columns:
-                raise ValueError(f"forbidden[{i}] ({p.label}): allow_columns only applies to "
-                                 "expected and allowed entries")
+                raise ValueError(
+                    f"forbidden[{i}] ({p.label}): allow_columns only applies to expected and allowed entries"
+                )
         return self
 
     def row_entries(self) -> Iterator[tuple[str, int, RowPredicate]]:
@@ -266,13 +265,11 @@ class Evaluator(CfabModel):
                 yield kind, i, p
 
     @classmethod
-    def load(cls, data: Mapping[str, Any] | str | bytes, catalog: Catalog | None = None
-             ) -> Evaluator:
+    def load(cls, data: Mapping[str, Any] | str | bytes, catalog: Catalog | None = None) -> Evaluator:
         """Build from a dict or JSON text; every problem becomes an :class:`EvaluatorError`;
         validated against ``catalog`` when one is given."""
         try:
-            ev = (cls.model_validate_json(data) if isinstance(data, (str, bytes))
-                  else cls.model_validate(data))
+            ev = cls.model_validate_json(data) if isinstance(data, (str, bytes)) else cls.model_validate(data)
         except ValidationError as e:
             raise EvaluatorError(f"invalid evaluator: {_errors(e)}") from None
         return ev.validate_against(catalog) if catalog is not None else ev
@@ -302,23 +299,22 @@ def _errors(e: ValidationError) -> str:
     return "; ".join(out)
 
 
-def _unknown_column(where: str, table: str, column: str, columns: dict[str, tuple[str, str]],
-                    context: str) -> EvaluatorError:
+def _unknown_column(
+    where: str, table: str, column: str, columns: dict[str, tuple[str, str]], context: str
+) -> EvaluatorError:
     names = [c for c, _ in columns.values()]
     close = difflib.get_close_matches(column, names, n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     return EvaluatorError(f"{where}: unknown column {column!r} of {table} in {context}{hint}")
 
 
-def _check_entry(where: str, table: str, columns: dict[str, tuple[str, str]],
-                 p: RowPredicate) -> None:
+def _check_entry(where: str, table: str, columns: dict[str, tuple[str, str]], p: RowPredicate) -> None:
     for part in ("where", "assert"):
         for side, col in p.refs(part):
             if col.lower() not in columns:
                 raise _unknown_column(where, table, col, columns, part)
             if side is not None and side not in SIDES_FOR_OP[p.op]:
-                raise EvaluatorError(f"{where}: {part} uses {side}.{col} but {p.op} rows have "
-                                     f"no {side} values")
+                raise EvaluatorError(f"{where}: {part} uses {side}.{col} but {p.op} rows have no {side} values")
         tree = p.tree(part)
         if tree is not None:
             refs = {c.lower() for _, c in column_refs(tree)}
@@ -327,11 +323,11 @@ def _check_entry(where: str, table: str, columns: dict[str, tuple[str, str]],
             try:
                 rtype = result_type(sql, typed)
             except (duckdb.Error, UnsafeExpression) as e:
-                raise EvaluatorError(f"{where}: {part} {p.part(part)!r} does not bind: "
-                                     f"{str(e).splitlines()[0]}") from None
+                raise EvaluatorError(
+                    f"{where}: {part} {p.part(part)!r} does not bind: {str(e).splitlines()[0]}"
+                ) from None
             if rtype.upper() != "BOOLEAN":
-                raise EvaluatorError(f"{where}: {part} {p.part(part)!r} is {rtype}, not a "
-                                     "boolean expression")
+                raise EvaluatorError(f"{where}: {part} {p.part(part)!r} is {rtype}, not a boolean expression")
     for col in p.allow_columns:
         if col.lower() not in columns:
             raise _unknown_column(where, table, col, columns, "allow_columns")
@@ -339,6 +335,9 @@ def _check_entry(where: str, table: str, columns: dict[str, tuple[str, str]],
         col = split_key(key)[1]
         if col.lower() not in columns:
             raise _unknown_column(where, table, col, columns, "total")
-        if not columns[col.lower()][1].upper().startswith(("DECIMAL", "NUMERIC", "INTEGER", "BIGINT",
-                                                            "HUGEINT", "SMALLINT", "DOUBLE")):
+        if (
+            not columns[col.lower()][1]
+            .upper()
+            .startswith(("DECIMAL", "NUMERIC", "INTEGER", "BIGINT", "HUGEINT", "SMALLINT", "DOUBLE"))
+        ):
             raise EvaluatorError(f"{where}: total {col} is {columns[col.lower()][1]}, not a number")

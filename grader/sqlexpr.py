@@ -27,26 +27,108 @@ from .catalog import quote_ident
 from .values import cast_back_sql, sql_type_for
 
 _DENY_NAMES = {
-    "glob", "query", "query_table", "sniff_csv", "getenv", "getvariable", "nextval", "currval",
-    "setseed", "rand", "random", "uuid", "uuidv4", "uuidv7", "gen_random_uuid", "now",
-    "today", "get_current_time", "get_current_timestamp", "transaction_timestamp",
-    "localtime", "localtimestamp", "load", "install", "checkpoint", "force_checkpoint",
-    "current_setting", "txid_current", "version", "system", "shell", "sql_auto_complete",
-    "which_secret", "summary", "from_substrait", "get_substrait", "json_execute_serialized_sql",
-    "json_serialize_sql", "json_deserialize_sql", "read_blob", "read_text", "range_table",
-    "unnest", "generate_subscripts", "stats", "error",
+    "glob",
+    "query",
+    "query_table",
+    "sniff_csv",
+    "getenv",
+    "getvariable",
+    "nextval",
+    "currval",
+    "setseed",
+    "rand",
+    "random",
+    "uuid",
+    "uuidv4",
+    "uuidv7",
+    "gen_random_uuid",
+    "now",
+    "today",
+    "get_current_time",
+    "get_current_timestamp",
+    "transaction_timestamp",
+    "localtime",
+    "localtimestamp",
+    "load",
+    "install",
+    "checkpoint",
+    "force_checkpoint",
+    "current_setting",
+    "txid_current",
+    "version",
+    "system",
+    "shell",
+    "sql_auto_complete",
+    "which_secret",
+    "summary",
+    "from_substrait",
+    "get_substrait",
+    "json_execute_serialized_sql",
+    "json_serialize_sql",
+    "json_deserialize_sql",
+    "read_blob",
+    "read_text",
+    "range_table",
+    "unnest",
+    "generate_subscripts",
+    "stats",
+    "error",
 }
-_DENY_PREFIXES = ("read_", "parquet_", "iceberg_", "delta_", "sqlite_", "postgres_", "mysql_",
-                  "duckdb_", "pragma_", "pg_", "has_", "current_", "http", "s3", "write_",
-                  "copy", "export", "import", "test_", "icu_", "tpch", "tpcds", "fts_")
-_DENY_NODES: tuple[type[exp.Expr], ...] = (
-    exp.Query, exp.Subquery, exp.Table, exp.From, exp.Join, exp.Star, exp.Placeholder,
-    exp.Parameter, exp.Window, exp.AggFunc, exp.Command, exp.DDL, exp.DML, exp.Into,
-    exp.Pragma, exp.Set, exp.Use, exp.Block,
+_DENY_PREFIXES = (
+    "read_",
+    "parquet_",
+    "iceberg_",
+    "delta_",
+    "sqlite_",
+    "postgres_",
+    "mysql_",
+    "duckdb_",
+    "pragma_",
+    "pg_",
+    "has_",
+    "current_",
+    "http",
+    "s3",
+    "write_",
+    "copy",
+    "export",
+    "import",
+    "test_",
+    "icu_",
+    "tpch",
+    "tpcds",
+    "fts_",
 )
-_NODE_WORDS = {exp.Query: "queries", exp.Subquery: "subqueries", exp.Table: "table references",
-               exp.Star: "'*'", exp.Placeholder: "parameters", exp.Window: "window functions",
-               exp.AggFunc: "aggregate functions", exp.Block: "multiple statements"}
+_DENY_NODES: tuple[type[exp.Expr], ...] = (
+    exp.Query,
+    exp.Subquery,
+    exp.Table,
+    exp.From,
+    exp.Join,
+    exp.Star,
+    exp.Placeholder,
+    exp.Parameter,
+    exp.Window,
+    exp.AggFunc,
+    exp.Command,
+    exp.DDL,
+    exp.DML,
+    exp.Into,
+    exp.Pragma,
+    exp.Set,
+    exp.Use,
+    exp.Block,
+)
+_NODE_WORDS = {
+    exp.Query: "queries",
+    exp.Subquery: "subqueries",
+    exp.Table: "table references",
+    exp.Star: "'*'",
+    exp.Placeholder: "parameters",
+    exp.Window: "window functions",
+    exp.AggFunc: "aggregate functions",
+    exp.Block: "multiple statements",
+}
 
 
 class UnsafeExpression(ValueError):
@@ -69,8 +151,7 @@ def parse_expression(text: str) -> exp.Expr:
         raise UnsafeExpression(f"cannot parse SQL expression {text!r}")
     for node in tree.walk():
         if isinstance(node, _DENY_NODES):
-            word = next((w for k, w in _NODE_WORDS.items() if isinstance(node, k)),
-                        f"{type(node).__name__} nodes")
+            word = next((w for k, w in _NODE_WORDS.items() if isinstance(node, k)), f"{type(node).__name__} nodes")
             raise UnsafeExpression(f"{word} are not allowed in a predicate: {text!r}")
         if isinstance(node, exp.Func):
             name = _func_name(node)
@@ -160,13 +241,13 @@ def result_type(sql: str, columns: Sequence[tuple[str, str]]) -> str:
     """DuckDB's type of ``sql`` over typed NULL columns (alias, declared type): binds,
     never runs on data. Raises :class:`duckdb.Error` on unknown columns or functions."""
     cols = [(a, f"CAST(NULL AS {sql_type_for(t)})", t) for a, t in columns]
-    rows = eval_connection().execute(
-        f"DESCRIBE SELECT ({sql}) AS __r FROM ({_typed_select(cols, None)}) __row").fetchall()
+    rows = (
+        eval_connection().execute(f"DESCRIBE SELECT ({sql}) AS __r FROM ({_typed_select(cols, None)}) __row").fetchall()
+    )
     return str(rows[0][1]) if rows else ""
 
 
-def evaluate(sql: str, columns: Sequence[tuple[str, str]], rows: Sequence[dict[str, Any]]
-             ) -> list[bool]:
+def evaluate(sql: str, columns: Sequence[tuple[str, str]], rows: Sequence[dict[str, Any]]) -> list[bool]:
     """Evaluate ``sql`` once per row. ``columns``: (alias, declared DuckDB type); each row
     maps alias → :func:`to_text` of the normalised value (or None); the text is cast back
     to the column's type (BLOB → struct(sha256, size)). A NULL result counts as False."""
@@ -177,12 +258,12 @@ def evaluate(sql: str, columns: Sequence[tuple[str, str]], rows: Sequence[dict[s
     data: dict[str, Any] = {"__i": pa.array(range(len(rows)), type=pa.int64())}
     for alias, _ in columns:
         data[f"v_{alias}"] = pa.array([r.get(alias) for r in rows], type=pa.string())
-    body = ", ".join(["__i"] + [f"{cast_back_sql(quote_ident('v_' + a), t)} AS {quote_ident(a)}"
-                                for a, t in columns])
+    body = ", ".join(["__i"] + [f"{cast_back_sql(quote_ident('v_' + a), t)} AS {quote_ident(a)}" for a, t in columns])
     con.register(name, pa.table(data))
     try:
-        hits = {r[0] for r in con.execute(
-            f"SELECT __i FROM (SELECT {body} FROM {name}) __row WHERE ({sql})").fetchall()}
+        hits = {
+            r[0] for r in con.execute(f"SELECT __i FROM (SELECT {body} FROM {name}) __row WHERE ({sql})").fetchall()
+        }
     finally:
         con.unregister(name)
     return [i in hits for i in range(len(rows))]

@@ -90,8 +90,7 @@ class TableDiff(FrozenModel):
         return not (self.added or self.removed or self.changed)
 
     def counts(self) -> dict[str, int]:
-        return {"added": len(self.added), "removed": len(self.removed),
-                "changed": len(self.changed)}
+        return {"added": len(self.added), "removed": len(self.removed), "changed": len(self.changed)}
 
     def long_rows(self) -> Iterator[tuple[str, str, str, str, str | None, str | None, str | None]]:
         """Rows of the long form (app, table, pk, op, column, before, after); values JSON."""
@@ -101,8 +100,7 @@ class TableDiff(FrozenModel):
             yield self.app, self.table, r.pk_key, "removed", None, _j(r.values), None
         for c in self.changed:
             for col in c.columns:
-                yield (self.app, self.table, c.pk_key, "changed", col, _j(c.before.get(col)),
-                       _j(c.after.get(col)))
+                yield (self.app, self.table, c.pk_key, "changed", col, _j(c.before.get(col)), _j(c.after.get(col)))
 
 
 class StateDiff(FrozenModel):
@@ -151,8 +149,7 @@ class StateDiff(FrozenModel):
     def only(self, schemas: list[str] | tuple[str, ...] | set[str]) -> StateDiff:
         """The same diff restricted to the given app schemas."""
         wanted = {s.lower() for s in schemas}
-        return StateDiff(mode=self.mode, diffs={k: v for k, v in self.diffs.items()
-                                                if v.app.lower() in wanted})
+        return StateDiff(mode=self.mode, diffs={k: v for k, v in self.diffs.items() if v.app.lower() in wanted})
 
     def summary(self) -> dict[str, dict[str, int]]:
         return {k: v.counts() for k, v in self.diffs.items() if not v.is_empty()}
@@ -178,8 +175,9 @@ class StateDiff(FrozenModel):
 
         rows = self.long_rows()
         cols = list(zip(*rows, strict=True)) if rows else [() for _ in LONG_COLUMNS]
-        return pa.table({name: pa.array(list(vals), type=pa.string())
-                         for name, vals in zip(LONG_COLUMNS, cols, strict=True)})
+        return pa.table(
+            {name: pa.array(list(vals), type=pa.string()) for name, vals in zip(LONG_COLUMNS, cols, strict=True)}
+        )
 
     def to_polars(self) -> pl.DataFrame:
         import polars as pl
@@ -196,8 +194,7 @@ class StateDiff(FrozenModel):
     def render(self, max_rows: int = 5) -> str:
         s = self.summary()
         tot = {op: sum(v[op] for v in s.values()) for op in ("added", "removed", "changed")}
-        lines = [f"StateDiff({self.mode}: {len(s)} table(s), +{tot['added']} "
-                 f"-{tot['removed']} ~{tot['changed']})"]
+        lines = [f"StateDiff({self.mode}: {len(s)} table(s), +{tot['added']} -{tot['removed']} ~{tot['changed']})"]
         for name, t in self.diffs.items():
             if t.is_empty():
                 continue
@@ -211,8 +208,7 @@ class StateDiff(FrozenModel):
                 lines.append(f"    - {r.pk_key} {show(r.values, 100)}")
                 shown += 1
             for ch in t.changed[: max(0, max_rows - shown)]:
-                parts = ", ".join(f"{col}: {show(b, 30)} → {show(a, 30)}"
-                                  for col, (b, a) in ch.changes.items())
+                parts = ", ".join(f"{col}: {show(b, 30)} → {show(a, 30)}" for col, (b, a) in ch.changes.items())
                 lines.append(f"    ~ {ch.pk_key} {parts}")
                 shown += 1
             rest = sum(c.values()) - shown
@@ -225,10 +221,15 @@ class StateDiff(FrozenModel):
         head = "".join(f"<th>{esc(c)}</th>" for c in LONG_COLUMNS)
         rows = self.long_rows()
         body = "".join(
-            "<tr>" + "".join(f"<td>{'' if v is None else esc(str(v))[:200]}</td>" for v in r)
-            + "</tr>" for r in rows[:max_rows])
-        more = (f"<p>… {len(rows) - max_rows} more row(s)</p>" if len(rows) > max_rows else "")
-        summary = esc("; ".join(f"{k}: +{v['added']} -{v['removed']} ~{v['changed']}"
-                                for k, v in self.summary().items()) or "no changes")
-        return (f"<div><p><b>{summary}</b></p><table><thead><tr>{head}</tr></thead>"
-                f"<tbody>{body}</tbody></table>{more}</div>")
+            "<tr>" + "".join(f"<td>{'' if v is None else esc(str(v))[:200]}</td>" for v in r) + "</tr>"
+            for r in rows[:max_rows]
+        )
+        more = f"<p>… {len(rows) - max_rows} more row(s)</p>" if len(rows) > max_rows else ""
+        summary = esc(
+            "; ".join(f"{k}: +{v['added']} -{v['removed']} ~{v['changed']}" for k, v in self.summary().items())
+            or "no changes"
+        )
+        return (
+            f"<div><p><b>{summary}</b></p><table><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>{more}</div>"
+        )

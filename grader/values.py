@@ -26,8 +26,7 @@ from typing import Any
 from uuid import UUID
 
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_ISO_DATE = re.compile(
-    r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}(:?\d{2})?|Z)?)?$")
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}(:?\d{2})?|Z)?)?$")
 _TRUE = {"true", "t", "1"}
 _FALSE = {"false", "f", "0"}
 
@@ -43,8 +42,18 @@ def type_kind(type_str: str) -> str:
         return "decimal"
     if t.startswith("TIMESTAMP") or t == "DATETIME":
         return "timestamp"
-    if t in {"DATE", "TIME", "TIME WITH TIME ZONE", "TIMETZ", "INTERVAL", "UUID", "BIT",
-             "BITSTRING", "VARINT", "BIGNUM"} or t.startswith("ENUM"):
+    if t in {
+        "DATE",
+        "TIME",
+        "TIME WITH TIME ZONE",
+        "TIMETZ",
+        "INTERVAL",
+        "UUID",
+        "BIT",
+        "BITSTRING",
+        "VARINT",
+        "BIGNUM",
+    } or t.startswith("ENUM"):
         return "text"
     if t in {"BLOB", "BYTEA", "VARBINARY", "BINARY"}:
         return "blob"
@@ -63,8 +72,10 @@ def normalize_sql(col_sql: str, type_str: str) -> str:
     if kind == "timestamp":
         return f"replace(CAST({col_sql} AS VARCHAR), ' ', 'T')"
     if kind == "blob":
-        return (f"CASE WHEN {col_sql} IS NULL THEN NULL ELSE "
-                f"struct_pack(sha256 := sha256({col_sql}), size := octet_length({col_sql})) END")
+        return (
+            f"CASE WHEN {col_sql} IS NULL THEN NULL ELSE "
+            f"struct_pack(sha256 := sha256({col_sql}), size := octet_length({col_sql})) END"
+        )
     return col_sql
 
 
@@ -227,7 +238,8 @@ def values_equal(expected: Any, found: Any) -> bool:
     if _ISO_DATE.match(te) and _ISO_DATE.match(tf):
         try:
             return datetime.fromisoformat(te.replace("Z", "+00:00")) == datetime.fromisoformat(
-                tf.replace("Z", "+00:00"))
+                tf.replace("Z", "+00:00")
+            )
         except ValueError:
             return False
     return False

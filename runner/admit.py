@@ -50,8 +50,19 @@ from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.model import StepResults, Task
 
 MUTANT_CLASSES: tuple[str, ...] = (
-    "drop_expected", "perturb_amount", "neighbour", "guarded_step", "staged_payment", "missing_report",
-    "contradicting_report", "answer_only", "lookalike", "stale", "careless", "shortcut")
+    "drop_expected",
+    "perturb_amount",
+    "neighbour",
+    "guarded_step",
+    "staged_payment",
+    "missing_report",
+    "contradicting_report",
+    "answer_only",
+    "lookalike",
+    "stale",
+    "careless",
+    "shortcut",
+)
 
 
 @dataclass
@@ -111,20 +122,41 @@ class Admission:
 
     @property
     def admitted(self) -> bool:
-        return (self.oracle_passed == self.oracle_runs and self.oracle_identical and self.noop_failed
-                and self.v_acc == 1.0 and bool(self.alternatives) and not self.problems)
+        return (
+            self.oracle_passed == self.oracle_runs
+            and self.oracle_identical
+            and self.noop_failed
+            and self.v_acc == 1.0
+            and bool(self.alternatives)
+            and not self.problems
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"task": self.task, "admitted": self.admitted,
-                "oracle": {"passed": self.oracle_passed, "runs": self.oracle_runs,
-                           "identical_diffs": self.oracle_identical},
-                "noop_failed": self.noop_failed, "vmr": self.vmr, "vaa": self.vaa, "v_acc": self.v_acc,
-                "mutants": {"killed": self.mutants_killed, "applicable": self.mutants_applicable,
-                            "by_class": self.kill_rates(),
-                            "survivors": [{"name": m.name, "class": m.cls, "detail": m.detail}
-                                          for m in self.mutants if m.applicable and not m.killed]},
-                "alternatives": [{"label": label, "passed": ok} for label, ok in self.alternatives],
-                "problems": list(self.problems)}
+        return {
+            "task": self.task,
+            "admitted": self.admitted,
+            "oracle": {
+                "passed": self.oracle_passed,
+                "runs": self.oracle_runs,
+                "identical_diffs": self.oracle_identical,
+            },
+            "noop_failed": self.noop_failed,
+            "vmr": self.vmr,
+            "vaa": self.vaa,
+            "v_acc": self.v_acc,
+            "mutants": {
+                "killed": self.mutants_killed,
+                "applicable": self.mutants_applicable,
+                "by_class": self.kill_rates(),
+                "survivors": [
+                    {"name": m.name, "class": m.cls, "detail": m.detail}
+                    for m in self.mutants
+                    if m.applicable and not m.killed
+                ],
+            },
+            "alternatives": [{"label": label, "passed": ok} for label, ok in self.alternatives],
+            "problems": list(self.problems),
+        }
 
 
 def suite_verifier_summary(admissions: list[Admission]) -> dict[str, Any]:
@@ -140,28 +172,48 @@ def suite_verifier_summary(admissions: list[Admission]) -> dict[str, Any]:
             agg = by_class.setdefault(cls, {"killed": 0, "total": 0})
             agg["killed"] += row["killed"]
             agg["total"] += row["total"]
-    return {"tasks": len(admissions), "admitted": sum(a.admitted for a in admissions),
-            "vmr": vmr, "vaa": vaa, "v_acc": (vmr + vaa) / 2,
-            "mutants": {"killed": killed, "applicable": total},
-            "alternatives": {"accepted": sum(alts), "total": len(alts)},
-            "by_class": {cls: {**row, "rate": row["killed"] / row["total"] if row["total"] else 1.0}
-                         for cls, row in sorted(by_class.items())}}
+    return {
+        "tasks": len(admissions),
+        "admitted": sum(a.admitted for a in admissions),
+        "vmr": vmr,
+        "vaa": vaa,
+        "v_acc": (vmr + vaa) / 2,
+        "mutants": {"killed": killed, "applicable": total},
+        "alternatives": {"accepted": sum(alts), "total": len(alts)},
+        "by_class": {
+            cls: {**row, "rate": row["killed"] / row["total"] if row["total"] else 1.0}
+            for cls, row in sorted(by_class.items())
+        },
+    }
 
 
 def admit_task(task: Task, golden: Path, inputs: BuildInputs, k: int = 5) -> Admission:
     """Run the whole gate for one task."""
     runs = [run_attempt(task, OraclePolicy(), golden=golden, inputs=inputs) for _ in range(k)]
     diffs = {r.diff.to_json() for r in runs}
-    problems = [f"oracle attempt {i}: {c.label}: {c.detail}" for i, r in enumerate(runs)
-                for c in r.grade.failed_checks()][:5]
+    problems = [
+        f"oracle attempt {i}: {c.label}: {c.detail}" for i, r in enumerate(runs) for c in r.grade.failed_checks()
+    ][:5]
     noop = run_attempt(task, NoopPolicy(), golden=golden, inputs=inputs)
-    adm = Admission(task.instance_id, sum(r.grade.passed for r in runs), k, len(diffs) == 1,
-                    not noop.grade.passed, problems=problems)
+    adm = Admission(
+        task.instance_id,
+        sum(r.grade.passed for r in runs),
+        k,
+        len(diffs) == 1,
+        not noop.grade.passed,
+        problems=problems,
+    )
     adm.mutants = _mutants(task, golden, inputs)
     for traj in task.mutants:
         out = run_attempt(task, _Replay(traj), golden=golden, inputs=inputs)
-        adm.mutants.append(Mutant(f"{traj.mutant_class}: {traj.label}", not out.grade.passed,
-                                  "passed" if out.grade.passed else out.grade.reason, cls=str(traj.mutant_class)))
+        adm.mutants.append(
+            Mutant(
+                f"{traj.mutant_class}: {traj.label}",
+                not out.grade.passed,
+                "passed" if out.grade.passed else out.grade.reason,
+                cls=str(traj.mutant_class),
+            )
+        )
     for i, alt in enumerate(task.alternatives):
         out = run_attempt(task, OraclePolicy(index=i), golden=golden, inputs=inputs)
         adm.alternatives.append((alt.label, out.grade.passed))
@@ -188,8 +240,13 @@ def _mutants(task: Task, golden: Path, inputs: BuildInputs) -> list[Mutant]:
         diff = env.state_diff()
         matcher = RowMatcher(diff)
 
-        def trial(cls: str, name: str, mutate: Callable[[], str] | None, reply: str | None = None,
-                  answers: dict[str, Any] | None = None) -> None:
+        def trial(
+            cls: str,
+            name: str,
+            mutate: Callable[[], str] | None,
+            reply: str | None = None,
+            answers: dict[str, Any] | None = None,
+        ) -> None:
             if mutate is not None:
                 env.reset(base)
                 try:
@@ -200,22 +257,33 @@ def _mutants(task: Task, golden: Path, inputs: BuildInputs) -> list[Mutant]:
                 state = env.state_diff()
             else:
                 detail, state = "answers only", diff
-            result = grade(ev, state, reply=oracle.reply if reply is None else reply,
-                           answers=oracle.answers if answers is None else answers,
-                           guarded_calls=env.guarded_calls() if mutate is not None else base_guards,
-                           tool_calls=env.tool_log() if mutate is not None else base_tools)
-            out.append(Mutant(name, not result.passed, detail if result.passed else f"{detail}: {result.reason}",
-                              cls=cls))
+            result = grade(
+                ev,
+                state,
+                reply=oracle.reply if reply is None else reply,
+                answers=oracle.answers if answers is None else answers,
+                guarded_calls=env.guarded_calls() if mutate is not None else base_guards,
+                tool_calls=env.tool_log() if mutate is not None else base_tools,
+            )
+            out.append(
+                Mutant(name, not result.passed, detail if result.passed else f"{detail}: {result.reason}", cls=cls)
+            )
 
         base_guards, base_tools = env.guarded_calls(), env.tool_log()
         for i, entry in enumerate(ev.expected):
             rows = matcher.matching(entry, with_assert=False)
-            trial("drop_expected", f"drop expected[{i}] {entry.qualified} {entry.op}",
-                  functools.partial(_revert, env, entry, rows))
+            trial(
+                "drop_expected",
+                f"drop expected[{i}] {entry.qualified} {entry.op}",
+                functools.partial(_revert, env, entry, rows),
+            )
             for colname in _asserted_numeric(entry, rows):
                 for how in ("cent", "pct"):
-                    trial("perturb_amount", f"perturb expected[{i}] {colname} by one {how}",
-                          functools.partial(_perturb, env, entry, rows, colname, how))
+                    trial(
+                        "perturb_amount",
+                        f"perturb expected[{i}] {colname} by one {how}",
+                        functools.partial(_perturb, env, entry, rows, colname, how),
+                    )
         for table in sorted(diff.tables()):
             trial("neighbour", f"neighbour change in {table}", functools.partial(_neighbour, env, diff, table))
         if task.guarded_step is not None:
@@ -249,8 +317,9 @@ def _mutants(task: Task, golden: Path, inputs: BuildInputs) -> list[Mutant]:
 def _answer_only(task: Task, golden: Path, inputs: BuildInputs) -> Mutant:
     """The right answers (and reply) with no state change at all."""
     result = run_attempt(task, _Replay(task.oracle.model_copy(update={"steps": []})), golden=golden, inputs=inputs)
-    return Mutant("answers only, no state change", not result.grade.passed,
-                  result.grade.reason or "passed", cls="answer_only")
+    return Mutant(
+        "answers only, no state change", not result.grade.passed, result.grade.reason or "passed", cls="answer_only"
+    )
 
 
 class _Replay:
@@ -266,8 +335,13 @@ class _Replay:
         from cfab.runner.results.records import Episode
 
         calls = replay(env, self.traj.steps)
-        return Episode(reply=self.traj.reply, answers=dict(self.traj.answers), steps=len(calls), tool_calls=calls,
-                       stop_reason="finish")
+        return Episode(
+            reply=self.traj.reply,
+            answers=dict(self.traj.answers),
+            steps=len(calls),
+            tool_calls=calls,
+            stop_reason="finish",
+        )
 
 
 def contradicting_values(spec: Any) -> list[tuple[str, Any]]:
@@ -276,16 +350,22 @@ def contradicting_values(spec: Any) -> list[tuple[str, Any]]:
     exp_value = spec.expected
     if spec.type == "amount":
         amount = Decimal(str(spec.canonical(exp_value)))
-        out += [("off by a cent", str(amount + Decimal("0.01"))),
-                ("off by 1%", str((amount * Decimal("1.01")).quantize(Decimal("0.01"), ROUND_HALF_UP)
-                                  if amount else Decimal("1.00")))]
+        out += [
+            ("off by a cent", str(amount + Decimal("0.01"))),
+            (
+                "off by 1%",
+                str((amount * Decimal("1.01")).quantize(Decimal("0.01"), ROUND_HALF_UP) if amount else Decimal("1.00")),
+            ),
+        ]
     elif spec.type == "count":
         n = spec.canonical(exp_value)
         out += [("one more", n + 1)] + ([("one fewer", n - 1)] if n > 0 else [])
     elif spec.type == "date":
         d = spec.canonical(exp_value)
-        out += [("a day later", (d + dt.timedelta(days=1)).isoformat()),
-                ("a day earlier", (d - dt.timedelta(days=1)).isoformat())]
+        out += [
+            ("a day later", (d + dt.timedelta(days=1)).isoformat()),
+            ("a day earlier", (d - dt.timedelta(days=1)).isoformat()),
+        ]
     elif spec.type == "choice":
         want = spec.canonical(exp_value)
         out += [("flipped", o) for o in spec.options if spec.canonical(o) != want]
@@ -297,8 +377,10 @@ def contradicting_values(spec: Any) -> list[tuple[str, Any]]:
         wanted = spec.canonical(exp_value)
         extra = next((str(v) for v in spec.lookalikes if not isinstance(v, list)), None)
         if extra is None:  # the kit's list lookalikes are the right list plus one wrong id
-            extra = next((str(x) for v in spec.lookalikes if isinstance(v, list) for x in v
-                          if spec.canonical([x]) - wanted), None)
+            extra = next(
+                (str(x) for v in spec.lookalikes if isinstance(v, list) for x in v if spec.canonical([x]) - wanted),
+                None,
+            )
         extra = extra or (_other_id(ids[0]) if ids else "UNKNOWN-1")
         if ids:
             out.append(("one missing", ids[1:]))
@@ -313,7 +395,7 @@ def _other_id(value: str) -> str:
     digits = [i for i, ch in enumerate(value) if ch.isdigit()]
     if digits:
         i = digits[-1]
-        return value[:i] + str((int(value[i]) + 1) % 10) + value[i + 1:]
+        return value[:i] + str((int(value[i]) + 1) % 10) + value[i + 1 :]
     return value + "X"
 
 
@@ -326,8 +408,10 @@ def _info(env: Environment, qualified: str) -> Any:
 
 
 def _record(env: Environment, info: Any, keys: list[tuple]) -> None:
-    env.con.executemany("INSERT INTO cfab_internal.written_rows VALUES (?, ?, 0) ON CONFLICT DO NOTHING",
-                        [(info.qualified, pk_key(k)) for k in keys])
+    env.con.executemany(
+        "INSERT INTO cfab_internal.written_rows VALUES (?, ?, 0) ON CONFLICT DO NOTHING",
+        [(info.qualified, pk_key(k)) for k in keys],
+    )
 
 
 def _update(info: Any, sets: dict[str, exp.Expr], where: exp.Expr) -> exp.Update:
@@ -351,8 +435,11 @@ def _revert(env: Environment, entry: Any, rows: list[Any]) -> str:
             env.con.execute(to_sql(_update(info, sets, where)))
         else:
             cols = list(r.before)
-            stmt = exp.insert(exp.values([tuple(literal(r.before[c], info.columns[c]) for c in cols)]),
-                              info.table_expr(), columns=[exp.to_identifier(c, quoted=True) for c in cols])
+            stmt = exp.insert(
+                exp.values([tuple(literal(r.before[c], info.columns[c]) for c in cols)]),
+                info.table_expr(),
+                columns=[exp.to_identifier(c, quoted=True) for c in cols],
+            )
             env.con.execute(to_sql(stmt))
     _record(env, info, keys)
     return f"reverted {len(rows)} row(s)"
@@ -402,8 +489,9 @@ def _perturb(env: Environment, entry: Any, rows: list[Any], colname: str, how: s
 
 def _neighbour(env: Environment, diff: Any, table: str) -> str:
     info = _info(env, table)
-    touched = {tuple(str(v) for v in r.pk) for r in diff[table].added} | \
-              {tuple(str(v) for v in r.pk) for r in diff[table].changed}
+    touched = {tuple(str(v) for v in r.pk) for r in diff[table].added} | {
+        tuple(str(v) for v in r.pk) for r in diff[table].changed
+    }
     pk_cols = [col(c) for c in info.pk]
     query = exp.select(*pk_cols).from_(info.table_expr()).order_by(*pk_cols).limit(200)
     rows = env.con.execute(to_sql(query)).fetchall()
@@ -433,8 +521,11 @@ def _extra_row(env: Environment, diff: Any, table: str, info: Any) -> str:
     else:
         raise _Skip(f"{table}: no key column to vary")
     cols = list(info.columns)
-    stmt = exp.insert(exp.values([tuple(literal(row.get(c), info.columns[c]) for c in cols)]), info.table_expr(),
-                      columns=[exp.to_identifier(c, quoted=True) for c in cols])
+    stmt = exp.insert(
+        exp.values([tuple(literal(row.get(c), info.columns[c]) for c in cols)]),
+        info.table_expr(),
+        columns=[exp.to_identifier(c, quoted=True) for c in cols],
+    )
     env.con.execute(to_sql(stmt))
     key = tuple(row[c] for c in info.pk)
     _record(env, info, [key])
@@ -454,6 +545,8 @@ def _edit_for(env: Environment, info: Any, key: tuple) -> tuple[str, exp.Expr]:
         if t == "BOOLEAN":
             return name, exp.Not(this=exp.func("coalesce", ref, exp.false()))
         if t == "DATE":
-            return name, exp.Add(this=exp.func("coalesce", ref, literal("2026-01-01", "DATE")),
-                                 expression=exp.Interval(this=literal("1"), unit=exp.var("DAY")))
+            return name, exp.Add(
+                this=exp.func("coalesce", ref, literal("2026-01-01", "DATE")),
+                expression=exp.Interval(this=literal("1"), unit=exp.var("DAY")),
+            )
     raise _Skip(f"{info.qualified} has no editable column")

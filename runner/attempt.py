@@ -35,8 +35,15 @@ class AttemptOutcome:
     state_path: Path | None = None
 
 
-def run_attempt(task: Task, policy: Any, *, golden: Path, inputs: BuildInputs,
-                keep_state: Path | None = None, env_wrapper: Any = None) -> AttemptOutcome:
+def run_attempt(
+    task: Task,
+    policy: Any,
+    *,
+    golden: Path,
+    inputs: BuildInputs,
+    keep_state: Path | None = None,
+    env_wrapper: Any = None,
+) -> AttemptOutcome:
     """Run ``policy`` on ``task`` in a fresh environment and grade the state it leaves.
 
     ``keep_state``: copy the after-state file there. ``env_wrapper``: a callable that wraps
@@ -54,8 +61,14 @@ def run_attempt(task: Task, policy: Any, *, golden: Path, inputs: BuildInputs,
         guards = env.guarded_calls()
         tools = env.tool_log()
         diff = env.state_diff()
-        result = grade(task.ground_truth, diff, reply=episode.reply, answers=episode.answers,
-                       guarded_calls=guards, tool_calls=tools)
+        result = grade(
+            task.ground_truth,
+            diff,
+            reply=episode.reply,
+            answers=episode.answers,
+            guarded_calls=guards,
+            tool_calls=tools,
+        )
         kept = None
         if keep_state is not None:  # the diff left the file checkpointed and closed
             keep_state.parent.mkdir(parents=True, exist_ok=True)
@@ -91,8 +104,14 @@ class AttemptView:
         from cfab.grader import GuardedCall as GC
 
         guards = [GC.model_validate(g) for g in self.guard_log()]
-        return grade(self.task.ground_truth, self.state_diff(), reply=self.record.get("reply", ""),
-                     answers=self.record.get("answers") or None, guarded_calls=guards, tool_calls=[])
+        return grade(
+            self.task.ground_truth,
+            self.state_diff(),
+            reply=self.record.get("reply", ""),
+            answers=self.record.get("answers") or None,
+            guarded_calls=guards,
+            tool_calls=[],
+        )
 
 
 def load_attempt(out: str | Path, task: str, attempt: int = 0) -> AttemptView:

@@ -56,8 +56,10 @@ def load_prices(path: str | Path | None = None) -> dict[str, Price]:
     else:
         text = Path(path).read_text("utf-8")
     table = tomllib.loads(text)
-    return {model: Price(_dec(row["input"], f"{model}.input"), _dec(row["output"], f"{model}.output"))
-            for model, row in table.items()}
+    return {
+        model: Price(_dec(row["input"], f"{model}.input"), _dec(row["output"], f"{model}.output"))
+        for model, row in table.items()
+    }
 
 
 def _candidates(model: str) -> list[str]:
@@ -78,8 +80,9 @@ def lookup_price(model: str, table: dict[str, Price] | None = None) -> Price | N
     return None
 
 
-def resolve_price(model: str, price_in: object = None, price_out: object = None,
-                  table: dict[str, Price] | None = None) -> Price:
+def resolve_price(
+    model: str, price_in: object = None, price_out: object = None, table: dict[str, Price] | None = None
+) -> Price:
     """Explicit prices win (both must be given); otherwise the table; otherwise PriceError."""
     if (price_in is None) != (price_out is None):
         raise PriceError("give both --price-in and --price-out (USD per 1M tokens), or neither")
@@ -90,7 +93,8 @@ def resolve_price(model: str, price_in: object = None, price_out: object = None,
         raise PriceError(
             f"no price known for model {model!r} (not in cfab/runner/prices.toml); pass "
             "--price-in and --price-out in USD per 1M input/output tokens, e.g. "
-            "--price-in 0.27 --price-out 1.00 (use 0 for a free local endpoint)")
+            "--price-in 0.27 --price-out 1.00 (use 0 for a free local endpoint)"
+        )
     return hit
 
 
@@ -107,8 +111,7 @@ class CostMeter:
     Each process reads only the bytes appended since its last look.
     """
 
-    def __init__(self, max_cost_usd: Decimal | str | float | None = None,
-                 ledger: str | Path | None = None) -> None:
+    def __init__(self, max_cost_usd: Decimal | str | float | None = None, ledger: str | Path | None = None) -> None:
         self.ceiling = None if max_cost_usd is None else _dec(max_cost_usd, "max_cost_usd")
         self.ledger = Path(ledger) if ledger is not None else None
         self._total = Decimal(0)

@@ -15,24 +15,36 @@ from cfab.seeds.determinism import BuildInputs
 _TASKS: dict[tuple, dict[str, Any]] = {}
 
 
-def _suite_tasks(suite: str, inputs: BuildInputs, golden: Path | None = None,
-                 select: str | None = None) -> dict[str, Any]:
+def _suite_tasks(
+    suite: str, inputs: BuildInputs, golden: Path | None = None, select: str | None = None
+) -> dict[str, Any]:
     """The suite's tasks by id, loaded once per worker process (``suite``: a packaged suite's
     name or a suite file's path)."""
     key = (suite, inputs, select)
     if key not in _TASKS:
         from cfab.tasks.suite import is_suite_file, load_suite, load_suite_file
 
-        tasks = load_suite_file(suite).tasks if is_suite_file(suite) else \
-            load_suite(suite, inputs, golden=golden, select=select)
+        tasks = (
+            load_suite_file(suite).tasks
+            if is_suite_file(suite)
+            else load_suite(suite, inputs, golden=golden, select=select)
+        )
         _TASKS[key] = {t.instance_id: t for t in tasks}
     return _TASKS[key]
 
 
 def task_meta(task: Any, split: str = "", seed: int | None = None, slot: int | None = None) -> TaskMeta:
-    return TaskMeta(domain=task.domain, family=task.family, difficulty=task.difficulty,
-                    systems=list(task.systems), money_movement_guard=task.money_movement_guard,
-                    split=split, seed=seed, task_key=task.key, slot=slot)
+    return TaskMeta(
+        domain=task.domain,
+        family=task.family,
+        difficulty=task.difficulty,
+        systems=list(task.systems),
+        money_movement_guard=task.money_movement_guard,
+        split=split,
+        seed=seed,
+        task_key=task.key,
+        slot=slot,
+    )
 
 
 def run_one(spec: AttemptSpec) -> AttemptRecord:
@@ -45,8 +57,9 @@ def run_one(spec: AttemptSpec) -> AttemptRecord:
     inputs = BuildInputs.from_env(seed=cfg["seed"], clock=cfg["clock"], scale=cfg["scale"])
     instance = cfg.get("instance_id") or spec.task
     try:
-        task = _suite_tasks(cfg["suite"], inputs, Path(cfg["golden"]) if cfg.get("golden") else None,
-                            cfg.get("select"))[instance]
+        task = _suite_tasks(
+            cfg["suite"], inputs, Path(cfg["golden"]) if cfg.get("golden") else None, cfg.get("select")
+        )[instance]
     except KeyError:
         return AttemptRecord.infra_error(spec, f"task {instance} is not in suite {cfg['suite']}")
     except Exception as exc:  # an unloadable suite is recorded, the run goes on
@@ -58,8 +71,7 @@ def run_one(spec: AttemptSpec) -> AttemptRecord:
         policy = make_policy(spec.policy, **spec.policy_options)
         wrapper = _transport_wrapper(cfg.get("transport", "inprocess"))
         golden = Path(cfg["golden"]) if cfg.get("golden") else ensure_golden(inputs)
-        out = run_attempt(task, policy, golden=golden, inputs=inputs,
-                          keep_state=state_file, env_wrapper=wrapper)
+        out = run_attempt(task, policy, golden=golden, inputs=inputs, keep_state=state_file, env_wrapper=wrapper)
     except Exception as exc:
         return AttemptRecord.infra_error(spec, f"{type(exc).__name__}: {exc}")
     if state_file is not None and keep == "failed" and out.grade.passed:
@@ -69,10 +81,18 @@ def run_one(spec: AttemptSpec) -> AttemptRecord:
     diff_summary = {t: DiffCount(**c) for t, c in out.diff.summary().items()}
     calls = [ToolCallRecord(tool=c.tool, args=c.args, ok=c.ok, error=c.error) for c in out.tool_log]
     return AttemptRecord.from_episode(
-        spec, out.episode, meta, passed=out.grade.passed, score=out.grade.score, wall_s=out.wall_s,
-        failed_checks=failed, diff_summary=diff_summary,
-        guard_log=[g.model_dump(mode="json") for g in out.guard_log], tool_calls=calls,
-        state_path=str(state_file) if state_file else None)
+        spec,
+        out.episode,
+        meta,
+        passed=out.grade.passed,
+        score=out.grade.score,
+        wall_s=out.wall_s,
+        failed_checks=failed,
+        diff_summary=diff_summary,
+        guard_log=[g.model_dump(mode="json") for g in out.guard_log],
+        tool_calls=calls,
+        state_path=str(state_file) if state_file else None,
+    )
 
 
 def _transport_wrapper(name: str) -> Any:

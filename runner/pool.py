@@ -46,10 +46,16 @@ class _Bar:
         self._progress: Progress | None = None
         if enabled and total:
             self._progress = Progress(
-                TextColumn("[bold]attempts"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("passes {task.fields[passes]}"), TimeElapsedColumn(),
-                TextColumn("eta"), TimeRemainingColumn(),
-                console=Console(stderr=True), transient=False)
+                TextColumn("[bold]attempts"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("passes {task.fields[passes]}"),
+                TimeElapsedColumn(),
+                TextColumn("eta"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
             self._task = self._progress.add_task("attempts", total=total, passes=0)
             self._progress.start()
 
@@ -72,8 +78,9 @@ def _checked(spec: AttemptSpec, record: Any, error_record: ErrorRecord) -> Attem
     return record
 
 
-def _pending(jobs: Iterable[AttemptSpec], results: ResultsDir, skip_done: bool,
-             retry_errors: bool) -> list[AttemptSpec]:
+def _pending(
+    jobs: Iterable[AttemptSpec], results: ResultsDir, skip_done: bool, retry_errors: bool
+) -> list[AttemptSpec]:
     done = results.done_keys(retry_errors=retry_errors) if skip_done else set()
     out: list[AttemptSpec] = []
     for job in jobs:
@@ -120,8 +127,9 @@ class _Slot:
 
     def __init__(self, ctx: Any, run_one: RunOne, memory_cap: str | None = None) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
-        self.proc = ctx.Process(target=_worker_main, args=(child, run_one, memory_cap),
-                                name="cfab-worker", daemon=False)
+        self.proc = ctx.Process(
+            target=_worker_main, args=(child, run_one, memory_cap), name="cfab-worker", daemon=False
+        )
         self.proc.start()
         child.close()
         self.job: AttemptSpec | None = None
@@ -151,9 +159,14 @@ def _death(proc: Any) -> str:
     return f"worker process died (exit code {code})"
 
 
-def _run_pool(queue: deque[AttemptSpec], run_one: RunOne, workers: int,
-              emit: Callable[[AttemptRecord], None], error_record: ErrorRecord,
-              memory_cap: str | None = None) -> None:
+def _run_pool(
+    queue: deque[AttemptSpec],
+    run_one: RunOne,
+    workers: int,
+    emit: Callable[[AttemptRecord], None],
+    error_record: ErrorRecord,
+    memory_cap: str | None = None,
+) -> None:
     ctx = mp.get_context("spawn")
     slots = [_Slot(ctx, run_one, memory_cap) for _ in range(min(workers, len(queue)))]
     try:
@@ -206,11 +219,18 @@ def _run_pool(queue: deque[AttemptSpec], run_one: RunOne, workers: int,
                 s.proc.join(1.0)
 
 
-def run_attempts(jobs: list[AttemptSpec], run_one: RunOne, *, workers: int,
-                 results: ResultsDir, progress: bool = True, skip_done: bool = True,
-                 retry_errors: bool = False,
-                 error_record: ErrorRecord = AttemptRecord.infra_error,
-                 memory_cap: str | None = None) -> None:
+def run_attempts(
+    jobs: list[AttemptSpec],
+    run_one: RunOne,
+    *,
+    workers: int,
+    results: ResultsDir,
+    progress: bool = True,
+    skip_done: bool = True,
+    retry_errors: bool = False,
+    error_record: ErrorRecord = AttemptRecord.infra_error,
+    memory_cap: str | None = None,
+) -> None:
     """Run every job not yet recorded in ``results``; append each record as it finishes.
 
     With ``retry_errors`` the recorded attempts that were not scored (worker crash, API
@@ -238,8 +258,9 @@ def run_attempts(jobs: list[AttemptSpec], run_one: RunOne, *, workers: int,
                 try:
                     record = _checked(job, run_one(job), error_record)
                 except Exception as exc:  # Ctrl-C and SystemExit still stop the run
-                    record = error_record(job, f"run_one raised: {type(exc).__name__}: {exc}",
-                                          wall_s=time.monotonic() - t0)
+                    record = error_record(
+                        job, f"run_one raised: {type(exc).__name__}: {exc}", wall_s=time.monotonic() - t0
+                    )
                 emit(record)
         else:
             _run_pool(queue, run_one, workers, emit, error_record, memory_cap)

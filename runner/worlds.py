@@ -28,8 +28,14 @@ class World:
     slots: dict[str, int] = field(default_factory=dict)  # instance id -> position in its family
 
     def entry(self) -> dict[str, Any]:
-        return {"split": self.split, "suite": self.suite, "seed": self.inputs.seed,
-                "clock": self.inputs.clock.isoformat(), "scale": self.inputs.scale, "tasks": len(self.tasks)}
+        return {
+            "split": self.split,
+            "suite": self.suite,
+            "seed": self.inputs.seed,
+            "clock": self.inputs.clock.isoformat(),
+            "scale": self.inputs.scale,
+            "tasks": len(self.tasks),
+        }
 
     def provenance(self) -> dict[str, Any]:
         from cfab.runner.results.provenance import golden_digest, suite_fingerprint
@@ -62,8 +68,10 @@ def resolve_world(world: World, select: str | None) -> None:
         try:
             tasks = load_suite(split_suite(world.suite), world.inputs, golden=world.golden, select=select)
         except Exception as exc:
-            raise SystemExit(f"runner: the {world.suite} suite does not compile on world {world.split} "
-                             f"(seed {world.inputs.seed}, clock {world.inputs.clock.isoformat()}, scale "
-                             f"{world.inputs.scale}): {exc}") from None
+            raise SystemExit(
+                f"runner: the {world.suite} suite does not compile on world {world.split} "
+                f"(seed {world.inputs.seed}, clock {world.inputs.clock.isoformat()}, scale "
+                f"{world.inputs.scale}): {exc}"
+            ) from None
     world.slots = slot_positions(tasks)
     world.tasks = select_tasks(tasks, select)

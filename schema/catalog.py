@@ -100,19 +100,23 @@ class Catalog:
     tables: dict[str, TableInfo] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, con: duckdb.DuckDBPyConnection, schemas: Iterable[str] | None = None,
-             database: str | None = None) -> Catalog:
+    def load(
+        cls, con: duckdb.DuckDBPyConnection, schemas: Iterable[str] | None = None, database: str | None = None
+    ) -> Catalog:
         wanted = {s.lower() for s in schemas} if schemas is not None else None
         db_filter = "database_name = current_database()" if database is None else "database_name = ?"
         params = [] if database is None else [database]
         cols = con.execute(
             f"""SELECT schema_name, table_name, column_name, data_type
                 FROM duckdb_columns() WHERE {db_filter}
-                ORDER BY schema_name, table_name, column_index""", params).fetchall()
+                ORDER BY schema_name, table_name, column_index""",
+            params,
+        ).fetchall()
         pks = con.execute(
             f"""SELECT schema_name, table_name, constraint_column_names
                 FROM duckdb_constraints() WHERE {db_filter} AND constraint_type = 'PRIMARY KEY'""",
-            params).fetchall()
+            params,
+        ).fetchall()
         pk_map = {(s, t): tuple(c) for s, t, c in pks}
         grouped: dict[tuple[str, str], dict[str, str]] = {}
         for s, t, c, ty in cols:
@@ -137,8 +141,9 @@ class Catalog:
         return qualified.lower() in self.tables
 
     def in_schema(self, schema: str) -> list[TableInfo]:
-        return sorted((t for t in self.tables.values() if t.schema.lower() == schema.lower()),
-                      key=lambda t: t.name.lower())
+        return sorted(
+            (t for t in self.tables.values() if t.schema.lower() == schema.lower()), key=lambda t: t.name.lower()
+        )
 
     def schemas(self) -> list[str]:
         return sorted({t.schema for t in self.tables.values()})
@@ -156,8 +161,12 @@ def table_fingerprint(con: duckdb.DuckDBPyConnection, info: TableInfo, database:
     return int(count), int(total)
 
 
-def content_digest(con: duckdb.DuckDBPyConnection, schemas: Iterable[str] | None = None,
-                   exclude: Iterable[str] = ("cfab_internal",), workers: int = 1) -> str:
+def content_digest(
+    con: duckdb.DuckDBPyConnection,
+    schemas: Iterable[str] | None = None,
+    exclude: Iterable[str] = ("cfab_internal",),
+    workers: int = 1,
+) -> str:
     """Canonical content digest of a database: independent of file bytes and insertion order.
 
     Covers every table of ``schemas`` (default: all but ``exclude``): its qualified name, its

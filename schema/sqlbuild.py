@@ -64,8 +64,7 @@ def key_predicate(info: TableInfo, keys: Sequence[Sequence[Any]], alias: str | N
         return exp.false()
     types = [info.columns[c] for c in info.pk]
     if len(info.pk) == 1:
-        return exp.In(this=col(info.pk[0], alias),
-                      expressions=[literal(k[0], types[0]) for k in keys])
+        return exp.In(this=col(info.pk[0], alias), expressions=[literal(k[0], types[0]) for k in keys])
     lhs = exp.Tuple(expressions=[col(c, alias) for c in info.pk])
     rhs = [exp.Tuple(expressions=[literal(v, t) for v, t in zip(k, types, strict=True)]) for k in keys]
     return exp.In(this=lhs, expressions=rhs)

@@ -25,13 +25,26 @@ from cfab.seeds.util import round_to
 
 APPROVED_UNSYNCED, SYNCED, POSTED = "approved_unsynced", "approved_synced", "approved_synced_posted"
 REVIEW, DRAFT, MISSING = "under_review", "draft", "missing"
-SYNC_PATTERN = (APPROVED_UNSYNCED, APPROVED_UNSYNCED, SYNCED, REVIEW, DRAFT, MISSING, POSTED,
-                APPROVED_UNSYNCED, REVIEW, MISSING, SYNCED)
+SYNC_PATTERN = (
+    APPROVED_UNSYNCED,
+    APPROVED_UNSYNCED,
+    SYNCED,
+    REVIEW,
+    DRAFT,
+    MISSING,
+    POSTED,
+    APPROVED_UNSYNCED,
+    REVIEW,
+    MISSING,
+    SYNCED,
+)
 ACCRUAL_PATTERN = (POSTED, REVIEW, MISSING, SYNCED, DRAFT, MISSING, POSTED)
 OTHER_CHOICES = (SYNCED, SYNCED, POSTED, REVIEW, MISSING, MISSING)
 STATUS = {  # stage -> (pm_status, erp_synced, erp_status)
-    APPROVED_UNSYNCED: ("approved", False, "not_entered"), SYNCED: ("approved", True, "unposted"),
-    POSTED: ("approved", True, "posted"), REVIEW: ("under_review", False, "not_entered"),
+    APPROVED_UNSYNCED: ("approved", False, "not_entered"),
+    SYNCED: ("approved", True, "unposted"),
+    POSTED: ("approved", True, "posted"),
+    REVIEW: ("under_review", False, "not_entered"),
     DRAFT: ("draft", False, "not_entered"),
 }
 
@@ -42,7 +55,7 @@ class Draft:
     job: str
     cid: str | None
     invoice_date: date
-    lines: list[tuple[int | None, str, str, Decimal, Decimal]]   # commitment line, code, desc, amount, retainage
+    lines: list[tuple[int | None, str, str, Decimal, Decimal]]  # commitment line, code, desc, amount, retainage
     pm_status: str | None
     erp_status: str
     erp_synced: bool
@@ -81,7 +94,7 @@ def commitment_drafts(ctx: Ctx, c: Commitment) -> list[Draft]:
             continue
         final = tl.is_open(t) or (job.status == "closed" and month_start(m) == month_start(job.end))
         if c.ctype == "purchase_order" and (m.month + len(c.cid)) % 2 and not final:
-            continue   # suppliers bill deliveries every other month
+            continue  # suppliers bill deliveries every other month
         lines: list[tuple[int | None, str, str, Decimal, Decimal]] = []
         for ln in c.lines:
             cum = pct_of(ln.amount, ln.pct(job, t))
@@ -103,8 +116,21 @@ def commitment_drafts(ctx: Ctx, c: Commitment) -> list[Draft]:
             period = None
             if tl.is_open(when) and when > tl.clock - timedelta(days=7):
                 erp = "unposted"
-        out.append(Draft(c.vendor, c.job, c.cid, max(when, c.executed), lines, pm, erp, synced, desc, period,
-                         req if c.ctype == "subcontract" else None))
+        out.append(
+            Draft(
+                c.vendor,
+                c.job,
+                c.cid,
+                max(when, c.executed),
+                lines,
+                pm,
+                erp,
+                synced,
+                desc,
+                period,
+                req if c.ctype == "subcontract" else None,
+            )
+        )
     return out
 
 
@@ -115,23 +141,66 @@ def _jsm_drafts(ctx: Ctx, c: Commitment) -> list[Draft]:
     first = min(c.executed + timedelta(days=30), tl.clock - timedelta(days=40))
     second = min(c.executed + timedelta(days=62), tl.clock - timedelta(days=15))
     zero = Decimal("0.00")
-    out = [Draft(c.vendor, c.job, c.cid, first,
-                 [(1, l1.code, l1.description, round_to(l1.amount * Decimal("0.6"), 1), zero),
-                  (2, l2.code, l2.description, round_to(l2.amount * Decimal("0.4"), 1), zero)],
-                 None, "posted", False, f"Underground piping - PO {c.number}"),
-           Draft(c.vendor, c.job, c.cid, second,
-                 [(1, l1.code, l1.description, round_to(l1.amount * Decimal("0.25"), 1), zero),
-                  (3, l3.code, l3.description, round_to(l3.amount * Decimal("0.5"), 1), zero)],
-                 None, "posted", False, f"Underground piping - PO {c.number}")]
-    jsm = Draft(c.vendor, c.job, c.cid, tl.clock - timedelta(days=4),
-                [(2, anchors.JSM_COST_CODE, "Trenching, bedding and backfill - underground piping, Area 2",
-                  anchors.JSM_AMOUNT, zero)],
-                None, "not_entered", False, f"Underground piping backfill - PO {c.number}",
-                number=anchors.JSM_INVOICE, plant="jsm", with_document=True)
+    out = [
+        Draft(
+            c.vendor,
+            c.job,
+            c.cid,
+            first,
+            [
+                (1, l1.code, l1.description, round_to(l1.amount * Decimal("0.6"), 1), zero),
+                (2, l2.code, l2.description, round_to(l2.amount * Decimal("0.4"), 1), zero),
+            ],
+            None,
+            "posted",
+            False,
+            f"Underground piping - PO {c.number}",
+        ),
+        Draft(
+            c.vendor,
+            c.job,
+            c.cid,
+            second,
+            [
+                (1, l1.code, l1.description, round_to(l1.amount * Decimal("0.25"), 1), zero),
+                (3, l3.code, l3.description, round_to(l3.amount * Decimal("0.5"), 1), zero),
+            ],
+            None,
+            "posted",
+            False,
+            f"Underground piping - PO {c.number}",
+        ),
+    ]
+    jsm = Draft(
+        c.vendor,
+        c.job,
+        c.cid,
+        tl.clock - timedelta(days=4),
+        [
+            (
+                2,
+                anchors.JSM_COST_CODE,
+                "Trenching, bedding and backfill - underground piping, Area 2",
+                anchors.JSM_AMOUNT,
+                zero,
+            )
+        ],
+        None,
+        "not_entered",
+        False,
+        f"Underground piping backfill - PO {c.number}",
+        number=anchors.JSM_INVOICE,
+        plant="jsm",
+        with_document=True,
+    )
     out.append(jsm)
-    ctx.notes["pct_overrides"].update({
-        (c.cid, 1): Decimal(85), (c.cid, 2): Decimal(40) + anchors.JSM_AMOUNT * 100 / l2.amount,
-        (c.cid, 3): Decimal(50)})
+    ctx.notes["pct_overrides"].update(
+        {
+            (c.cid, 1): Decimal(85),
+            (c.cid, 2): Decimal(40) + anchors.JSM_AMOUNT * 100 / l2.amount,
+            (c.cid, 3): Decimal(50),
+        }
+    )
     return out
 
 
@@ -207,8 +276,11 @@ def billed_ahead(ctx: Ctx, drafts: list[Draft]) -> None:
     positive accruals of the commitments whose this-month requisitions are not approved yet."""
     for job in anchors.BILLED_AHEAD_JOBS:
         this_month = {d.cid: d.pm_status for d in drafts if d.job == job and recent(ctx, d)}
-        cands = [c for c in ctx.notes["commitments"].values()
-                 if c.job == job and c.ctype == "subcontract" and this_month.get(c.cid) in (None, "draft")]
+        cands = [
+            c
+            for c in ctx.notes["commitments"].values()
+            if c.job == job and c.ctype == "subcontract" and this_month.get(c.cid) in (None, "draft")
+        ]
         approved = {c.cid: [d for d in drafts if d.cid == c.cid and d.pm_status == "approved"] for c in cands}
         cands = [c for c in cands if approved[c.cid]]
         if not cands:
@@ -218,8 +290,9 @@ def billed_ahead(ctx: Ctx, drafts: list[Draft]) -> None:
         for ln in c.lines:
             got = sum((x[3] for d in approved[c.cid] for x in d.lines if x[0] == ln.line_no), Decimal("0.00"))
             billed_pct = got * 100 / ln.amount
-            ctx.notes["pct_overrides"][(c.cid, ln.line_no)] = max(
-                Decimal(0), billed_pct - r.randint(5, 12)).quantize(Decimal("0.1"))
+            ctx.notes["pct_overrides"][(c.cid, ln.line_no)] = max(Decimal(0), billed_pct - r.randint(5, 12)).quantize(
+                Decimal("0.1")
+            )
         ctx.notes["billed_ahead"] = ctx.notes.get("billed_ahead", []) + [c.cid]
 
 
@@ -230,8 +303,9 @@ def ressio_unbooked(ctx: Ctx, drafts: list[Draft]) -> None:
     latest: dict[str, Draft] = {}
     for d in sorted(bills, key=lambda d: (d.invoice_date, d.cid or "")):
         latest[d.job] = d
-    chosen = [d for d in latest.values() if d.invoice_date > ctx.clock - timedelta(days=45)] or \
-        [max(latest.values(), key=lambda d: (d.invoice_date, d.cid or ""))]
+    chosen = [d for d in latest.values() if d.invoice_date > ctx.clock - timedelta(days=45)] or [
+        max(latest.values(), key=lambda d: (d.invoice_date, d.cid or ""))
+    ]
     for d in chosen:
         d.pm_status, d.erp_synced, d.erp_status = "approved", False, "not_entered"
         d.plant, d.with_document = "unbooked", True
@@ -247,14 +321,15 @@ def po_mismatch(ctx: Ctx, drafts: list[Draft]) -> Draft:
     # still open (the bill is then partly within its line, so C_ressio_bill_match's variance is not the
     # bill total); else the largest line whose PO has room for its price escalation; else the largest
     # open line whose PO has $5 or more beyond it, with the escalation cut down to that room.
-    cands = sorted(((c, ln) for c in pos for ln in c.lines), key=lambda x: (x[1].amount, x[0].cid, x[1].line_no),
-                   reverse=True)
+    cands = sorted(
+        ((c, ln) for c in pos for ln in c.lines), key=lambda x: (x[1].amount, x[0].cid, x[1].line_no), reverse=True
+    )
 
     def plan(c: Commitment, ln, need_open: bool, fit: bool) -> tuple[Decimal, Decimal] | None:
         billed = sum((x[3] for d in drafts if d.cid == c.cid for x in d.lines if x[0] == ln.line_no), Decimal("0.00"))
         extra = round_to(ln.amount * Decimal(ctx.rng("po-mismatch", c.cid).randint(3, 7)) / 100, 5)
         approved = sum((d.gross for d in drafts if d.cid == c.cid and d.pm_status == "approved"), Decimal("0.00"))
-        room = c.amount - approved - max(ln.amount - billed, Decimal("0.00"))   # open on the PO beyond this line
+        room = c.amount - approved - max(ln.amount - billed, Decimal("0.00"))  # open on the PO beyond this line
         if need_open and billed >= ln.amount:
             return None
         if fit:
@@ -262,16 +337,39 @@ def po_mismatch(ctx: Ctx, drafts: list[Draft]) -> Draft:
             return (billed, extra) if extra >= 5 else None
         return (billed, extra) if extra <= room else None
 
-    picked = next(((c, ln, p) for need_open, fit in ((True, False), (False, False), (True, True))
-                   for c, ln in cands if (p := plan(c, ln, need_open, fit))), None)
+    picked = next(
+        (
+            (c, ln, p)
+            for need_open, fit in ((True, False), (False, False), (True, True))
+            for c, ln in cands
+            if (p := plan(c, ln, need_open, fit))
+        ),
+        None,
+    )
     if picked is None:
         raise RuntimeError("bill_po_mismatch: no residential PO line past which a bill stays within its PO's amount")
     c, ln, (billed, extra) = picked
     amount = max(ln.amount - billed, Decimal("0.00")) + extra
-    d = Draft(c.vendor, c.job, c.cid, tl.clock - timedelta(days=3),
-              [(ln.line_no, ln.code, f"{ln.description} - balance of order (price escalation per supplier letter)",
-                amount, Decimal("0.00"))],
-              "under_review", "not_entered", False, f"Balance of PO {c.number}", plant="po_mismatch",
-              with_document=True)
+    d = Draft(
+        c.vendor,
+        c.job,
+        c.cid,
+        tl.clock - timedelta(days=3),
+        [
+            (
+                ln.line_no,
+                ln.code,
+                f"{ln.description} - balance of order (price escalation per supplier letter)",
+                amount,
+                Decimal("0.00"),
+            )
+        ],
+        "under_review",
+        "not_entered",
+        False,
+        f"Balance of PO {c.number}",
+        plant="po_mismatch",
+        with_document=True,
+    )
     d.extra["po_line"], d.extra["billed"] = ln.amount, billed
     return d

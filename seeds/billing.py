@@ -45,8 +45,10 @@ class SovLine:
 def sov_lines(ctx: Ctx, job: JobPlan) -> list[SovLine]:
     codes = [c for c in job.budget_codes if c != "01-900"]
     weights = [int(job.budget_original[c] * 100) or 1 for c in codes]
-    lines = [SovLine(i, c, amt, None) for i, (c, amt) in
-             enumerate(zip(codes, split_money(job.contract_amount, weights), strict=True), start=1)]
+    lines = [
+        SovLine(i, c, amt, None)
+        for i, (c, amt) in enumerate(zip(codes, split_money(job.contract_amount, weights), strict=True), start=1)
+    ]
     for co in ctx.notes["owner_cos"].get(job.number, []):
         lines.append(SovLine(len(lines) + 1, co.cost_code, co.amount, co))
     return lines
@@ -61,7 +63,7 @@ def stored_materials(ctx: Ctx, job: JobPlan, line: SovLine, t: date) -> Decimal:
     draw = memo.get(key)
     if draw is None:
         draw = memo[key] = ctx.draw("stored", job.number, line.line_no, t.isoformat())
-    if draw % 1000 >= 120:   # materials stored on about one line in eight
+    if draw % 1000 >= 120:  # materials stored on about one line in eight
         return Decimal("0.00")
     remaining = line.scheduled - pct_of(line.scheduled, pct)
     return min(round_to(remaining * (5 + (draw // 1000) % 21) / 100, 100), remaining)
@@ -80,8 +82,10 @@ def tune_schedules(ctx: Ctx) -> None:
     the other stays below 50%. Comfortable margins are preferred; with a clock only days after
     the month end any crossing will do (and with none possible the closest schedule is kept)."""
     tl = ctx.tl
-    for number, wants in ((anchors.STEP_DOWN_JOB, ((38, 47, 53, 70), (0, Decimal("49.99"), 50, 100))),
-                          (anchors.STEP_DOWN_UNCROSSED_JOB, ((15, 40, 30, 46), (1, 49, 1, Decimal("49.99"))))):
+    for number, wants in (
+        (anchors.STEP_DOWN_JOB, ((38, 47, 53, 70), (0, Decimal("49.99"), 50, 100))),
+        (anchors.STEP_DOWN_UNCROSSED_JOB, ((15, 40, 30, 46), (1, 49, 1, Decimal("49.99")))),
+    ):
         job = ctx.jobs[number]
         lines = sov_lines(ctx, job)
         trials: list[tuple[date, Decimal, Decimal]] = []
@@ -90,14 +94,15 @@ def tune_schedules(ctx: Ctx) -> None:
             if end <= tl.clock + timedelta(days=45):
                 continue
             job.end = end
-            trials.append((end, overall_pct(ctx, job, lines, tl.prior_month_end),
-                           overall_pct(ctx, job, lines, tl.clock)))
+            trials.append(
+                (end, overall_pct(ctx, job, lines, tl.prior_month_end), overall_pct(ctx, job, lines, tl.clock))
+            )
         for lo1, hi1, lo2, hi2 in wants:
             hit = next((t for t in trials if lo1 <= t[1] <= hi1 and lo2 <= t[2] <= hi2), None)
             if hit:
                 job.end = hit[0]
                 break
-        else:   # no schedule crosses (the clock is too close to the month end): keep the nearest
+        else:  # no schedule crosses (the clock is too close to the month end): keep the nearest
             job.end = min(trials, key=lambda t: (abs(t[2] - 50) + abs(t[1] - 49), t[0]))[0]
 
 
@@ -107,20 +112,32 @@ def build_billing(ctx: Ctx) -> None:
         r = ctx.rng("prime", job.number)
         lines = sov_lines(ctx, job)
         stepped = job.number in (anchors.STEP_DOWN_JOB, anchors.STEP_DOWN_UNCROSSED_JOB)
-        base = Decimal("0.0000") if job.status == "closed" else (
-            TEN if job.pw or stepped or r.random() < 0.8 else FIVE)
-        step = stepped or (
-            job.active and job.number not in anchors.AIA_JOBS and base == TEN and r.random() < 0.15)
-        ctx.add("prime_contracts", job_number=job.number, contract_number=f"PC-{job.number}",
-                owner_id=job.owner_id, original_amount=job.contract_amount, retainage_pct=base,
-                retainage_step_down_pct=FIVE if step else None, step_down_at_pct=FIFTY if step else None,
-                executed_date=job.start - timedelta(days=r.randint(10, 35)),
-                status="closed" if job.status == "closed" else "executed")
+        base = Decimal("0.0000") if job.status == "closed" else (TEN if job.pw or stepped or r.random() < 0.8 else FIVE)
+        step = stepped or (job.active and job.number not in anchors.AIA_JOBS and base == TEN and r.random() < 0.15)
+        ctx.add(
+            "prime_contracts",
+            job_number=job.number,
+            contract_number=f"PC-{job.number}",
+            owner_id=job.owner_id,
+            original_amount=job.contract_amount,
+            retainage_pct=base,
+            retainage_step_down_pct=FIVE if step else None,
+            step_down_at_pct=FIFTY if step else None,
+            executed_date=job.start - timedelta(days=r.randint(10, 35)),
+            status="closed" if job.status == "closed" else "executed",
+        )
         for ln in lines:
-            ctx.add("prime_sov_lines", job_number=job.number, line_no=ln.line_no, item_number=f"{ln.line_no:03d}",
-                    description=(f"CO #{ln.co.number:02d} - {ln.co.title}" if ln.co else CODES[ln.code].description),
-                    cost_code=ln.code, scheduled_value=ln.scheduled,
-                    source="change_order" if ln.co else "original", co_id=ln.co.co_id if ln.co else None)
+            ctx.add(
+                "prime_sov_lines",
+                job_number=job.number,
+                line_no=ln.line_no,
+                item_number=f"{ln.line_no:03d}",
+                description=(f"CO #{ln.co.number:02d} - {ln.co.title}" if ln.co else CODES[ln.code].description),
+                cost_code=ln.code,
+                scheduled_value=ln.scheduled,
+                source="change_order" if ln.co else "original",
+                co_id=ln.co.co_id if ln.co else None,
+            )
         for as_of in (tl.prior_month_end, tl.clock):
             if as_of < job.start:
                 continue
@@ -128,9 +145,15 @@ def build_billing(ctx: Ctx) -> None:
                 if not ln.exists(as_of):
                     continue
                 pct = rate(ln.pct(job, as_of))
-                ctx.add("sov_progress", job_number=job.number, line_no=ln.line_no, as_of=as_of, pct_complete=pct,
-                        work_completed=pct_of(ln.scheduled, pct),
-                        materials_stored=stored_materials(ctx, job, ln, as_of))
+                ctx.add(
+                    "sov_progress",
+                    job_number=job.number,
+                    line_no=ln.line_no,
+                    as_of=as_of,
+                    pct_complete=pct,
+                    work_completed=pct_of(ln.scheduled, pct),
+                    materials_stored=stored_materials(ctx, job, ln, as_of),
+                )
         _pay_apps(ctx, job, lines, base, step)
     _funding(ctx)
 
@@ -168,10 +191,18 @@ def _pay_apps(ctx: Ctx, job: JobPlan, lines: list[SovLine], base: Decimal, step:
         for ln, work, stored, tot in rows:
             line_ret = pct_of(tot, ret_rate)
             retainage += line_ret
-            ctx.add("owner_pay_app_lines", job_number=job.number, app_number=n, line_no=ln.line_no,
-                    scheduled_value=ln.scheduled, from_previous=prev_work.get(ln.line_no, Decimal("0.00")),
-                    this_period=work - prev_work.get(ln.line_no, Decimal("0.00")), materials_stored=stored,
-                    total_completed_stored=tot, retainage=line_ret)
+            ctx.add(
+                "owner_pay_app_lines",
+                job_number=job.number,
+                app_number=n,
+                line_no=ln.line_no,
+                scheduled_value=ln.scheduled,
+                from_previous=prev_work.get(ln.line_no, Decimal("0.00")),
+                this_period=work - prev_work.get(ln.line_no, Decimal("0.00")),
+                materials_stored=stored,
+                total_completed_stored=tot,
+                retainage=line_ret,
+            )
             prev_work[ln.line_no] = work
         net_cos = sum((ln.scheduled for ln in live if ln.co), Decimal("0.00"))
         due = total - retainage - previous_certs
@@ -179,14 +210,34 @@ def _pay_apps(ctx: Ctx, job: JobPlan, lines: list[SovLine], base: Decimal, step:
         certified = min(tl.clock, submitted + timedelta(days=r.randint(5, 12)))
         paid_on = certified + timedelta(days=r.randint(25, 40))
         status = "paid" if paid_on <= tl.clock else "certified"
-        ctx.add("owner_pay_apps", job_number=job.number, app_number=n, period_start=period_start, period_end=end,
-                status=status, submitted_date=submitted, certified_date=certified,
-                original_contract_sum=job.contract_amount, net_change_orders=net_cos,
-                total_completed_stored=total, retainage=retainage, previous_certificates=previous_certs,
-                current_payment_due=due, document_id=stable_id("pay_app", f"{job.number}:{n}"))
-        ctx.notes.setdefault("owner_billing", []).append(dict(
-            job=job.number, app=n, period_end=end, revenue=total - prev_total, retainage=retainage - prev_ret,
-            due=due, paid_on=paid_on if status == "paid" else None))
+        ctx.add(
+            "owner_pay_apps",
+            job_number=job.number,
+            app_number=n,
+            period_start=period_start,
+            period_end=end,
+            status=status,
+            submitted_date=submitted,
+            certified_date=certified,
+            original_contract_sum=job.contract_amount,
+            net_change_orders=net_cos,
+            total_completed_stored=total,
+            retainage=retainage,
+            previous_certificates=previous_certs,
+            current_payment_due=due,
+            document_id=stable_id("pay_app", f"{job.number}:{n}"),
+        )
+        ctx.notes.setdefault("owner_billing", []).append(
+            dict(
+                job=job.number,
+                app=n,
+                period_end=end,
+                revenue=total - prev_total,
+                retainage=retainage - prev_ret,
+                due=due,
+                paid_on=paid_on if status == "paid" else None,
+            )
+        )
         previous_certs += due
         prev_total, prev_ret = total, retainage
         period_start = end + timedelta(days=1)
@@ -202,8 +253,10 @@ def _funding(ctx: Ctx) -> None:
         r = ctx.rng("funding", number)
         budget = round_to(job.contract_amount * Decimal("1.06"), 1000)
         lender = r.choice(("First Midwest Bank", "Wintrust Bank", "Old Second National Bank", "BMO Harris Bank"))
-        sources = [("EQ", "Owner equity", "equity", r.randint(25, 35)),
-                   ("LN", f"Construction loan - {lender}", "loan", r.randint(55, 70))]
+        sources = [
+            ("EQ", "Owner equity", "equity", r.randint(25, 35)),
+            ("LN", f"Construction loan - {lender}", "loan", r.randint(55, 70)),
+        ]
         if r.random() < 0.5:
             sources.append(("GR", f"TIF grant - City of {job.city}", "grant", r.randint(4, 9)))
         amounts = split_money(budget, [s[3] for s in sources])
@@ -211,5 +264,12 @@ def _funding(ctx: Ctx) -> None:
         for (sid, name, kind, _w), amt in zip(sources, amounts, strict=True):
             drawn = min(amt, drawn_left)
             drawn_left -= drawn
-            ctx.add("funding_sources", job_number=number, source_id=f"FS-{number}-{sid}", name=name,
-                    source_type=kind, amount=amt, drawn_to_date=drawn)
+            ctx.add(
+                "funding_sources",
+                job_number=number,
+                source_id=f"FS-{number}-{sid}",
+                name=name,
+                source_type=kind,
+                amount=amt,
+                drawn_to_date=drawn,
+            )

@@ -50,9 +50,18 @@ def build_budgets(ctx: Ctx) -> None:
                     erp = forecast
                 if not include:
                     erp = Decimal("0.00")
-            rows.append(dict(job_number=job.number, cost_code=code, original_budget=original,
-                             approved_changes=approved, revised_budget=revised, pm_forecast_to_complete=forecast,
-                             erp_estimate=erp, include_in_erp=include))
+            rows.append(
+                dict(
+                    job_number=job.number,
+                    cost_code=code,
+                    original_budget=original,
+                    approved_changes=approved,
+                    revised_budget=revised,
+                    pm_forecast_to_complete=forecast,
+                    erp_estimate=erp,
+                    include_in_erp=include,
+                )
+            )
         if job.number == "1042":
             _pin_forecast(rows, anchors.ETC_1042)
         for row in rows:
@@ -63,9 +72,12 @@ def build_budgets(ctx: Ctx) -> None:
         if job.number in anchors.ETC_JOBS:
             if pm_total == erp_total:
                 raise RuntimeError(f"job {job.number}: PM forecast equals the ERP estimate")
-            ctx.diverge("pm_forecast_vs_erp_estimate", job.number,
-                        reason=f"PM forecast-to-complete {pm_total} (Procore, over ERP-carried lines) vs the ERP's "
-                               f"stale estimate {erp_total}")
+            ctx.diverge(
+                "pm_forecast_vs_erp_estimate",
+                job.number,
+                reason=f"PM forecast-to-complete {pm_total} (Procore, over ERP-carried lines) vs the ERP's "
+                f"stale estimate {erp_total}",
+            )
 
 
 def _pin_forecast(rows: list[dict], target: Decimal) -> None:
@@ -79,8 +91,22 @@ def _pin_forecast(rows: list[dict], target: Decimal) -> None:
 
 
 def _write_job(ctx: Ctx, job: JobPlan, erp_total: Decimal) -> None:
-    ctx.add("jobs", job_number=job.number, name=job.name, owner_id=job.owner_id, status=job.status,
-            job_type=job.job_type, is_prevailing_wage=job.pw, start_date=job.start,
-            est_completion_date=job.end, project_manager=job.pm, pm_email=job.pm_email,
-            superintendent=job.superintendent, address=job.address, city=job.city, state=job.state,
-            county=job.county, erp_est_cost_to_complete=erp_total)
+    ctx.add(
+        "jobs",
+        job_number=job.number,
+        name=job.name,
+        owner_id=job.owner_id,
+        status=job.status,
+        job_type=job.job_type,
+        is_prevailing_wage=job.pw,
+        start_date=job.start,
+        est_completion_date=job.end,
+        project_manager=job.pm,
+        pm_email=job.pm_email,
+        superintendent=job.superintendent,
+        address=job.address,
+        city=job.city,
+        state=job.state,
+        county=job.county,
+        erp_est_cost_to_complete=erp_total,
+    )

@@ -43,16 +43,34 @@ from cfab.seeds.timeline import month_end, period_of
 def build_reference(ctx: Ctx) -> None:
     ctx.add("company", **COMPANY)
     for acct, name, kind, normal, job_cost, control in GL_ACCOUNTS:
-        ctx.add("gl_accounts", account=acct, name=name, account_type=kind, normal_balance=normal,
-                is_job_cost=job_cost, is_control=control)
+        ctx.add(
+            "gl_accounts",
+            account=acct,
+            name=name,
+            account_type=kind,
+            normal_balance=normal,
+            is_job_cost=job_cost,
+            is_control=control,
+        )
     for m in ctx.tl.months:
-        ctx.add("gl_periods", period=period_of(m), start_date=m, end_date=month_end(m),
-                status="open" if period_of(m) == ctx.tl.open_period else "closed")
+        ctx.add(
+            "gl_periods",
+            period=period_of(m),
+            start_date=m,
+            end_date=month_end(m),
+            status="open" if period_of(m) == ctx.tl.open_period else "closed",
+        )
     for cc in COST_CODES:
-        ctx.add("cost_codes", cost_code=cc.code, description=cc.description, division=cc.division,
-                cost_type=cc.cost_type)
-        ctx.add("erp_phase_map", cost_code=cc.code, erp_phase=cc.erp_phase, erp_cost_type=ERP_COST_TYPE[cc.cost_type],
-                note=cc.note)
+        ctx.add(
+            "cost_codes", cost_code=cc.code, description=cc.description, division=cc.division, cost_type=cc.cost_type
+        )
+        ctx.add(
+            "erp_phase_map",
+            cost_code=cc.code,
+            erp_phase=cc.erp_phase,
+            erp_cost_type=ERP_COST_TYPE[cc.cost_type],
+            note=cc.note,
+        )
 
 
 def generate(inputs: BuildInputs) -> Ctx:

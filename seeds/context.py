@@ -39,7 +39,7 @@ class Ctx:
     commitment_lines: dict[str, list[Row]] = field(default_factory=dict)
     invoices: dict[str, Row] = field(default_factory=dict)
     invoice_lines: dict[str, list[Row]] = field(default_factory=dict)
-    notes: dict[str, Any] = field(default_factory=dict)   # named plants for later modules
+    notes: dict[str, Any] = field(default_factory=dict)  # named plants for later modules
 
     @classmethod
     def create(cls, inputs: BuildInputs) -> Ctx:
@@ -63,8 +63,16 @@ class Ctx:
     def rows(self, table: str) -> list[Row]:
         return self.tables[table]
 
-    def diverge(self, kind: str, entity_key: str, *, reason: str, apps: list[str] | None = None,
-                suffix: str | None = None, field_name: str | None = None) -> Row:
+    def diverge(
+        self,
+        kind: str,
+        entity_key: str,
+        *,
+        reason: str,
+        apps: list[str] | None = None,
+        suffix: str | None = None,
+        field_name: str | None = None,
+    ) -> Row:
         """Register one instance of a divergence kind (``views/divergences.toml``)."""
         spec = self.kinds[kind]
         chosen = apps if apps is not None else list(spec["apps"])
@@ -72,6 +80,14 @@ class Ctx:
         if stray:
             raise ValueError(f"divergence {kind}: apps {sorted(stray)} not in the kind's apps")
         div_id = f"{kind}:{entity_key}" + (f":{suffix}" if suffix else "")
-        return self.add("divergences", divergence_id=div_id, kind=kind, entity=spec["entity"],
-                        entity_key=entity_key, field=field_name or spec["field"],
-                        apps=",".join(chosen), family=spec["family"], reason=reason)
+        return self.add(
+            "divergences",
+            divergence_id=div_id,
+            kind=kind,
+            entity=spec["entity"],
+            entity_key=entity_key,
+            field=field_name or spec["field"],
+            apps=",".join(chosen),
+            family=spec["family"],
+            reason=reason,
+        )

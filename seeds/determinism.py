@@ -44,7 +44,7 @@ def rng(seed: int, *stream: object) -> random.Random:
 
 def money(value: object) -> Decimal:
     """Exact money: a Decimal rounded half-up to cents. Floats are refused."""
-    if isinstance(value, Decimal):   # fast path: Decimal(str(d)) == d
+    if isinstance(value, Decimal):  # fast path: Decimal(str(d)) == d
         return value.quantize(CENT, rounding=ROUND_HALF_UP)
     if isinstance(value, float):
         raise TypeError("money() refuses float; pass a str, int or Decimal")
@@ -86,8 +86,9 @@ class BuildInputs:
             raise ValueError(f"scale must be a positive integer, got {self.scale!r}")
 
     @classmethod
-    def from_env(cls, seed: int | None = None, clock: str | date | None = None,
-                 scale: int | None = None) -> BuildInputs:
+    def from_env(
+        cls, seed: int | None = None, clock: str | date | None = None, scale: int | None = None
+    ) -> BuildInputs:
         """Explicit arguments win, then ``CFAB_SEED`` / ``CFAB_CLOCK``, then the defaults."""
         if seed is None:
             seed = int(os.environ.get("CFAB_SEED", DEFAULT_SEED))

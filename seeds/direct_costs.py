@@ -32,9 +32,9 @@ SERVICE_PLANS: dict[str, tuple[str, int, int, tuple[int, int], str]] = {
 TAX_PLANTS: dict[str, tuple[str, ...]] = {
     "Janitorial Services": ("185.00", "240.00"),
     "Handyman Services": ("275.00", "410.00", "365.00"),
-    "Legal Services": ("4850.00", "2312.50"),   # a law firm (a professional corporation): reportable
+    "Legal Services": ("4850.00", "2312.50"),  # a law firm (a professional corporation): reportable
 }
-SPLIT_AMOUNTS = ("385.00", "420.00")   # first key, second key (same SSN): each < 600, together >= 600
+SPLIT_AMOUNTS = ("385.00", "420.00")  # first key, second key (same SSN): each < 600, together >= 600
 
 
 def _tax_dates(ctx: Ctx, n: int, r: random.Random) -> list[date]:
@@ -66,16 +66,22 @@ def direct_cost_drafts(ctx: Ctx) -> list[Draft]:
                     when = tl.months[i] + timedelta(days=r.randint(3, 26))
                     if when > tl.clock or when < ctx.jobs[job].start:
                         continue
-                    amt = (round_to(Decimal(r.randint(lo, hi)), 5) if per_year > 4
-                           else Decimal(r.randint(lo * 4, hi * 4)) / 4)
+                    amt = (
+                        round_to(Decimal(r.randint(lo, hi)), 5)
+                        if per_year > 4
+                        else Decimal(r.randint(lo * 4, hi * 4)) / 4
+                    )
                     out.append(_draft(ctx, key, job, when, code, f"{desc} - {when:%B %Y}", amt))
         elif v.trade in TAX_PLANTS:
             amounts = TAX_PLANTS[v.trade]
             for when, amount in zip(_tax_dates(ctx, len(amounts), r), amounts, strict=True):
                 job = r.choice(_jobs_on(ctx, when))
                 code = {"Handyman Services": "01-500", "Legal Services": "01-250"}.get(v.trade, "01-740")
-                desc = ("Legal services - mechanics lien and contract review" if v.trade == "Legal Services"
-                        else f"{v.trade} - {when:%B %Y}")
+                desc = (
+                    "Legal services - mechanics lien and contract review"
+                    if v.trade == "Legal Services"
+                    else f"{v.trade} - {when:%B %Y}"
+                )
                 out.append(_draft(ctx, key, job, when, code, desc, Decimal(amount)))
         elif v.role == "split":
             first = min(k for k, p in ctx.vendors.items() if p.role == "split")
@@ -88,5 +94,14 @@ def direct_cost_drafts(ctx: Ctx) -> list[Draft]:
 
 def _draft(ctx: Ctx, vendor: str, job: str, when: date, code: str, desc: str, amount: Decimal) -> Draft:
     erp = "unposted" if when > ctx.tl.clock - timedelta(days=6) else "posted"
-    return Draft(vendor, job, None, when, [(None, code, desc, amount.quantize(Decimal("0.01")), Decimal("0.00"))],
-                 None, erp, False, desc)
+    return Draft(
+        vendor,
+        job,
+        None,
+        when,
+        [(None, code, desc, amount.quantize(Decimal("0.01")), Decimal("0.00"))],
+        None,
+        erp,
+        False,
+        desc,
+    )

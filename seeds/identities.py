@@ -11,23 +11,52 @@ import re
 from collections.abc import Iterable
 
 VENDOR_SYSTEMS = (
-    "procore", "vista_erp", "sage_intacct", "foundation_erp", "cmic", "acumatica_construction", "sage300cre",
-    "qbo", "computerease", "levelset", "lcptracker", "gcpay", "track1099", "corpay", "redteam",
-    "ingenious_build", "ressio", "smartbuild",
+    "procore",
+    "vista_erp",
+    "sage_intacct",
+    "foundation_erp",
+    "cmic",
+    "acumatica_construction",
+    "sage300cre",
+    "qbo",
+    "computerease",
+    "levelset",
+    "lcptracker",
+    "gcpay",
+    "track1099",
+    "corpay",
+    "redteam",
+    "ingenious_build",
+    "ressio",
+    "smartbuild",
 )
 EMPLOYEE_SYSTEMS = ("adp", "rippling", "foundation_payroll", "lcptracker", "rhumbix", "busybusy")
 
 # system -> (prefix, digits, multiplier coprime to 9 * 10**(digits-1), offset)
 _VENDOR_FORMATS: dict[str, tuple[str, int, int, int]] = {
-    "procore": ("", 7, 7919, 104729), "vista_erp": ("", 5, 7919, 3571), "foundation_erp": ("F", 4, 211, 37),
-    "cmic": ("SUB", 5, 6007, 811), "acumatica_construction": ("AC", 6, 7727, 4099), "computerease": ("", 4, 173, 59),
-    "levelset": ("LS-", 6, 9973, 1201), "lcptracker": ("C", 5, 4441, 97), "gcpay": ("GCP-", 5, 3217, 455),
-    "track1099": ("P", 6, 6551, 2711), "corpay": ("CPV", 7, 1009, 55001), "redteam": ("RTV", 5, 2333, 613),
-    "ingenious_build": ("IBV-", 6, 8191, 3001), "ressio": ("RS", 5, 1201, 77), "smartbuild": ("SB-V", 5, 5003, 301),
+    "procore": ("", 7, 7919, 104729),
+    "vista_erp": ("", 5, 7919, 3571),
+    "foundation_erp": ("F", 4, 211, 37),
+    "cmic": ("SUB", 5, 6007, 811),
+    "acumatica_construction": ("AC", 6, 7727, 4099),
+    "computerease": ("", 4, 173, 59),
+    "levelset": ("LS-", 6, 9973, 1201),
+    "lcptracker": ("C", 5, 4441, 97),
+    "gcpay": ("GCP-", 5, 3217, 455),
+    "track1099": ("P", 6, 6551, 2711),
+    "corpay": ("CPV", 7, 1009, 55001),
+    "redteam": ("RTV", 5, 2333, 613),
+    "ingenious_build": ("IBV-", 6, 8191, 3001),
+    "ressio": ("RS", 5, 1201, 77),
+    "smartbuild": ("SB-V", 5, 5003, 301),
 }
 _EMPLOYEE_FORMATS: dict[str, tuple[str, int, int, int]] = {
-    "adp": ("", 6, 7919, 20011), "rippling": ("emp_", 8, 104723, 99991), "foundation_payroll": ("", 4, 211, 101),
-    "lcptracker": ("W", 6, 6551, 313), "rhumbix": ("rbx-", 6, 9973, 5501), "busybusy": ("bb", 7, 15013, 7001),
+    "adp": ("", 6, 7919, 20011),
+    "rippling": ("emp_", 8, 104723, 99991),
+    "foundation_payroll": ("", 4, 211, 101),
+    "lcptracker": ("W", 6, 6551, 313),
+    "rhumbix": ("rbx-", 6, 9973, 5501),
+    "busybusy": ("bb", 7, 15013, 7001),
 }
 
 
@@ -35,14 +64,27 @@ def numbered(ordinal: int, prefix: str, digits: int, mult: int, add: int) -> str
     mod = 9 * 10 ** (digits - 1)
     if ordinal < mod:
         return f"{prefix}{10 ** (digits - 1) + (ordinal * mult + add) % mod}"
-    return f"{prefix}{10 ** digits + ordinal}"
+    return f"{prefix}{10**digits + ordinal}"
 
 
 _SUFFIX = re.compile(r",?\s+(Inc\.|LLC|Co\.|Corporation|Company|P\.C\.)$")
-_ABBREV = (("ELECTRICAL", "ELEC"), ("ELECTRIC", "ELEC"), ("CONTRACTORS", "CONTR"), ("CONSTRUCTION", "CONST"),
-           ("MECHANICAL", "MECH"), ("SERVICES", "SVCS"), ("COMPANY", "CO"), ("CORPORATION", "CORP"),
-           ("PROTECTION", "PROT"), ("CONCRETE", "CONC"), ("EXCAVATING", "EXC"), ("ROOFING", "RFG"),
-           ("STRUCTURAL", "STRUCT"), ("ERECTORS", "ERECT"), (" & ", " AND "))
+_ABBREV = (
+    ("ELECTRICAL", "ELEC"),
+    ("ELECTRIC", "ELEC"),
+    ("CONTRACTORS", "CONTR"),
+    ("CONSTRUCTION", "CONST"),
+    ("MECHANICAL", "MECH"),
+    ("SERVICES", "SVCS"),
+    ("COMPANY", "CO"),
+    ("CORPORATION", "CORP"),
+    ("PROTECTION", "PROT"),
+    ("CONCRETE", "CONC"),
+    ("EXCAVATING", "EXC"),
+    ("ROOFING", "RFG"),
+    ("STRUCTURAL", "STRUCT"),
+    ("ERECTORS", "ERECT"),
+    (" & ", " AND "),
+)
 
 
 def erp_spelling(name: str) -> str:
@@ -86,8 +128,9 @@ class Sage300Codes:
         return cand
 
 
-def vendor_identity_rows(vendors: Iterable[tuple[int, str, str]], spelled: dict[tuple[str, str], str],
-                         codes: Sage300Codes) -> list[tuple[str, str, str, str]]:
+def vendor_identity_rows(
+    vendors: Iterable[tuple[int, str, str]], spelled: dict[tuple[str, str], str], codes: Sage300Codes
+) -> list[tuple[str, str, str, str]]:
     """``(vendor_key, system, system_vendor_id, spelled_name)`` for every vendor and system.
 
     ``vendors`` yields (ordinal, vendor_key, legal_name); ``spelled`` overrides a spelling.
@@ -108,5 +151,8 @@ def vendor_identity_rows(vendors: Iterable[tuple[int, str, str]], spelled: dict[
 
 
 def employee_identity_rows(employees: Iterable[tuple[int, str]]) -> list[tuple[str, str, str]]:
-    return [(emp, system, numbered(ordinal, *_EMPLOYEE_FORMATS[system]))
-            for ordinal, emp in employees for system in EMPLOYEE_SYSTEMS]
+    return [
+        (emp, system, numbered(ordinal, *_EMPLOYEE_FORMATS[system]))
+        for ordinal, emp in employees
+        for system in EMPLOYEE_SYSTEMS
+    ]

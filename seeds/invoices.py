@@ -80,39 +80,80 @@ def _write(ctx: Ctx, d: Draft, due_days: int) -> None:
     retainage = sum((x[4] for x in d.lines), Decimal("0.00"))
     recent = d.invoice_date > tl.prior_month_end - timedelta(days=31)
     doc = stable_id("invoice", inv_id) if (d.with_document or recent) else None
-    row = ctx.add("ap_invoices", invoice_id=inv_id, vendor_key=d.vendor, job_number=d.job, commitment_id=d.cid,
-                  invoice_number=d.number, requisition_number=d.requisition, invoice_date=d.invoice_date,
-                  due_date=d.invoice_date + timedelta(days=due_days),
-                  period_start=d.period[0] if d.period else None, period_end=d.period[1] if d.period else None,
-                  gross_amount=gross, retainage_amount=retainage, net_amount=gross - retainage,
-                  pm_status=d.pm_status, erp_status=d.erp_status, erp_synced=d.erp_synced,
-                  paid_amount=Decimal("0.00"), description=d.description, document_id=doc)
+    row = ctx.add(
+        "ap_invoices",
+        invoice_id=inv_id,
+        vendor_key=d.vendor,
+        job_number=d.job,
+        commitment_id=d.cid,
+        invoice_number=d.number,
+        requisition_number=d.requisition,
+        invoice_date=d.invoice_date,
+        due_date=d.invoice_date + timedelta(days=due_days),
+        period_start=d.period[0] if d.period else None,
+        period_end=d.period[1] if d.period else None,
+        gross_amount=gross,
+        retainage_amount=retainage,
+        net_amount=gross - retainage,
+        pm_status=d.pm_status,
+        erp_status=d.erp_status,
+        erp_synced=d.erp_synced,
+        paid_amount=Decimal("0.00"),
+        description=d.description,
+        document_id=doc,
+    )
     ctx.invoices[inv_id] = row
     lines = []
     for no, (cl_no, code, desc, amount, ret) in enumerate(d.lines, start=1):
-        lines.append(ctx.add("ap_invoice_lines", invoice_id=inv_id, line_no=no, commitment_line_no=cl_no,
-                             cost_code=code, description=desc, amount=amount, retainage=ret))
+        lines.append(
+            ctx.add(
+                "ap_invoice_lines",
+                invoice_id=inv_id,
+                line_no=no,
+                commitment_line_no=cl_no,
+                cost_code=code,
+                description=desc,
+                amount=amount,
+                retainage=ret,
+            )
+        )
     ctx.invoice_lines[inv_id] = lines
     if d.plant == "unsynced":
-        ctx.diverge("unsynced_invoice", inv_id,
-                    reason=f"{d.number} ({d.cid}, gross {gross}) is approved in Procore but not synced: "
-                           "the ERP has no AP invoice")
+        ctx.diverge(
+            "unsynced_invoice",
+            inv_id,
+            reason=f"{d.number} ({d.cid}, gross {gross}) is approved in Procore but not synced: "
+            "the ERP has no AP invoice",
+        )
     elif d.plant == "jsm":
         ctx.notes["jsm_invoice_id"] = inv_id
-        ctx.diverge("unentered_invoice", inv_id,
-                    reason=f"{d.number} for {gross} (PO {anchors.JSM_PO_NUMBER}, cost code {anchors.JSM_COST_CODE}) "
-                           "arrived by email as a PDF and is not entered in any system")
+        ctx.diverge(
+            "unentered_invoice",
+            inv_id,
+            reason=f"{d.number} for {gross} (PO {anchors.JSM_PO_NUMBER}, cost code {anchors.JSM_COST_CODE}) "
+            "arrived by email as a PDF and is not entered in any system",
+        )
     elif d.plant == "cap":
         ctx.notes["cap_invoice_id"] = inv_id
-        ctx.diverge("commitment_cap_exceeded", inv_id, apps=["redteam", "procore"],
-                    reason=f"{d.number} bills {gross} against {d.cid} whose remaining amount is "
-                           f"{d.extra['remaining']}: {d.extra['over']} past the cap")
+        ctx.diverge(
+            "commitment_cap_exceeded",
+            inv_id,
+            apps=["redteam", "procore"],
+            reason=f"{d.number} bills {gross} against {d.cid} whose remaining amount is "
+            f"{d.extra['remaining']}: {d.extra['over']} past the cap",
+        )
     elif d.plant == "po_mismatch":
         ctx.notes["po_mismatch_invoice_id"] = inv_id
-        ctx.diverge("bill_po_mismatch", inv_id, apps=["ressio", "vista_erp"],
-                    reason=f"{d.number} bills {gross} on a PO line of {d.extra['po_line']} "
-                           f"({d.extra['billed']} already billed)")
+        ctx.diverge(
+            "bill_po_mismatch",
+            inv_id,
+            apps=["ressio", "vista_erp"],
+            reason=f"{d.number} bills {gross} on a PO line of {d.extra['po_line']} "
+            f"({d.extra['billed']} already billed)",
+        )
     if d.plant in ("po_mismatch", "unbooked"):
-        ctx.diverge("unbooked_bill", inv_id,
-                    reason=f"Ressio bill {d.number} ({d.cid}, {gross}) is {d.pm_status} in Ressio "
-                           "and not booked in the ERP")
+        ctx.diverge(
+            "unbooked_bill",
+            inv_id,
+            reason=f"Ressio bill {d.number} ({d.cid}, {gross}) is {d.pm_status} in Ressio and not booked in the ERP",
+        )

@@ -42,11 +42,17 @@ class Entry:
     description: str
     source_ref: str | None
     lines: list[Line]
-    bank: list[tuple[str, Decimal, str, str]] = field(default_factory=list)   # account id, signed amount, BAI, desc
+    bank: list[tuple[str, Decimal, str, str]] = field(default_factory=list)  # account id, signed amount, BAI, desc
 
 
-def _dc(account: str, amount: Decimal, job: str | None = None, code: str | None = None,
-        vendor: str | None = None, memo: str | None = None) -> Line:
+def _dc(
+    account: str,
+    amount: Decimal,
+    job: str | None = None,
+    code: str | None = None,
+    vendor: str | None = None,
+    memo: str | None = None,
+) -> Line:
     """A debit for a positive amount, a credit for a negative one."""
     return (account, job, code, vendor, max(amount, Z), max(-amount, Z), memo)
 
@@ -65,21 +71,56 @@ def build_ledger(ctx: Ctx) -> None:
         je_id = stable_id("je", e.journal, number)
         if sum(x[4] for x in e.lines) != sum(x[5] for x in e.lines):
             raise RuntimeError(f"unbalanced entry {number}: {e.description}")
-        ctx.add("journal_entries", je_id=je_id, journal=e.journal, je_number=number, entry_date=e.entry_date,
-                period=period, description=e.description, status="posted", source_ref=e.source_ref,
-                auto_reverse=False)
+        ctx.add(
+            "journal_entries",
+            je_id=je_id,
+            journal=e.journal,
+            je_number=number,
+            entry_date=e.entry_date,
+            period=period,
+            description=e.description,
+            status="posted",
+            source_ref=e.source_ref,
+            auto_reverse=False,
+        )
         for n, (acct, job, code, vendor, dr, cr, memo) in enumerate((x for x in e.lines if x[4] or x[5]), start=1):
-            ctx.add("journal_lines", je_id=je_id, line_no=n, account=acct, job_number=job, cost_code=code,
-                    vendor_key=vendor, debit=dr, credit=cr, memo=memo)
+            ctx.add(
+                "journal_lines",
+                je_id=je_id,
+                line_no=n,
+                account=acct,
+                job_number=job,
+                cost_code=code,
+                vendor_key=vendor,
+                debit=dr,
+                credit=cr,
+                memo=memo,
+            )
         for i, (acct, amount, bai, desc) in enumerate(e.bank):
-            ctx.add("bank_transactions", txn_id=stable_id("txn", acct, number, i), bank_account_id=acct,
-                    posted_date=e.entry_date, amount=amount, bai_type_code=bai, description=desc,
-                    check_number=None, reference=number)
-    for c in ctx.rows("checks"):   # checks hit the bank when they clear
+            ctx.add(
+                "bank_transactions",
+                txn_id=stable_id("txn", acct, number, i),
+                bank_account_id=acct,
+                posted_date=e.entry_date,
+                amount=amount,
+                bai_type_code=bai,
+                description=desc,
+                check_number=None,
+                reference=number,
+            )
+    for c in ctx.rows("checks"):  # checks hit the bank when they clear
         if c["status"] == "cleared":
-            ctx.add("bank_transactions", txn_id=stable_id("txn", c["bank_account_id"], "check", c["check_number"]),
-                    bank_account_id=c["bank_account_id"], posted_date=c["cleared_date"], amount=-c["amount"],
-                    bai_type_code="475", description="CHECK PAID", check_number=c["check_number"], reference=None)
+            ctx.add(
+                "bank_transactions",
+                txn_id=stable_id("txn", c["bank_account_id"], "check", c["check_number"]),
+                bank_account_id=c["bank_account_id"],
+                posted_date=c["cleared_date"],
+                amount=-c["amount"],
+                bai_type_code="475",
+                description="CHECK PAID",
+                check_number=c["check_number"],
+                reference=None,
+            )
 
 
 def _ap(ctx: Ctx) -> list[Entry]:
@@ -88,8 +129,17 @@ def _ap(ctx: Ctx) -> list[Entry]:
         if inv["erp_status"] != "posted":
             continue
         job, vendor = inv["job_number"], inv["vendor_key"]
-        lines = [_dc(COST_TYPE_ACCOUNT[CODES[ln["cost_code"]].cost_type], ln["amount"], job, ln["cost_code"], vendor,
-                     ln["description"][:60]) for ln in ctx.invoice_lines[inv["invoice_id"]]]
+        lines = [
+            _dc(
+                COST_TYPE_ACCOUNT[CODES[ln["cost_code"]].cost_type],
+                ln["amount"],
+                job,
+                ln["cost_code"],
+                vendor,
+                ln["description"][:60],
+            )
+            for ln in ctx.invoice_lines[inv["invoice_id"]]
+        ]
         lines.append(_dc("2000", -inv["net_amount"], job, None, vendor, inv["invoice_number"]))
         if inv["retainage_amount"]:
             lines.append(_dc("2010", -inv["retainage_amount"], job, None, vendor, inv["invoice_number"]))
@@ -102,9 +152,18 @@ def _checks(ctx: Ctx) -> list[Entry]:
     for c in ctx.rows("checks"):
         if c["status"] == "void" or c["payee_vendor_key"] is None:
             continue
-        out.append(Entry("CD", c["issue_date"], f"Check {c['check_number']} - {c['payee_name']}", c["check_id"],
-                         [_dc("2000", c["amount"], None, None, c["payee_vendor_key"], f"Check {c['check_number']}"),
-                          _dc("1000", -c["amount"], memo=f"Check {c['check_number']}")]))
+        out.append(
+            Entry(
+                "CD",
+                c["issue_date"],
+                f"Check {c['check_number']} - {c['payee_name']}",
+                c["check_id"],
+                [
+                    _dc("2000", c["amount"], None, None, c["payee_vendor_key"], f"Check {c['check_number']}"),
+                    _dc("1000", -c["amount"], memo=f"Check {c['check_number']}"),
+                ],
+            )
+        )
     return out
 
 
@@ -133,27 +192,60 @@ def _payroll(ctx: Ctx) -> list[Entry]:
     for b, batch in sorted(batches.items()):
         day = batch["check_date"]
         lines = [_dc("5100", amt, job, code, memo="Gross wages") for (job, code), amt in sorted(gross[b].items())]
-        lines += [_dc("5110", amt, job, code, memo="Union fringe benefits")
-                  for (job, code), amt in sorted(fringe[b].items())]
+        lines += [
+            _dc("5110", amt, job, code, memo="Union fringe benefits") for (job, code), amt in sorted(fringe[b].items())
+        ]
         f_total = sum(fringe[b].values(), Z)
         lines += [_dc("2200", -wh[b]), _dc("2210", -f_total), _dc("1010", -net[b], memo="Net pay")]
-        out.append(Entry("PR", day, f"Payroll {b}", b, lines,
-                         [("BA-PAYR", -(net[b] - live[b]), "469", "ACH PAYROLL DIRECT DEPOSIT")]))
+        out.append(
+            Entry(
+                "PR",
+                day,
+                f"Payroll {b}",
+                b,
+                lines,
+                [("BA-PAYR", -(net[b] - live[b]), "469", "ACH PAYROLL DIRECT DEPOSIT")],
+            )
+        )
         funding = net[b] + wh[b]
-        out.append(Entry("GJ", day, f"Fund payroll account - {b}", b,
-                         [_dc("1010", funding), _dc("1000", -funding)],
-                         [("BA-OPER", -funding, "575", "ZBA TRANSFER TO PAYROLL"),
-                          ("BA-PAYR", funding, "275", "ZBA TRANSFER FROM OPERATING")]))
-        out.append(Entry("PR", day, f"Payroll tax deposit - {b}", b, [_dc("2200", wh[b]), _dc("1010", -wh[b])],
-                         [("BA-PAYR", -wh[b], "469", "IRS USATAXPYMT")]))
+        out.append(
+            Entry(
+                "GJ",
+                day,
+                f"Fund payroll account - {b}",
+                b,
+                [_dc("1010", funding), _dc("1000", -funding)],
+                [
+                    ("BA-OPER", -funding, "575", "ZBA TRANSFER TO PAYROLL"),
+                    ("BA-PAYR", funding, "275", "ZBA TRANSFER FROM OPERATING"),
+                ],
+            )
+        )
+        out.append(
+            Entry(
+                "PR",
+                day,
+                f"Payroll tax deposit - {b}",
+                b,
+                [_dc("2200", wh[b]), _dc("1010", -wh[b])],
+                [("BA-PAYR", -wh[b], "469", "IRS USATAXPYMT")],
+            )
+        )
         monthly_fringe[period_of(day)] += f_total
     for period, amount in sorted(monthly_fringe.items()):
         y, m = (int(x) for x in period.split("-"))
         day = month_end(date(y, m, 1)) + timedelta(days=15)
         if day <= ctx.clock and amount:
-            out.append(Entry("PR", day, f"Union fringe remittance - {period}", f"REMIT:{period}",
-                             [_dc("2210", amount), _dc("1000", -amount)],
-                             [("BA-OPER", -amount, "469", "ACH DEBIT UNION TRUST FUNDS")]))
+            out.append(
+                Entry(
+                    "PR",
+                    day,
+                    f"Union fringe remittance - {period}",
+                    f"REMIT:{period}",
+                    [_dc("2210", amount), _dc("1000", -amount)],
+                    [("BA-OPER", -amount, "469", "ACH DEBIT UNION TRUST FUNDS")],
+                )
+            )
     return out
 
 
@@ -161,13 +253,30 @@ def _owner(ctx: Ctx) -> list[Entry]:
     out = []
     for b in ctx.notes.get("owner_billing", []):
         ref = f"PAYAPP:{b['job']}:{b['app']}"
-        out.append(Entry("AR", b["period_end"], f"Owner pay application #{b['app']} - job {b['job']}", ref,
-                         [_dc("1200", b["due"], b["job"]), _dc("1210", b["retainage"], b["job"]),
-                          _dc("4000", -b["revenue"], b["job"])]))
+        out.append(
+            Entry(
+                "AR",
+                b["period_end"],
+                f"Owner pay application #{b['app']} - job {b['job']}",
+                ref,
+                [
+                    _dc("1200", b["due"], b["job"]),
+                    _dc("1210", b["retainage"], b["job"]),
+                    _dc("4000", -b["revenue"], b["job"]),
+                ],
+            )
+        )
         if b["paid_on"]:
-            out.append(Entry("CR", b["paid_on"], f"Owner payment - pay application #{b['app']} job {b['job']}", ref,
-                             [_dc("1000", b["due"]), _dc("1200", -b["due"], b["job"])],
-                             [("BA-OPER", b["due"], "165", "ACH CREDIT OWNER PAYMENT")]))
+            out.append(
+                Entry(
+                    "CR",
+                    b["paid_on"],
+                    f"Owner payment - pay application #{b['app']} job {b['job']}",
+                    ref,
+                    [_dc("1000", b["due"]), _dc("1200", -b["due"], b["job"])],
+                    [("BA-OPER", b["due"], "165", "ACH CREDIT OWNER PAYMENT")],
+                )
+            )
     return out
 
 
@@ -180,13 +289,28 @@ def _overhead(ctx: Ctx) -> list[Entry]:
             if when > ctx.clock:
                 continue
             amt = round_to(Decimal(base) * Decimal(r.randint(94, 106)) / 100, 1)
-            out.append(Entry("GJ", when, f"{desc} - {m:%b %Y}", f"OVERHEAD:{period_of(m)}",
-                             [_dc(acct, amt), _dc("1000", -amt)], [("BA-OPER", -amt, bai, desc.upper()[:40])]))
+            out.append(
+                Entry(
+                    "GJ",
+                    when,
+                    f"{desc} - {m:%b %Y}",
+                    f"OVERHEAD:{period_of(m)}",
+                    [_dc(acct, amt), _dc("1000", -amt)],
+                    [("BA-OPER", -amt, bai, desc.upper()[:40])],
+                )
+            )
         when = month_end(m)
         if when <= ctx.clock:
             dep = round_to(Decimal(28000) * Decimal(r.randint(98, 102)) / 100, 1)
-            out.append(Entry("GJ", when, f"Equipment depreciation - {m:%b %Y}", f"OVERHEAD:{period_of(m)}",
-                             [_dc("6500", dep), _dc("1510", -dep)]))
+            out.append(
+                Entry(
+                    "GJ",
+                    when,
+                    f"Equipment depreciation - {m:%b %Y}",
+                    f"OVERHEAD:{period_of(m)}",
+                    [_dc("6500", dep), _dc("1510", -dep)],
+                )
+            )
     return out
 
 
@@ -203,9 +327,18 @@ def _opening(ctx: Ctx, entries: list[Entry]) -> Entry:
         low = min(low, running)
     cash = max(round_to(-low + Decimal(1500000), 10000), Decimal("2500000.00"))
     payroll_cash = Decimal("250000.00")
-    equipment, accum, prepaid, loc, stock = (Decimal(x) for x in ("4850000.00", "1920000.00", "310000.00",
-                                                                   "1500000.00", "500000.00"))
+    equipment, accum, prepaid, loc, stock = (
+        Decimal(x) for x in ("4850000.00", "1920000.00", "310000.00", "1500000.00", "500000.00")
+    )
     retained = cash + payroll_cash + equipment - accum + prepaid - loc - stock
-    lines = [_dc("1000", cash), _dc("1010", payroll_cash), _dc("1400", prepaid), _dc("1500", equipment),
-             _dc("1510", -accum), _dc("2500", -loc), _dc("3000", -stock), _dc("3100", -retained)]
+    lines = [
+        _dc("1000", cash),
+        _dc("1010", payroll_cash),
+        _dc("1400", prepaid),
+        _dc("1500", equipment),
+        _dc("1510", -accum),
+        _dc("2500", -loc),
+        _dc("3000", -stock),
+        _dc("3100", -retained),
+    ]
     return Entry("GJ", ctx.tl.window_start, f"Opening balances {period_of(ctx.tl.window_start)}", "OPENING", lines)

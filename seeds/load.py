@@ -22,9 +22,10 @@ def book_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, st
     """table -> [(column, DuckDB type, nullable)] for the ``book`` schema of the current database."""
     out: dict[str, list[tuple[str, str, bool]]] = {}
     for table, col, dtype, nullable in con.execute(
-            """SELECT table_name, column_name, data_type, is_nullable FROM duckdb_columns()
+        """SELECT table_name, column_name, data_type, is_nullable FROM duckdb_columns()
                WHERE database_name = current_database() AND schema_name = 'book'
-               ORDER BY table_name, column_index""").fetchall():
+               ORDER BY table_name, column_index"""
+    ).fetchall():
         out.setdefault(table, []).append((col, dtype, bool(nullable)))
     return out
 
@@ -34,9 +35,10 @@ def load_order(con: duckdb.DuckDBPyConnection) -> list[str]:
     tables = sorted(book_columns(con))
     deps: dict[str, set[str]] = {t: set() for t in tables}
     for table, ref in con.execute(
-            """SELECT table_name, referenced_table FROM duckdb_constraints()
+        """SELECT table_name, referenced_table FROM duckdb_constraints()
                WHERE database_name = current_database() AND schema_name = 'book'
-                 AND constraint_type = 'FOREIGN KEY'""").fetchall():
+                 AND constraint_type = 'FOREIGN KEY'"""
+    ).fetchall():
         if ref != table:
             deps[table].add(ref)
     order: list[str] = []
@@ -53,10 +55,16 @@ def load_order(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 def arrow_type(dtype: str) -> pa.DataType:
     if dtype.startswith("DECIMAL"):
-        p, s = (int(x) for x in dtype[dtype.index("(") + 1:-1].split(","))
+        p, s = (int(x) for x in dtype[dtype.index("(") + 1 : -1].split(","))
         return pa.decimal128(p, s)
-    return {"VARCHAR": pa.string(), "DATE": pa.date32(), "INTEGER": pa.int32(), "BIGINT": pa.int64(),
-            "BOOLEAN": pa.bool_(), "TIMESTAMP": pa.timestamp("us")}[dtype]
+    return {
+        "VARCHAR": pa.string(),
+        "DATE": pa.date32(),
+        "INTEGER": pa.int32(),
+        "BIGINT": pa.int64(),
+        "BOOLEAN": pa.bool_(),
+        "TIMESTAMP": pa.timestamp("us"),
+    }[dtype]
 
 
 def to_arrow(table: str, rows: Sequence[Row], columns: list[tuple[str, str, bool]]) -> pa.Table:
@@ -85,8 +93,9 @@ def insert_arrow(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> 
         con.unregister(name)
 
 
-def load_rows(con: duckdb.DuckDBPyConnection, tables: dict[str, list[Row]],
-              only: Iterable[str] | None = None) -> dict[str, int]:
+def load_rows(
+    con: duckdb.DuckDBPyConnection, tables: dict[str, list[Row]], only: Iterable[str] | None = None
+) -> dict[str, int]:
     """Insert every generated table (or ``only`` those) in foreign-key order; returns row counts."""
     catalog = book_columns(con)
     unknown = set(tables) - set(catalog)

@@ -49,8 +49,12 @@ def _priorities(steps: Sequence[Step]) -> dict[str, float]:
     return level
 
 
-def run_steps(con: duckdb.DuckDBPyConnection, steps: Sequence[Step], workers: int | None = None,
-              setup: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> None:
+def run_steps(
+    con: duckdb.DuckDBPyConnection,
+    steps: Sequence[Step],
+    workers: int | None = None,
+    setup: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
+) -> None:
     """Run ``steps`` (each ``after`` names only earlier steps) on ``workers`` cursors of ``con``
     (default :func:`build_workers`), each first ``USE``-ing ``con``'s current database and
     running ``setup``. With one worker the steps run in order on ``con`` itself. The first
@@ -106,8 +110,9 @@ def run_steps(con: duckdb.DuckDBPyConnection, steps: Sequence[Step], workers: in
         finally:
             cursor.close()
 
-    threads = [threading.Thread(target=work, args=(con.cursor(),), name=f"build-{i}", daemon=True)
-               for i in range(workers)]
+    threads = [
+        threading.Thread(target=work, args=(con.cursor(),), name=f"build-{i}", daemon=True) for i in range(workers)
+    ]
     for t in threads:
         t.start()
     for t in threads:

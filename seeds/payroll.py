@@ -40,8 +40,13 @@ def _day_hours(ctx: Ctx, w: Worker, job: str, day: date, r: random.Random) -> tu
             return None
         if day.weekday() == 5:
             return (ZERO, Decimal("4.00")) if job == "1990" else None
-        if (plan.defect == "apprentice_over_ratio" and w.trade == plan.defect_trade and w.level == "journeyman"
-                and day.weekday() == 2 and ctx.notes.get("absent") in (None, w.employee_id)):
+        if (
+            plan.defect == "apprentice_over_ratio"
+            and w.trade == plan.defect_trade
+            and w.level == "journeyman"
+            and day.weekday() == 2
+            and ctx.notes.get("absent") in (None, w.employee_id)
+        ):
             ctx.notes["absent"] = w.employee_id
             return None
         return EIGHT, ZERO
@@ -69,10 +74,18 @@ def build_timecards(ctx: Ctx) -> None:
             pending = r.random() < 0.5
             if hours:
                 approved = not (day >= open_from and pending)
-                ctx.add("timecards", timecard_id=stable_id("timecard", w.employee_id, day.isoformat(), w.home_job),
-                        employee_id=w.employee_id, job_number=w.home_job, work_date=day,
-                        cost_code=TRADES[w.trade][1], hours_regular=hours[0], hours_overtime=hours[1],
-                        source_system=source_system(w.home_job), approved=approved)
+                ctx.add(
+                    "timecards",
+                    timecard_id=stable_id("timecard", w.employee_id, day.isoformat(), w.home_job),
+                    employee_id=w.employee_id,
+                    job_number=w.home_job,
+                    work_date=day,
+                    cost_code=TRADES[w.trade][1],
+                    hours_regular=hours[0],
+                    hours_overtime=hours[1],
+                    source_system=source_system(w.home_job),
+                    approved=approved,
+                )
             day += timedelta(days=1)
 
 
@@ -102,8 +115,15 @@ def build_payroll(ctx: Ctx) -> None:
     for week_end in tl.payroll_weeks:
         batch = f"PR-{week_end.isoformat()}"
         check = tl.batch_check_date(week_end)
-        ctx.add("payroll_batches", batch_id=batch, period_start=week_end - timedelta(days=6), period_end=week_end,
-                check_date=check, status="released" if check <= tl.clock else "open", bank_account_id="BA-PAYR")
+        ctx.add(
+            "payroll_batches",
+            batch_id=batch,
+            period_start=week_end - timedelta(days=6),
+            period_end=week_end,
+            check_date=check,
+            status="released" if check <= tl.clock else "open",
+            bank_account_id="BA-PAYR",
+        )
         start = week_end - timedelta(days=6)
         for w in workers.values():
             if week_end >= tl.timecard_start:
@@ -125,9 +145,19 @@ def build_payroll(ctx: Ctx) -> None:
                 if w.employee_id not in withholding:
                     withholding[w.employee_id] = Decimal(18 + ctx.draw("withholding", w.employee_id) % 10) / 100
                 wh = money(gross * withholding[w.employee_id])
-                ctx.add("payroll_earnings", batch_id=batch, employee_id=w.employee_id, job_number=job,
-                        hours_regular=reg, hours_overtime=ot, rate_paid=paid, fringe_paid=fringe, gross_pay=gross,
-                        withholding=wh, net_pay=gross - wh)
+                ctx.add(
+                    "payroll_earnings",
+                    batch_id=batch,
+                    employee_id=w.employee_id,
+                    job_number=job,
+                    hours_regular=reg,
+                    hours_overtime=ot,
+                    rate_paid=paid,
+                    fringe_paid=fringe,
+                    gross_pay=gross,
+                    withholding=wh,
+                    net_pay=gross - wh,
+                )
 
 
 def build_certified_payrolls(ctx: Ctx) -> None:
@@ -136,37 +166,62 @@ def build_certified_payrolls(ctx: Ctx) -> None:
     batch = f"PR-{week.isoformat()}"
     workers: dict[str, Worker] = ctx.notes["workers"]
     earn = {(e["employee_id"], e["job_number"]): e for e in ctx.rows("payroll_earnings") if e["batch_id"] == batch}
-    days = [week - timedelta(days=6 - i) for i in range(7)]   # Sunday .. Saturday
+    days = [week - timedelta(days=6 - i) for i in range(7)]  # Sunday .. Saturday
     hours: dict[tuple[str, str], dict[date, Decimal]] = defaultdict(dict)
     for tc in ctx.rows("timecards"):
         if days[0] <= tc["work_date"] <= week:
             hours[(tc["job_number"], tc["employee_id"])][tc["work_date"]] = tc["hours_regular"] + tc["hours_overtime"]
     for job in anchors.CERT_JOBS:
         sub_id = f"CP-{job}-{week.isoformat()}"
-        ctx.add("certified_payrolls", submission_id=sub_id, job_number=job,
-                determination_id=ctx.notes["determinations"][job],
-                payroll_number=(week - ctx.jobs[job].start).days // 7 + 1, week_ending=week, status="draft",
-                document_id=stable_id("wh347", sub_id))
+        ctx.add(
+            "certified_payrolls",
+            submission_id=sub_id,
+            job_number=job,
+            determination_id=ctx.notes["determinations"][job],
+            payroll_number=(week - ctx.jobs[job].start).days // 7 + 1,
+            week_ending=week,
+            status="draft",
+            document_id=stable_id("wh347", sub_id),
+        )
         crew = sorted(e for (j, e) in hours if j == job)
         lines = []
         for n, emp in enumerate(crew, start=1):
             w, e, h = workers[emp], earn[(emp, job)], hours[(job, emp)]
             per_day = [h.get(d, ZERO) for d in days]
-            lines.append(ctx.add("certified_payroll_lines", submission_id=sub_id, line_no=n, employee_id=emp,
-                                 classification=TRADES[w.trade][0],
-                                 level="apprentice" if w.level == "apprentice" else "journeyman",
-                                 apprentice_registration=w.registration, hours_sun=per_day[0], hours_mon=per_day[1],
-                                 hours_tue=per_day[2], hours_wed=per_day[3], hours_thu=per_day[4],
-                                 hours_fri=per_day[5], hours_sat=per_day[6], total_hours=sum(per_day, ZERO),
-                                 rate_paid=e["rate_paid"], fringe_paid=e["fringe_paid"],
-                                 gross_this_project=e["gross_pay"]))
+            lines.append(
+                ctx.add(
+                    "certified_payroll_lines",
+                    submission_id=sub_id,
+                    line_no=n,
+                    employee_id=emp,
+                    classification=TRADES[w.trade][0],
+                    level="apprentice" if w.level == "apprentice" else "journeyman",
+                    apprentice_registration=w.registration,
+                    hours_sun=per_day[0],
+                    hours_mon=per_day[1],
+                    hours_tue=per_day[2],
+                    hours_wed=per_day[3],
+                    hours_thu=per_day[4],
+                    hours_fri=per_day[5],
+                    hours_sat=per_day[6],
+                    total_hours=sum(per_day, ZERO),
+                    rate_paid=e["rate_paid"],
+                    fringe_paid=e["fringe_paid"],
+                    gross_this_project=e["gross_pay"],
+                )
+            )
         flags = violations(ctx, job, lines, days)
         planned = {w.employee_id: w.defect for w in workers.values() if w.home_job == job and w.defect}
         if flags != planned:
             raise RuntimeError(f"certified payroll {sub_id}: computed flags {flags} != planted {planned}")
         for emp, code in sorted(flags.items()):
-            ctx.diverge("certified_payroll_exception", emp, apps=["lcptracker"], suffix=sub_id,
-                        reason=f"{sub_id} line for {emp}: {code}")
+            ctx.diverge(
+                "certified_payroll_exception",
+                emp,
+                apps=["lcptracker"],
+                suffix=sub_id,
+                reason=f"{sub_id} line for {emp}: {code}",
+            )
 
 
 def violations(ctx: Ctx, job: str, lines: list[dict], days: list[date]) -> dict[str, str]:
@@ -210,9 +265,13 @@ def violations(ctx: Ctx, job: str, lines: list[dict], days: list[date]) -> dict[
 FICA_RATE = Decimal("0.0765")
 IL_RATE = Decimal("0.0495")
 IL_ALLOWANCE = Decimal(2850)
-WORKING_DUES: dict[str, Decimal] = {   # union local -> working-dues check-off, share of gross
-    "IBEW-134": Decimal("0.0250"), "CARP-58": Decimal("0.0200"), "LIUNA-2": Decimal("0.0225"),
-    "IW-1": Decimal("0.0275"), "UA-130": Decimal("0.0250"), "IUOE-150": Decimal("0.0200"),
+WORKING_DUES: dict[str, Decimal] = {  # union local -> working-dues check-off, share of gross
+    "IBEW-134": Decimal("0.0250"),
+    "CARP-58": Decimal("0.0200"),
+    "LIUNA-2": Decimal("0.0225"),
+    "IW-1": Decimal("0.0275"),
+    "UA-130": Decimal("0.0250"),
+    "IUOE-150": Decimal("0.0200"),
     "OPCMIA-502": Decimal("0.0225"),
 }
 DAY_KEYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
@@ -226,8 +285,13 @@ def employee_profile(seed: int, employee_id: str, exemptions: int) -> dict:
         status = r.choice(("married", "married", "head_of_household"))
     else:
         status = r.choice(("single", "single", "married"))
-    return {"address": names.street_address(r), "city": city, "state": state, "zip": names.zip_code(r, zp),
-            "filing_status": status}
+    return {
+        "address": names.street_address(r),
+        "city": city,
+        "state": state,
+        "zip": names.zip_code(r, zp),
+        "filing_status": status,
+    }
 
 
 def withholding_exemptions(ctx: Ctx, employee_id: str) -> int:
@@ -239,13 +303,18 @@ def withholding_exemptions(ctx: Ctx, employee_id: str) -> int:
 def build_employee_profiles(ctx: Ctx) -> None:
     for e in ctx.rows("employees"):
         n = withholding_exemptions(ctx, e["employee_id"])
-        ctx.add("employee_tax_profiles", employee_id=e["employee_id"],
-                **employee_profile(ctx.inputs.seed, e["employee_id"], n),
-                withholding_exemptions=n, state_allowances=n + 1)
+        ctx.add(
+            "employee_tax_profiles",
+            employee_id=e["employee_id"],
+            **employee_profile(ctx.inputs.seed, e["employee_id"], n),
+            withholding_exemptions=n,
+            state_allowances=n + 1,
+        )
 
 
-def deductions(gross: Decimal, withholding: Decimal, state_allowances: int, union_local: str | None
-               ) -> tuple[Decimal, Decimal, Decimal, Decimal]:
+def deductions(
+    gross: Decimal, withholding: Decimal, state_allowances: int, union_local: str | None
+) -> tuple[Decimal, Decimal, Decimal, Decimal]:
     """(FICA, federal, state, other) for one week's wages; they sum to ``withholding``."""
     fica = money(gross * FICA_RATE)
     state = max(Decimal("0.00"), money((gross - IL_ALLOWANCE * state_allowances / 52) * IL_RATE))
@@ -277,11 +346,21 @@ def build_certified_payroll_details(ctx: Ctx) -> None:
         days = [s["week_ending"] - timedelta(days=6 - i) for i in range(7)]
         split = [cards.get((s["job_number"], emp, d), (ZERO, ZERO)) for d in days]
         gross, withheld, net = week[(f"PR-{s['week_ending'].isoformat()}", emp)]
-        fica, federal, state, other = deductions(gross, withheld, profiles[emp]["state_allowances"],
-                                                 emps[emp]["union_local"])
-        ctx.add("certified_payroll_line_details", submission_id=ln["submission_id"], line_no=ln["line_no"],
-                **{f"st_{k}": st for k, (st, _ot) in zip(DAY_KEYS, split, strict=True)},
-                **{f"ot_{k}": ot for k, (_st, ot) in zip(DAY_KEYS, split, strict=True)},
-                overtime_rate=rate(ln["rate_paid"] * Decimal("1.5")), gross_all_work=gross, fica=fica,
-                federal_withholding=federal, state_withholding=state, other_deductions=other,
-                total_deductions=withheld, net_pay=net)
+        fica, federal, state, other = deductions(
+            gross, withheld, profiles[emp]["state_allowances"], emps[emp]["union_local"]
+        )
+        ctx.add(
+            "certified_payroll_line_details",
+            submission_id=ln["submission_id"],
+            line_no=ln["line_no"],
+            **{f"st_{k}": st for k, (st, _ot) in zip(DAY_KEYS, split, strict=True)},
+            **{f"ot_{k}": ot for k, (_st, ot) in zip(DAY_KEYS, split, strict=True)},
+            overtime_rate=rate(ln["rate_paid"] * Decimal("1.5")),
+            gross_all_work=gross,
+            fica=fica,
+            federal_withholding=federal,
+            state_withholding=state,
+            other_deductions=other,
+            total_deductions=withheld,
+            net_pay=net,
+        )

@@ -20,16 +20,27 @@ from cfab.seeds.determinism import money, rate
 from cfab.seeds.identities import employee_identity_rows
 from cfab.seeds.reference import APPRENTICE_RATIOS, TRADES, UNION_LOCALS
 
-COUNTY_FACTOR = {"Cook": "1.0000", "DuPage": "1.0000", "Lake": "1.0000", "Kane": "0.9950", "Will": "1.0000",
-                 "McHenry": "0.9800", "Kendall": "0.9700", "DeKalb": "0.9300", "Winnebago": "0.9000",
-                 "Peoria": "0.8900", "Champaign": "0.8800", "Sangamon": "0.8700"}
+COUNTY_FACTOR = {
+    "Cook": "1.0000",
+    "DuPage": "1.0000",
+    "Lake": "1.0000",
+    "Kane": "0.9950",
+    "Will": "1.0000",
+    "McHenry": "0.9800",
+    "Kendall": "0.9700",
+    "DeKalb": "0.9300",
+    "Winnebago": "0.9000",
+    "Peoria": "0.8900",
+    "Champaign": "0.8800",
+    "Sangamon": "0.8700",
+}
 
 
 @dataclass
 class Worker:
     employee_id: str
     trade: str
-    level: str                 # journeyman|apprentice|foreman
+    level: str  # journeyman|apprentice|foreman
     home_job: str
     apprentice_pct: Decimal | None
     base_rate: Decimal
@@ -52,7 +63,7 @@ def build_people(ctx: Ctx) -> None:
         ctx.add("union_locals", local_code=local, union_name=union, trade=trade, city=city, fringe_rate=Decimal(fringe))
     for trade, (per, source) in APPRENTICE_RATIOS.items():
         ctx.add("apprentice_ratio_rules", trade=trade, journeymen_per_apprentice=per, source=source)
-    slots: list[tuple[str, str, str, str | None]] = []   # (job, trade, level, defect)
+    slots: list[tuple[str, str, str, str | None]] = []  # (job, trade, level, defect)
     for job, plan in anchors.CERT_PLANS.items():
         for trade, (fm, jm, ap) in plan.crews.items():
             levels = ["foreman"] * fm + ["journeyman"] * jm + ["apprentice"] * ap
@@ -101,18 +112,33 @@ def _worker(ctx: Ctx, i: int, job: str, trade: str, level: str, defect: str | No
     reg = None
     if level == "apprentice" and defect != "apprentice_unregistered":
         reg = f"IL-{ctx.tl.clock.year - r.randint(1, 4)}-{r.randint(100000, 999999)}"
-    hire = ctx.tl.window_start - timedelta(days=r.randint(30, 3000)) if r.random() < 0.85 else \
-        ctx.tl.window_start + timedelta(days=r.randint(0, 120))
+    hire = (
+        ctx.tl.window_start - timedelta(days=r.randint(30, 3000))
+        if r.random() < 0.85
+        else ctx.tl.window_start + timedelta(days=r.randint(0, 120))
+    )
     if job in anchors.CERT_PLANS:
         hire = min(hire, ctx.tl.timecard_start - timedelta(days=30))
     first, last = names.person(r)
     term = ctx.tl.window_start + timedelta(days=r.randint(90, 200)) if defect == "terminated" else None
-    w = Worker(emp, trade, level, job, pct, base, fringe, reg, hire, term,
-               defect if defect != "terminated" else None)
-    ctx.add("employees", employee_id=emp, first_name=first, last_name=last, ssn_last4=f"{r.randint(1, 9999):04d}",
-            trade=trade, classification=TRADES[trade][0], level=level, apprentice_registration=reg,
-            apprentice_pct=pct, union_local=local, base_rate=base, fringe_rate=fringe, hire_date=hire,
-            status="terminated" if term else "active")
+    w = Worker(emp, trade, level, job, pct, base, fringe, reg, hire, term, defect if defect != "terminated" else None)
+    ctx.add(
+        "employees",
+        employee_id=emp,
+        first_name=first,
+        last_name=last,
+        ssn_last4=f"{r.randint(1, 9999):04d}",
+        trade=trade,
+        classification=TRADES[trade][0],
+        level=level,
+        apprentice_registration=reg,
+        apprentice_pct=pct,
+        union_local=local,
+        base_rate=base,
+        fringe_rate=fringe,
+        hire_date=hire,
+        status="terminated" if term else "active",
+    )
     return w
 
 
@@ -133,9 +159,16 @@ def _determinations(ctx: Ctx) -> None:
         mod = r.randint(0, 6)
         det = f"{number}-mod{mod}"
         wds[job.number] = det
-        ctx.add("wage_determinations", determination_id=det, job_number=job.number, wd_number=number,
-                modification=mod, county=job.county, state=job.state,
-                effective_date=job.start - timedelta(days=r.randint(40, 120)))
+        ctx.add(
+            "wage_determinations",
+            determination_id=det,
+            job_number=job.number,
+            wd_number=number,
+            modification=mod,
+            county=job.county,
+            state=job.state,
+            effective_date=job.start - timedelta(days=r.randint(40, 120)),
+        )
         factor = Decimal(COUNTY_FACTOR.get(job.county, "0.9500"))
         for trade, (cls, _code) in TRADES.items():
             _l, _u, _c, scale, fringe = UNION_LOCALS[trade]

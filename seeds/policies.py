@@ -26,5 +26,10 @@ def build_policies(ctx: Ctx) -> None:
     effective = date(ctx.tl.window_start.year, 1, 1)
     for policy_id, title in TITLES.items():
         body = BODIES[policy_id].format(company="Company A Construction, Inc.", tax_year=ctx.tl.tax_year)
-        ctx.add("policies", policy_id=policy_id, title=title, body=f"# {title}\n\n{body.strip()}\n",
-                effective_date=effective)
+        ctx.add(
+            "policies",
+            policy_id=policy_id,
+            title=title,
+            body=f"# {title}\n\n{body.strip()}\n",
+            effective_date=effective,
+        )

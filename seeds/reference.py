@@ -9,8 +9,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 COMPANY = dict(
-    company_id="A", name="Company A Construction, Inc.", ein="36-4187552", email_domain="companyA.com",
-    address="1200 Warrenville Rd, Suite 400", city="Naperville", state="IL", zip="60563",
+    company_id="A",
+    name="Company A Construction, Inc.",
+    ein="36-4187552",
+    email_domain="companyA.com",
+    address="1200 Warrenville Rd, Suite 400",
+    city="Naperville",
+    state="IL",
+    zip="60563",
     phone="(630) 555-0142",
 )
 DOMAIN = "companyA.com"
@@ -68,7 +74,7 @@ class CostCode:
     cost_type: str
     erp_phase: str
     note: str | None
-    start: Decimal   # activity window as a fraction of the job's duration
+    start: Decimal  # activity window as a fraction of the job's duration
     end: Decimal
 
     @property
@@ -86,30 +92,65 @@ COST_CODES: tuple[CostCode, ...] = (
     _cc("01-310", "Project management and supervision", "L", "01-310-00", ("0", "1")),
     _cc("01-450", "Quality control and testing", "S", "01-450-00", ("0.05", "0.95")),
     _cc("01-500", "Temporary facilities and controls", "O", "01-500-00", ("0", "1")),
-    _cc("01-540", "Construction equipment rental", "E", "01-500-00", ("0", "0.9"),
-        "ERP has no equipment-rental phase; posts to temporary facilities 01-500-00"),
-    _cc("01-560", "Temporary barriers and enclosures", "M", "01-500-00", ("0", "0.7"),
-        _ROLLUP.format("01-500 temporary facilities")),
+    _cc(
+        "01-540",
+        "Construction equipment rental",
+        "E",
+        "01-500-00",
+        ("0", "0.9"),
+        "ERP has no equipment-rental phase; posts to temporary facilities 01-500-00",
+    ),
+    _cc(
+        "01-560",
+        "Temporary barriers and enclosures",
+        "M",
+        "01-500-00",
+        ("0", "0.7"),
+        _ROLLUP.format("01-500 temporary facilities"),
+    ),
     _cc("01-710", "General labor and cleanup", "L", "01-710-00", ("0", "1")),
     _cc("01-740", "Cleaning and waste management", "S", "01-740-00", ("0.05", "1")),
-    _cc("01-900", "Contingency", "O", "01-900-00", ("0", "1"),
-        "PM-only contingency: carried in the PM budget, excluded from the ERP estimate"),
-    _cc("02-410", "Selective demolition", "S", "02-220-00", ("0", "0.15"),
-        "1995 MasterFormat: demolition sits under Division 2 site construction"),
+    _cc(
+        "01-900",
+        "Contingency",
+        "O",
+        "01-900-00",
+        ("0", "1"),
+        "PM-only contingency: carried in the PM budget, excluded from the ERP estimate",
+    ),
+    _cc(
+        "02-410",
+        "Selective demolition",
+        "S",
+        "02-220-00",
+        ("0", "0.15"),
+        "1995 MasterFormat: demolition sits under Division 2 site construction",
+    ),
     _cc("03-100", "Concrete forming and accessories", "L", "03-100-00", ("0.06", "0.45")),
     _cc("03-200", "Concrete reinforcing", "S", "03-200-00", ("0.06", "0.45")),
     _cc("03-300", "Cast-in-place concrete", "S", "03-300-00", ("0.06", "0.5")),
-    _cc("03-310", "Concrete materials (ready-mix)", "M", "03-300-00", ("0.06", "0.5"),
-        _ROLLUP.format("03-300 cast-in-place concrete")),
+    _cc(
+        "03-310",
+        "Concrete materials (ready-mix)",
+        "M",
+        "03-300-00",
+        ("0.06", "0.5"),
+        _ROLLUP.format("03-300 cast-in-place concrete"),
+    ),
     _cc("03-350", "Concrete finishing", "L", "03-350-00", ("0.08", "0.55")),
     _cc("04-200", "Unit masonry", "S", "04-200-00", ("0.25", "0.6")),
-    _cc("05-050", "Steel erection - self-perform", "L", "05-120-00", ("0.18", "0.5"),
-        "Self-performed ironwork shares the structural steel phase 05-120-00"),
+    _cc(
+        "05-050",
+        "Steel erection - self-perform",
+        "L",
+        "05-120-00",
+        ("0.18", "0.5"),
+        "Self-performed ironwork shares the structural steel phase 05-120-00",
+    ),
     _cc("05-120", "Structural steel framing", "S", "05-120-00", ("0.15", "0.5")),
     _cc("05-500", "Metal fabrications", "S", "05-500-00", ("0.3", "0.8")),
     _cc("06-100", "Rough carpentry", "L", "06-100-00", ("0.2", "0.75")),
-    _cc("06-110", "Lumber and sheathing", "M", "06-100-00", ("0.2", "0.7"),
-        _ROLLUP.format("06-100 rough carpentry")),
+    _cc("06-110", "Lumber and sheathing", "M", "06-100-00", ("0.2", "0.7"), _ROLLUP.format("06-100 rough carpentry")),
     _cc("06-200", "Finish carpentry and casework", "S", "06-200-00", ("0.65", "0.95")),
     _cc("07-200", "Thermal insulation", "S", "07-200-00", ("0.45", "0.8")),
     _cc("07-500", "Membrane roofing", "S", "07-500-00", ("0.4", "0.7")),
@@ -117,33 +158,65 @@ COST_CODES: tuple[CostCode, ...] = (
     _cc("08-110", "Hollow metal doors and frames", "M", "08-100-00", ("0.4", "0.85")),
     _cc("08-400", "Entrances and storefronts", "S", "08-400-00", ("0.5", "0.85")),
     _cc("08-800", "Glazing", "S", "08-800-00", ("0.45", "0.85")),
-    _cc("09-200", "Gypsum board assemblies", "S", "09-250-00", ("0.5", "0.85"),
-        "1995 MasterFormat numbers gypsum board 09250"),
+    _cc(
+        "09-200",
+        "Gypsum board assemblies",
+        "S",
+        "09-250-00",
+        ("0.5", "0.85"),
+        "1995 MasterFormat numbers gypsum board 09250",
+    ),
     _cc("09-300", "Tiling", "S", "09-300-00", ("0.7", "0.95")),
     _cc("09-650", "Resilient flooring", "S", "09-650-00", ("0.75", "0.97")),
     _cc("09-900", "Painting and coating", "S", "09-900-00", ("0.7", "0.98")),
     _cc("10-280", "Toilet accessories", "M", "10-800-00", ("0.8", "0.98")),
     _cc("14-200", "Elevators", "S", "14-200-00", ("0.45", "0.95")),
-    _cc("21-100", "Fire suppression sprinklers", "S", "15-300-00", ("0.3", "0.9"),
-        "Fire protection was Division 15 (15300) in the ERP's 1995 numbering"),
-    _cc("22-010", "Plumbing - self-perform labor", "L", "15-400-00", ("0.15", "0.9"),
-        _ROLLUP.format("22-100 plumbing")),
+    _cc(
+        "21-100",
+        "Fire suppression sprinklers",
+        "S",
+        "15-300-00",
+        ("0.3", "0.9"),
+        "Fire protection was Division 15 (15300) in the ERP's 1995 numbering",
+    ),
+    _cc(
+        "22-010", "Plumbing - self-perform labor", "L", "15-400-00", ("0.15", "0.9"), _ROLLUP.format("22-100 plumbing")
+    ),
     _cc("22-100", "Plumbing piping and fixtures", "S", "15-400-00", ("0.15", "0.92")),
     _cc("23-050", "HVAC - basic materials and methods", "S", "15-700-00", ("0.25", "0.92")),
-    _cc("23-300", "HVAC air distribution", "S", "15-700-00", ("0.35", "0.92"),
-        "ERP carries one HVAC phase 15-700-00 for all of Division 23"),
+    _cc(
+        "23-300",
+        "HVAC air distribution",
+        "S",
+        "15-700-00",
+        ("0.35", "0.92"),
+        "ERP carries one HVAC phase 15-700-00 for all of Division 23",
+    ),
     _cc("26-050", "Electrical - power distribution", "S", "16-050-00", ("0.2", "0.95")),
-    _cc("26-060", "Electrical materials and gear", "M", "16-050-00", ("0.2", "0.9"),
-        _ROLLUP.format("26-050 electrical")),
+    _cc(
+        "26-060", "Electrical materials and gear", "M", "16-050-00", ("0.2", "0.9"), _ROLLUP.format("26-050 electrical")
+    ),
     _cc("26-100", "Electrical - self-perform labor", "L", "16-100-00", ("0.15", "0.95")),
     _cc("26-500", "Lighting", "S", "16-500-00", ("0.55", "0.95")),
-    _cc("27-100", "Structured cabling", "S", "16-700-00", ("0.6", "0.95"),
-        "Communications were part of Division 16 (16700) in the ERP"),
+    _cc(
+        "27-100",
+        "Structured cabling",
+        "S",
+        "16-700-00",
+        ("0.6", "0.95"),
+        "Communications were part of Division 16 (16700) in the ERP",
+    ),
     _cc("28-300", "Fire detection and alarm", "S", "16-720-00", ("0.6", "0.97")),
     _cc("31-100", "Site clearing", "S", "02-230-00", ("0", "0.12")),
     _cc("31-200", "Earthwork", "S", "02-200-00", ("0.02", "0.3")),
-    _cc("31-230", "Excavation and fill - self-perform", "L", "02-200-00", ("0.02", "0.3"),
-        "Self-performed excavation shares the earthwork phase 02-200-00"),
+    _cc(
+        "31-230",
+        "Excavation and fill - self-perform",
+        "L",
+        "02-200-00",
+        ("0.02", "0.3"),
+        "Self-performed excavation shares the earthwork phase 02-200-00",
+    ),
     _cc("32-120", "Asphalt paving", "S", "02-740-00", ("0.8", "1")),
     _cc("32-300", "Site improvements", "S", "02-800-00", ("0.75", "1")),
     _cc("32-900", "Landscaping", "S", "02-900-00", ("0.85", "1")),
@@ -193,14 +266,24 @@ TRADES: dict[str, tuple[str, str]] = {  # trade -> (wage classification, labor c
 }
 # trade -> (local code, union name, city, journeyman scale, fringe) — Chicago-area 2025 scales
 UNION_LOCALS: dict[str, tuple[str, str, str, str, str]] = {
-    "Electrician": ("IBEW-134", "International Brotherhood of Electrical Workers Local 134", "Chicago",
-                    "55.5000", "35.1200"),
+    "Electrician": (
+        "IBEW-134",
+        "International Brotherhood of Electrical Workers Local 134",
+        "Chicago",
+        "55.5000",
+        "35.1200",
+    ),
     "Carpenter": ("CARP-58", "Chicago Regional Council of Carpenters Local 58", "Chicago", "52.0300", "35.4900"),
     "Laborer": ("LIUNA-2", "Laborers' International Union Local 2", "Chicago", "47.4000", "30.5300"),
     "Ironworker": ("IW-1", "Iron Workers Local 1", "Forest Park", "52.0000", "39.1200"),
     "Plumber/Pipefitter": ("UA-130", "United Association Plumbers Local 130", "Chicago", "55.7500", "31.7800"),
-    "Operating Engineer": ("IUOE-150", "International Union of Operating Engineers Local 150", "Countryside",
-                           "54.1000", "40.1500"),
+    "Operating Engineer": (
+        "IUOE-150",
+        "International Union of Operating Engineers Local 150",
+        "Countryside",
+        "54.1000",
+        "40.1500",
+    ),
     "Cement Mason": ("OPCMIA-502", "Cement Masons Local 502", "Bellwood", "51.2000", "33.2100"),
 }
 APPRENTICE_RATIOS: dict[str, tuple[int, str]] = {
@@ -212,6 +295,7 @@ APPRENTICE_RATIOS: dict[str, tuple[int, str]] = {
     "Operating Engineer": (5, "IUOE Local 150 apprenticeship standards"),
     "Cement Mason": (3, "OPCMIA Local 502 JAC standards"),
 }
+
 
 @dataclass(frozen=True)
 class Bank:

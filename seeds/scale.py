@@ -26,8 +26,8 @@ from cfab.seeds.parallel import Step, run_steps
 from cfab.seeds.payroll import employee_profile
 from cfab.seeds.replicas import build_maps
 
-RH = "substr(md5({x} || '#' || CAST({r} AS VARCHAR)), 1, 16)"              # replica hashed id
-RJ = "replace({x}, {job}, {nj})"   # an id that embeds the job number (job numbers never look like years)
+RH = "substr(md5({x} || '#' || CAST({r} AS VARCHAR)), 1, 16)"  # replica hashed id
+RJ = "replace({x}, {job}, {nj})"  # an id that embeds the job number (job numbers never look like years)
 SUFFIX = "'-R' || printf('%03d', {r})"
 
 _TABLES: dict[str, str] = {
@@ -187,13 +187,46 @@ _TABLES: dict[str, str] = {
         FROM book.certified_payroll_line_details b JOIN book.certified_payrolls s USING (submission_id)
         JOIN _rj j ON j.job_number = s.job_number""",
 }
-ORDER = ("owners", "jobs", "vendors", "employees", "prime_contracts", "estimates", "estimate_items", "change_events",
-         "change_orders", "change_order_lines", "prime_sov_lines", "sov_progress", "owner_pay_apps",
-         "owner_pay_app_lines", "budget_lines", "funding_sources", "certificates_of_insurance", "commitments",
-         "commitment_lines", "ap_invoices", "ap_invoice_lines", "lien_waivers", "checks", "check_applications",
-         "bank_transactions", "wage_determinations", "wage_rates", "timecards", "payroll_earnings",
-         "certified_payrolls", "certified_payroll_lines", "journal_entries", "journal_lines", "divergences",
-         "coi_details", "vendor_signers", "prime_contract_architects", "certified_payroll_line_details")
+ORDER = (
+    "owners",
+    "jobs",
+    "vendors",
+    "employees",
+    "prime_contracts",
+    "estimates",
+    "estimate_items",
+    "change_events",
+    "change_orders",
+    "change_order_lines",
+    "prime_sov_lines",
+    "sov_progress",
+    "owner_pay_apps",
+    "owner_pay_app_lines",
+    "budget_lines",
+    "funding_sources",
+    "certificates_of_insurance",
+    "commitments",
+    "commitment_lines",
+    "ap_invoices",
+    "ap_invoice_lines",
+    "lien_waivers",
+    "checks",
+    "check_applications",
+    "bank_transactions",
+    "wage_determinations",
+    "wage_rates",
+    "timecards",
+    "payroll_earnings",
+    "certified_payrolls",
+    "certified_payroll_lines",
+    "journal_entries",
+    "journal_lines",
+    "divergences",
+    "coi_details",
+    "vendor_signers",
+    "prime_contract_architects",
+    "certified_payroll_line_details",
+)
 
 
 def _fill(sql: str) -> str:
@@ -203,20 +236,35 @@ def _fill(sql: str) -> str:
     subs = {
         "rj_est": RJ.format(x="b.estimate_id", job="b.job_number", nj="j.nj"),
         "rj_est_items": RJ.format(x="b.estimate_id", job="e.job_number", nj="j.nj"),
-        "rj_ce": rj("b.change_event_id"), "rj_co": rj("b.co_id"), "rj_co_ce": rj("b.change_event_id"),
-        "rj_co_c": rj("b.commitment_id"), "rj_col": RJ.format(x="b.co_id", job="o.job_number", nj="j.nj"),
-        "rj_sov_co": rj("b.co_id"), "rj_fs": rj("b.source_id"), "rj_c": rj("b.commitment_id"),
-        "rj_cl": RJ.format(x="b.commitment_id", job="c.job_number", nj="j.nj"), "rj_inv_c": rj("b.commitment_id"),
-        "rj_cp": rj("b.submission_id"), "rj_cpl": RJ.format(x="b.submission_id", job="s.job_number", nj="j.nj"),
+        "rj_ce": rj("b.change_event_id"),
+        "rj_co": rj("b.co_id"),
+        "rj_co_ce": rj("b.change_event_id"),
+        "rj_co_c": rj("b.commitment_id"),
+        "rj_col": RJ.format(x="b.co_id", job="o.job_number", nj="j.nj"),
+        "rj_sov_co": rj("b.co_id"),
+        "rj_fs": rj("b.source_id"),
+        "rj_c": rj("b.commitment_id"),
+        "rj_cl": RJ.format(x="b.commitment_id", job="c.job_number", nj="j.nj"),
+        "rj_inv_c": rj("b.commitment_id"),
+        "rj_cp": rj("b.submission_id"),
+        "rj_cpl": RJ.format(x="b.submission_id", job="s.job_number", nj="j.nj"),
         "rj_div": RJ.format(x="b.entity_key", job="jj.job_number", nj="jj.nj"),
-        "rh_coi": RH.format(x="b.coi_id", r="v.r"), "rh_inv": RH.format(x="b.invoice_id", r="j.r"),
-        "rh_invl": RH.format(x="b.invoice_id", r="rr.r"), "rh_w": RH.format(x="b.waiver_id", r="j.r"),
-        "rh_w_inv": RH.format(x="b.invoice_id", r="j.r"), "rh_chk": RH.format(x="b.check_id", r="rr.r"),
-        "rh_app_chk": RH.format(x="b.check_id", r="rr.r"), "rh_app_inv": RH.format(x="b.invoice_id", r="rr.r"),
-        "rh_txn": RH.format(x="b.txn_id", r="rr.r"), "rh_tc": RH.format(x="b.timecard_id", r="j.r"),
-        "rh_je": RH.format(x="b.je_id", r="rr.r"), "rh_src": RH.format(x="b.source_ref", r="rr.r"),
-        "rh_jl": RH.format(x="b.je_id", r="rr.r"), "rh_div": RH.format(x="b.entity_key", r="rr.r"),
-        "suffix": SUFFIX.format(r="rr.r"), "suffix_j": SUFFIX.format(r="j.r"),
+        "rh_coi": RH.format(x="b.coi_id", r="v.r"),
+        "rh_inv": RH.format(x="b.invoice_id", r="j.r"),
+        "rh_invl": RH.format(x="b.invoice_id", r="rr.r"),
+        "rh_w": RH.format(x="b.waiver_id", r="j.r"),
+        "rh_w_inv": RH.format(x="b.invoice_id", r="j.r"),
+        "rh_chk": RH.format(x="b.check_id", r="rr.r"),
+        "rh_app_chk": RH.format(x="b.check_id", r="rr.r"),
+        "rh_app_inv": RH.format(x="b.invoice_id", r="rr.r"),
+        "rh_txn": RH.format(x="b.txn_id", r="rr.r"),
+        "rh_tc": RH.format(x="b.timecard_id", r="j.r"),
+        "rh_je": RH.format(x="b.je_id", r="rr.r"),
+        "rh_src": RH.format(x="b.source_ref", r="rr.r"),
+        "rh_jl": RH.format(x="b.je_id", r="rr.r"),
+        "rh_div": RH.format(x="b.entity_key", r="rr.r"),
+        "suffix": SUFFIX.format(r="rr.r"),
+        "suffix_j": SUFFIX.format(r="j.r"),
     }
     return sql.format(**subs)
 
@@ -225,19 +273,55 @@ def _map_tables(ctx: Ctx, scale: int) -> dict[str, pa.Table]:
     maps = build_maps(ctx, scale)
     ctx.notes["replica_identities"] = (maps.vendor_identities, maps.employee_identities)
     return {
-        "_rj": pa.table({"job_number": [m[0] for m in maps.jobs], "r": [m[1] for m in maps.jobs],
-                         "nj": [m[2] for m in maps.jobs], "name": [m[3] for m in maps.jobs],
-                         "address": [m[4] for m in maps.jobs]}),
-        "_ro": pa.table({k: [m[i] for m in maps.owners] for i, k in
-                         enumerate(("owner_id", "r", "no", "name", "contact", "email", "address"))}),
-        "_rv": pa.table({k: [m[i] for m in maps.vendors] for i, k in
-                         enumerate(("vendor_key", "r", "nv", "legal_name", "dba_name", "tin", "address", "city",
-                                    "state", "zip", "email", "phone"))}),
-        "_re": pa.table({k: [m[i] for m in maps.employees] for i, k in
-                         enumerate(("employee_id", "r", "ne", "first_name", "last_name", "ssn4"))}),
+        "_rj": pa.table(
+            {
+                "job_number": [m[0] for m in maps.jobs],
+                "r": [m[1] for m in maps.jobs],
+                "nj": [m[2] for m in maps.jobs],
+                "name": [m[3] for m in maps.jobs],
+                "address": [m[4] for m in maps.jobs],
+            }
+        ),
+        "_ro": pa.table(
+            {
+                k: [m[i] for m in maps.owners]
+                for i, k in enumerate(("owner_id", "r", "no", "name", "contact", "email", "address"))
+            }
+        ),
+        "_rv": pa.table(
+            {
+                k: [m[i] for m in maps.vendors]
+                for i, k in enumerate(
+                    (
+                        "vendor_key",
+                        "r",
+                        "nv",
+                        "legal_name",
+                        "dba_name",
+                        "tin",
+                        "address",
+                        "city",
+                        "state",
+                        "zip",
+                        "email",
+                        "phone",
+                    )
+                )
+            }
+        ),
+        "_re": pa.table(
+            {
+                k: [m[i] for m in maps.employees]
+                for i, k in enumerate(("employee_id", "r", "ne", "first_name", "last_name", "ssn4"))
+            }
+        ),
         "_reps": pa.table({"r": list(range(1, scale))}),
-        "_chk_emp": pa.table({"check_id": list(ctx.notes["payroll_live_checks"].values()),
-                              "employee_id": [e for (_b, e) in ctx.notes["payroll_live_checks"]]}),
+        "_chk_emp": pa.table(
+            {
+                "check_id": list(ctx.notes["payroll_live_checks"].values()),
+                "employee_id": [e for (_b, e) in ctx.notes["payroll_live_checks"]],
+            }
+        ),
     }
 
 
@@ -257,8 +341,9 @@ def _steps(con: duckdb.DuckDBPyConnection, ctx: Ctx, scale: int) -> list[Step]:
     see them), so any schedule gives the rows of the one-by-one order."""
     parents: dict[str, set[str]] = {}
     for table, text in con.execute(
-            "SELECT table_name, constraint_text FROM duckdb_constraints() WHERE database_name = current_database() "
-            "AND schema_name = 'book' AND constraint_type = 'FOREIGN KEY'").fetchall():
+        "SELECT table_name, constraint_text FROM duckdb_constraints() WHERE database_name = current_database() "
+        "AND schema_name = 'book' AND constraint_type = 'FOREIGN KEY'"
+    ).fetchall():
         match = re.search(r"REFERENCES\s+(?:book\.)?\"?(\w+)", text)
         if match:
             parents.setdefault(table, set()).add(match.group(1))
@@ -272,8 +357,14 @@ def _steps(con: duckdb.DuckDBPyConnection, ctx: Ctx, scale: int) -> list[Step]:
         reads = set(re.findall(r"book\.(\w+)", _fill(_TABLES[table]))) - writes
         needs = reads | {p for w in writes for p in parents.get(w, ())}
         after = frozenset(name for name, w, r in seen if w & needs or r & writes)
-        steps.append(Step(table, partial(_replicate_table, table=table, sql=sql, ctx=ctx), after,
-                          weight=float(base_rows.get(table, 0) + 1)))
+        steps.append(
+            Step(
+                table,
+                partial(_replicate_table, table=table, sql=sql, ctx=ctx),
+                after,
+                weight=float(base_rows.get(table, 0) + 1),
+            )
+        )
         seen.append((table, writes, reads))
     return steps
 
@@ -282,13 +373,25 @@ def _replicate_table(con: duckdb.DuckDBPyConnection, *, table: str, sql: str, ct
     con.execute(sql)
     if table == "vendors":
         vi, _ei = ctx.notes["replica_identities"]
-        insert_arrow(con, "vendor_identities", pa.table(
-            {k: [row[i] for row in vi] for i, k in
-             enumerate(("vendor_key", "system", "system_vendor_id", "spelled_name"))}))
+        insert_arrow(
+            con,
+            "vendor_identities",
+            pa.table(
+                {
+                    k: [row[i] for row in vi]
+                    for i, k in enumerate(("vendor_key", "system", "system_vendor_id", "spelled_name"))
+                }
+            ),
+        )
     if table == "employees":
         _vi, ei = ctx.notes["replica_identities"]
-        insert_arrow(con, "employee_identities", pa.table(
-            {k: [row[i] for row in ei] for i, k in enumerate(("employee_id", "system", "system_employee_id"))}))
+        insert_arrow(
+            con,
+            "employee_identities",
+            pa.table(
+                {k: [row[i] for row in ei] for i, k in enumerate(("employee_id", "system", "system_employee_id"))}
+            ),
+        )
         _replica_profiles(con, ctx)
 
 
@@ -308,14 +411,37 @@ def _replica_profiles(con: duckdb.DuckDBPyConnection, ctx: Ctx) -> None:
     rows = []
     for emp, new in con.execute("SELECT employee_id, ne FROM _re ORDER BY r, employee_id").fetchall():
         b = base[emp]
-        rows.append({**employee_profile(ctx.inputs.seed, new, b["withholding_exemptions"]), "employee_id": new,
-                     "filing_status": b["filing_status"], "withholding_exemptions": b["withholding_exemptions"],
-                     "state_allowances": b["state_allowances"]})
-    cols = ("employee_id", "address", "city", "state", "zip", "filing_status", "withholding_exemptions",
-            "state_allowances")
-    insert_arrow(con, "employee_tax_profiles", pa.table(
-        {c: pa.array([r[c] for r in rows], type=pa.int32() if c.endswith(("exemptions", "allowances")) else pa.string())
-         for c in cols}))
+        rows.append(
+            {
+                **employee_profile(ctx.inputs.seed, new, b["withholding_exemptions"]),
+                "employee_id": new,
+                "filing_status": b["filing_status"],
+                "withholding_exemptions": b["withholding_exemptions"],
+                "state_allowances": b["state_allowances"],
+            }
+        )
+    cols = (
+        "employee_id",
+        "address",
+        "city",
+        "state",
+        "zip",
+        "filing_status",
+        "withholding_exemptions",
+        "state_allowances",
+    )
+    insert_arrow(
+        con,
+        "employee_tax_profiles",
+        pa.table(
+            {
+                c: pa.array(
+                    [r[c] for r in rows], type=pa.int32() if c.endswith(("exemptions", "allowances")) else pa.string()
+                )
+                for c in cols
+            }
+        ),
+    )
 
 
 def derive_pay_app_retainage(con: duckdb.DuckDBPyConnection) -> None:

@@ -49,13 +49,13 @@ THURSDAY = 3
 @dataclass(frozen=True)
 class Timeline:
     clock: date
-    window_start: date            # first day of the first closed month
-    months: tuple[date, ...]      # first day of each of the 13 months (12 closed + the open one)
+    window_start: date  # first day of the first closed month
+    months: tuple[date, ...]  # first day of each of the 13 months (12 closed + the open one)
     open_period: str
-    prior_month_end: date         # owner pay app #1 period end; sov_progress "previous" as_of
+    prior_month_end: date  # owner pay app #1 period end; sov_progress "previous" as_of
     tax_year: int
-    cert_week_ending: date        # certified-payroll week (Saturday)
-    timecard_start: date          # first day of the 8-week timecard window
+    cert_week_ending: date  # certified-payroll week (Saturday)
+    timecard_start: date  # first day of the 8-week timecard window
     payroll_weeks: tuple[date, ...]  # Saturdays ending each payroll week in the window
 
     @classmethod

@@ -36,13 +36,17 @@ from cfab.seeds.util import round_to
 
 Z = Decimal("0.00")
 OPER, MM, LOAN = "BA-OPER", "BA-WFMM", "BA-PNCEQ"
-OPERATING_FLOOR = Decimal("2500000.00")     # operating keeps at least this through a sweep
+OPERATING_FLOOR = Decimal("2500000.00")  # operating keeps at least this through a sweep
 SWEEP_STEP = Decimal(100000)
 MIN_SWEEP = Decimal("250000.00")
-LOAN_ACCOUNT_FLOOR = Decimal("25000.00")     # the PNC account's compensating balance
+LOAN_ACCOUNT_FLOOR = Decimal("25000.00")  # the PNC account's compensating balance
 # Business money-market rate (APY, %) by effective date: it follows the 2025 Fed cuts.
-MM_RATES: tuple[tuple[date, str], ...] = ((date(2000, 1, 1), "3.5500"), (date(2025, 9, 18), "3.3000"),
-                                          (date(2025, 10, 30), "3.0500"), (date(2025, 12, 11), "2.8000"))
+MM_RATES: tuple[tuple[date, str], ...] = (
+    (date(2000, 1, 1), "3.5500"),
+    (date(2025, 9, 18), "3.3000"),
+    (date(2025, 10, 30), "3.0500"),
+    (date(2025, 12, 11), "2.8000"),
+)
 # bank_account_id -> (account type, product / official name, Plaid subtype, positive pay service)
 PRODUCTS: dict[str, tuple[str, str, str, str]] = {
     "BA-OPER": ("DDA", "OPERATING BUSINESS CHECKING", "checking", "Check + Payee"),
@@ -74,8 +78,8 @@ class _Entry:
     entry_date: date
     description: str
     source_ref: str
-    lines: list[tuple[str, Decimal]]                       # account, signed amount (+ debit, - credit)
-    bank: list[tuple[str, Decimal, str, str]] = field(default_factory=list)   # account id, signed, BAI, text
+    lines: list[tuple[str, Decimal]]  # account, signed amount (+ debit, - credit)
+    bank: list[tuple[str, Decimal, str, str]] = field(default_factory=list)  # account id, signed, BAI, text
 
 
 def build_accounts(ctx: Ctx) -> None:
@@ -83,15 +87,27 @@ def build_accounts(ctx: Ctx) -> None:
     for acct, bank, name, gl, width in TREASURY_ACCOUNTS:
         r = ctx.rng("bank-account", acct)
         prefix = BANKS[bank].routing_prefix
-        ctx.add("bank_accounts", bank_account_id=acct, bank=bank, account_name=name,
-                account_number=f"{r.randint(10 ** 9, 10 ** 10 - 1)}{r.randint(10, 99)}",
-                routing_number=routing_number(prefix + f"{r.randint(0, 9999):04d}"), gl_account=gl,
-                payee_name_width=width)
+        ctx.add(
+            "bank_accounts",
+            bank_account_id=acct,
+            bank=bank,
+            account_name=name,
+            account_number=f"{r.randint(10**9, 10**10 - 1)}{r.randint(10, 99)}",
+            routing_number=routing_number(prefix + f"{r.randint(0, 9999):04d}"),
+            gl_account=gl,
+            payee_name_width=width,
+        )
     for a in ctx.rows("bank_accounts"):
         kind, official, subtype, positive_pay = PRODUCTS[a["bank_account_id"]]
-        ctx.add("bank_account_products", bank_account_id=a["bank_account_id"], account_type=kind,
-                official_name=official, plaid_subtype=subtype, positive_pay=positive_pay,
-                interest_bearing=kind == "MMDA")
+        ctx.add(
+            "bank_account_products",
+            bank_account_id=a["bank_account_id"],
+            account_type=kind,
+            official_name=official,
+            plaid_subtype=subtype,
+            positive_pay=positive_pay,
+            interest_bearing=kind == "MMDA",
+        )
 
 
 def build_treasury(ctx: Ctx) -> None:
@@ -104,20 +120,29 @@ def build_treasury(ctx: Ctx) -> None:
     principal = round_to(Decimal(r.randint(120, 170)) * 10000, 10000)
     note_rate = rate(r.choice(("6.4500", "6.8500", "7.1000")))
     months_left = r.randint(40, 54)
-    note = f"{r.randint(10 ** 9, 10 ** 10 - 1):010d}"
+    note = f"{r.randint(10**9, 10**10 - 1):010d}"
     i = note_rate / 1200
     payment = money(principal * i / (1 - (1 + i) ** -months_left))
 
     entries: list[_Entry] = []
     opening = [("1020", reserve), ("1030", LOAN_ACCOUNT_FLOOR), ("2510", -principal)]
     opening.append(("3100", -(reserve + LOAN_ACCOUNT_FLOOR - principal)))
-    entries.append(_Entry(tl.window_start, f"Opening balances {period_of(tl.window_start)} - treasury accounts",
-                          "OPENING", opening))
+    entries.append(
+        _Entry(
+            tl.window_start, f"Opening balances {period_of(tl.window_start)} - treasury accounts", "OPENING", opening
+        )
+    )
 
     # operating's end-of-day bank balance (its opening plus every posted item)
     opening_je = {e["je_id"] for e in ctx.rows("journal_entries") if e["source_ref"] == "OPENING"}
-    oper_open = sum((ln["debit"] - ln["credit"] for ln in ctx.rows("journal_lines")
-                     if ln["je_id"] in opening_je and ln["account"] == accts[OPER]["gl_account"]), Z)
+    oper_open = sum(
+        (
+            ln["debit"] - ln["credit"]
+            for ln in ctx.rows("journal_lines")
+            if ln["je_id"] in opening_je and ln["account"] == accts[OPER]["gl_account"]
+        ),
+        Z,
+    )
     daily: dict[date, Decimal] = defaultdict(Decimal)
     for t in ctx.rows("bank_transactions"):
         if t["bank_account_id"] == OPER:
@@ -139,31 +164,61 @@ def build_treasury(ctx: Ctx) -> None:
             low = min(oper_balance(out_day + timedelta(days=k)) for k in range((back_day - out_day).days))
             amount = money(((low - OPERATING_FLOOR) / SWEEP_STEP).to_integral_value(rounding=ROUND_DOWN) * SWEEP_STEP)
             if amount >= MIN_SWEEP:
-                entries.append(_Entry(out_day, f"Sweep surplus operating cash to money market - {m:%b %Y}", ref,
-                                      [("1020", amount), ("1000", -amount)],
-                                      [(OPER, -amount, "495", f"WIRE TRF TO WELLS FARGO MMDA X{last4[MM]}"),
-                                       (MM, amount, "195", f"WIRE TRF FROM BOFA OPERATING X{last4[OPER]}")]))
-                entries.append(_Entry(back_day, f"Return money market sweep to operating - {m:%b %Y}", ref,
-                                      [("1000", amount), ("1020", -amount)],
-                                      [(MM, -amount, "495", f"WIRE TRF TO BOFA OPERATING X{last4[OPER]}"),
-                                       (OPER, amount, "195", f"WIRE TRF FROM WELLS FARGO MMDA X{last4[MM]}")]))
+                entries.append(
+                    _Entry(
+                        out_day,
+                        f"Sweep surplus operating cash to money market - {m:%b %Y}",
+                        ref,
+                        [("1020", amount), ("1000", -amount)],
+                        [
+                            (OPER, -amount, "495", f"WIRE TRF TO WELLS FARGO MMDA X{last4[MM]}"),
+                            (MM, amount, "195", f"WIRE TRF FROM BOFA OPERATING X{last4[OPER]}"),
+                        ],
+                    )
+                )
+                entries.append(
+                    _Entry(
+                        back_day,
+                        f"Return money market sweep to operating - {m:%b %Y}",
+                        ref,
+                        [("1000", amount), ("1020", -amount)],
+                        [
+                            (MM, -amount, "495", f"WIRE TRF TO BOFA OPERATING X{last4[OPER]}"),
+                            (OPER, amount, "195", f"WIRE TRF FROM WELLS FARGO MMDA X{last4[MM]}"),
+                        ],
+                    )
+                )
                 mm_flows[out_day] += amount
                 mm_flows[back_day] -= amount
         # equipment note: funded from the money market two business days before the 15th
         pay_day = _business_day(m + timedelta(days=14), 1)
         fund_day = _minus_business_days(pay_day, 2)
         if fund_day <= clock:
-            entries.append(_Entry(fund_day, f"Fund equipment loan payment from money market - {m:%b %Y}", ref,
-                                  [("1030", payment), ("1020", -payment)],
-                                  [(MM, -payment, "495", f"WIRE TRF TO PNC BANK X{last4[LOAN]}"),
-                                   (LOAN, payment, "195", f"WIRE TRF FROM WELLS FARGO MMDA X{last4[MM]}")]))
+            entries.append(
+                _Entry(
+                    fund_day,
+                    f"Fund equipment loan payment from money market - {m:%b %Y}",
+                    ref,
+                    [("1030", payment), ("1020", -payment)],
+                    [
+                        (MM, -payment, "495", f"WIRE TRF TO PNC BANK X{last4[LOAN]}"),
+                        (LOAN, payment, "195", f"WIRE TRF FROM WELLS FARGO MMDA X{last4[MM]}"),
+                    ],
+                )
+            )
             mm_flows[fund_day] -= payment
         if pay_day <= clock:
             interest = money(loan_balance * i)
             loan_balance -= payment - interest
-            entries.append(_Entry(pay_day, f"PNC equipment note {note} payment - {m:%b %Y}", ref,
-                                  [("2510", payment - interest), ("6910", interest), ("1030", -payment)],
-                                  [(LOAN, -payment, "481", f"LOAN PAYMENT NOTE {note}")]))
+            entries.append(
+                _Entry(
+                    pay_day,
+                    f"PNC equipment note {note} payment - {m:%b %Y}",
+                    ref,
+                    [("2510", payment - interest), ("6910", interest), ("1030", -payment)],
+                    [(LOAN, -payment, "481", f"LOAN PAYMENT NOTE {note}")],
+                )
+            )
         # money-market interest: accrued daily on the closing balance, credited at month end
         end = month_end(m)
         if end <= clock:
@@ -176,13 +231,25 @@ def build_treasury(ctx: Ctx) -> None:
                 day += timedelta(days=1)
             credit = money(accrued)
             if credit > 0:
-                entries.append(_Entry(end, f"Money market interest - {m:%b %Y}", ref,
-                                      [("1020", credit), ("4110", -credit)],
-                                      [(MM, credit, "354", "INTEREST PAYMENT")]))
+                entries.append(
+                    _Entry(
+                        end,
+                        f"Money market interest - {m:%b %Y}",
+                        ref,
+                        [("1020", credit), ("4110", -credit)],
+                        [(MM, credit, "354", "INTEREST PAYMENT")],
+                    )
+                )
                 mm_flows[end] += credit
     _post(ctx, entries)
-    ctx.notes["treasury"] = {"reserve": reserve, "principal": principal, "note": note, "rate": note_rate,
-                             "payment": payment, "loan_balance": loan_balance}
+    ctx.notes["treasury"] = {
+        "reserve": reserve,
+        "principal": principal,
+        "note": note,
+        "rate": note_rate,
+        "payment": payment,
+        "loan_balance": loan_balance,
+    }
 
 
 def _post(ctx: Ctx, entries: list[_Entry]) -> None:
@@ -198,13 +265,40 @@ def _post(ctx: Ctx, entries: list[_Entry]) -> None:
         seq[period] += 1
         number = f"GJ{e.entry_date:%y%m}-{seq[period]:04d}"
         je_id = stable_id("je", "GJ", number)
-        ctx.add("journal_entries", je_id=je_id, journal="GJ", je_number=number, entry_date=e.entry_date,
-                period=period, description=e.description, status="posted", source_ref=e.source_ref,
-                auto_reverse=False)
+        ctx.add(
+            "journal_entries",
+            je_id=je_id,
+            journal="GJ",
+            je_number=number,
+            entry_date=e.entry_date,
+            period=period,
+            description=e.description,
+            status="posted",
+            source_ref=e.source_ref,
+            auto_reverse=False,
+        )
         for n, (acct, amount) in enumerate((x for x in e.lines if x[1]), start=1):
-            ctx.add("journal_lines", je_id=je_id, line_no=n, account=acct, job_number=None, cost_code=None,
-                    vendor_key=None, debit=max(amount, Z), credit=max(-amount, Z), memo=None)
+            ctx.add(
+                "journal_lines",
+                je_id=je_id,
+                line_no=n,
+                account=acct,
+                job_number=None,
+                cost_code=None,
+                vendor_key=None,
+                debit=max(amount, Z),
+                credit=max(-amount, Z),
+                memo=None,
+            )
         for k, (acct, amount, bai, desc) in enumerate(e.bank):
-            ctx.add("bank_transactions", txn_id=stable_id("txn", acct, number, k), bank_account_id=acct,
-                    posted_date=e.entry_date, amount=amount, bai_type_code=bai, description=desc,
-                    check_number=None, reference=number)
+            ctx.add(
+                "bank_transactions",
+                txn_id=stable_id("txn", acct, number, k),
+                bank_account_id=acct,
+                posted_date=e.entry_date,
+                amount=amount,
+                bai_type_code=bai,
+                description=desc,
+                check_number=None,
+                reference=number,
+            )

@@ -39,21 +39,51 @@ TRADE_WORDS: dict[str, tuple[str, ...]] = {
     "elec_gear": ("Electric Supply", "Electrical Supply", "Electric Supply Co."),
     "rental": ("Equipment Rental", "Rent-All", "Equipment Co."),
 }
-LOOKALIKE_WORDS = {"electrical": "Electric Supply", "concrete": "Concrete Supply", "steel": "Steel Supply",
-                   "roofing": "Roofing Supply", "fire_protection": "Fire Equipment"}
-SUB_COUNTS = {"electrical": 4, "mechanical": 3, "plumbing": 2, "fire_protection": 2, "concrete": 3, "steel": 2,
-              "masonry": 2, "drywall": 3, "finishes": 3, "roofing": 2, "glazing": 2, "earthwork": 3,
-              "utilities": 2, "paving": 1, "landscaping": 1, "demolition": 2, "elevator": 1, "casework": 1}
-SUB_ENTITIES = ("c_corporation", "s_corporation", "s_corporation", "llc_partnership", "llc_partnership",
-                "llc_single_member", "c_corporation", "partnership")
+LOOKALIKE_WORDS = {
+    "electrical": "Electric Supply",
+    "concrete": "Concrete Supply",
+    "steel": "Steel Supply",
+    "roofing": "Roofing Supply",
+    "fire_protection": "Fire Equipment",
+}
+SUB_COUNTS = {
+    "electrical": 4,
+    "mechanical": 3,
+    "plumbing": 2,
+    "fire_protection": 2,
+    "concrete": 3,
+    "steel": 2,
+    "masonry": 2,
+    "drywall": 3,
+    "finishes": 3,
+    "roofing": 2,
+    "glazing": 2,
+    "earthwork": 3,
+    "utilities": 2,
+    "paving": 1,
+    "landscaping": 1,
+    "demolition": 2,
+    "elevator": 1,
+    "casework": 1,
+}
+SUB_ENTITIES = (
+    "c_corporation",
+    "s_corporation",
+    "s_corporation",
+    "llc_partnership",
+    "llc_partnership",
+    "llc_single_member",
+    "c_corporation",
+    "partnership",
+)
 
 
 @dataclass
 class VendorPlan:
     key: str
-    role: str                     # sub|lookalike|supplier|professional|service|split|small
-    vendor_type: str              # subcontractor|supplier|professional|service
-    package: str | None           # the trade package it is bought for
+    role: str  # sub|lookalike|supplier|professional|service|split|small
+    vendor_type: str  # subcontractor|supplier|professional|service
+    package: str | None  # the trade package it is bought for
     trade: str
     entity_type: str
     legal_name: str = ""
@@ -82,14 +112,14 @@ def _roster() -> list[tuple[str, str, str | None, str, str]]:
         for _ in range(n):
             out.append(("sub", "subcontractor", pkg, PACKAGES[pkg][0], SUB_ENTITIES[i % len(SUB_ENTITIES)]))
             i += 1
-    for key in anchors.EXPIRED_COI_VENDORS:   # lookalikes V1040…V1044
+    for key in anchors.EXPIRED_COI_VENDORS:  # lookalikes V1040…V1044
         pkg = anchors.ANCHOR_VENDORS[key][1]
         vtype = "service" if pkg == "fire_protection" else "supplier"
         look_pkg = {"electrical": "elec_gear", "concrete": "readymix"}.get(pkg)
         out.append(("lookalike:" + key, vtype, look_pkg, LOOKALIKE_WORDS[pkg], "c_corporation"))
     out += [
         ("supplier", "supplier", "readymix", "Ready-Mix Concrete", "c_corporation"),
-        ("supplier", "supplier", "lumber", "Lumber & Building Materials", "llc_partnership"),   # materials only
+        ("supplier", "supplier", "lumber", "Lumber & Building Materials", "llc_partnership"),  # materials only
         ("supplier", "supplier", "lumber", "Lumber & Building Materials", "c_corporation"),
         ("supplier", "supplier", "doors", "Doors & Hardware", "s_corporation"),
         ("supplier", "supplier", "elec_gear", "Electrical Supply", "c_corporation"),
@@ -149,11 +179,15 @@ def _name(plan: VendorPlan, r: random.Random, taken: set[str], anchor_name: str 
 def _tin(r: random.Random, ssn: bool, taken: set[str]) -> str:
     while True:
         if ssn:
-            tin = (f"{r.choice([n for n in range(1, 900) if n != 666]):03d}-"
-                   f"{r.randint(1, 99):02d}-{r.randint(1, 9999):04d}")
+            tin = (
+                f"{r.choice([n for n in range(1, 900) if n != 666]):03d}-"
+                f"{r.randint(1, 99):02d}-{r.randint(1, 9999):04d}"
+            )
         else:
-            tin = (f"{r.choice((20, 26, 27, 32, 35, 36, 37, 38, 39, 45, 46, 47, 81, 82, 83, 84, 88, 90, 92)):02d}-"
-                   f"{r.randint(1000000, 9999999)}")
+            tin = (
+                f"{r.choice((20, 26, 27, 32, 35, 36, 37, 38, 39, 45, 46, 47, 81, 82, 83, 84, 88, 90, 92)):02d}-"
+                f"{r.randint(1000000, 9999999)}"
+            )
         if tin not in taken:
             taken.add(tin)
             return tin
@@ -165,9 +199,16 @@ def build_vendors(ctx: Ctx) -> None:
     plans: list[VendorPlan] = []
     for i, (role, vtype, pkg, trade, ent) in enumerate(_roster()):
         key = f"V{1000 + i}"
-        plan = VendorPlan(key=key, role=role.split(":")[0], vendor_type=vtype, package=pkg, trade=trade,
-                          entity_type=ent, is_attorney=role == "attorney",
-                          materials_only=vtype == "supplier" and pkg in ("readymix", "lumber", "doors", "elec_gear"))
+        plan = VendorPlan(
+            key=key,
+            role=role.split(":")[0],
+            vendor_type=vtype,
+            package=pkg,
+            trade=trade,
+            entity_type=ent,
+            is_attorney=role == "attorney",
+            materials_only=vtype == "supplier" and pkg in ("readymix", "lumber", "doors", "elec_gear"),
+        )
         r = ctx.rng("vendor", key)
         if role.startswith("lookalike:"):
             plan.lookalike_of = role.split(":")[1]
@@ -181,15 +222,20 @@ def build_vendors(ctx: Ctx) -> None:
         if role == "split" and any(p.role == "split" for p in plans):
             twin = next(p for p in plans if p.role == "split")
             plan.tin = twin.tin
-            plan.legal_name = f"{twin.stem} {trade}"   # same payee, set up again under the business name
+            plan.legal_name = f"{twin.stem} {trade}"  # same payee, set up again under the business name
             plan.dba_name, plan.stem = None, twin.stem
-            ctx.diverge("vendor_id_split", key,
-                        reason=f"{key} ({plan.legal_name}) and {twin.key} ({twin.legal_name}) are one payee: "
-                               f"same TIN {plan.tin}; 1099 amounts aggregate by TIN")
+            ctx.diverge(
+                "vendor_id_split",
+                key,
+                reason=f"{key} ({plan.legal_name}) and {twin.key} ({twin.legal_name}) are one payee: "
+                f"same TIN {plan.tin}; 1099 amounts aggregate by TIN",
+            )
         else:
             plan.tin = _tin(r, ssn, taken_tins)
-        plan.invoice_prefix = anchors.INVOICE_PREFIX.get(key) or "".join(
-            w[0] for w in plan.legal_name.replace(",", "").split()[:3] if w[0].isalpha()).upper()
+        plan.invoice_prefix = (
+            anchors.INVOICE_PREFIX.get(key)
+            or "".join(w[0] for w in plan.legal_name.replace(",", "").split()[:3] if w[0].isalpha()).upper()
+        )
         plan.invoice_start = 87000 if key == anchors.JSM_VENDOR else r.randint(1000, 60000)
         ctx.vendors[key] = plan
         plans.append(plan)
@@ -224,11 +270,29 @@ def _write(ctx: Ctx, plan: VendorPlan, r: random.Random) -> None:
         domain = "gmail.com"
         local = names.slug(plan.legal_name, 20)
     plan.email = f"{local}@{domain}"
-    terms = ("Net 30" if plan.vendor_type == "subcontractor"
-             else r.choice(("Net 30", "Net 30", "2% 10 Net 30", "Net 45", "Due on receipt")))
-    ctx.add("vendors", vendor_key=plan.key, legal_name=plan.legal_name, dba_name=plan.dba_name,
-            vendor_type=plan.vendor_type, trade=plan.trade, tin=plan.tin,
-            tin_type="SSN" if plan.entity_type in ("individual", "sole_proprietor") else "EIN",
-            entity_type=plan.entity_type, is_attorney=plan.is_attorney, materials_only=plan.materials_only,
-            address=names.street_address(r), city=city, state=state, zip=names.zip_code(r, zp),
-            email=plan.email, phone=names.phone(r, area), payment_terms=terms, status="active")
+    terms = (
+        "Net 30"
+        if plan.vendor_type == "subcontractor"
+        else r.choice(("Net 30", "Net 30", "2% 10 Net 30", "Net 45", "Due on receipt"))
+    )
+    ctx.add(
+        "vendors",
+        vendor_key=plan.key,
+        legal_name=plan.legal_name,
+        dba_name=plan.dba_name,
+        vendor_type=plan.vendor_type,
+        trade=plan.trade,
+        tin=plan.tin,
+        tin_type="SSN" if plan.entity_type in ("individual", "sole_proprietor") else "EIN",
+        entity_type=plan.entity_type,
+        is_attorney=plan.is_attorney,
+        materials_only=plan.materials_only,
+        address=names.street_address(r),
+        city=city,
+        state=state,
+        zip=names.zip_code(r, zp),
+        email=plan.email,
+        phone=names.phone(r, area),
+        payment_terms=terms,
+        status="active",
+    )

@@ -27,9 +27,20 @@ __all__ = [
 ]
 
 _WHERE = {
-    "Task": "model", "ToolStep": "model", "StepResults": "model", "result_of": "model", "Trajectory": "model",
-    "Rubric": "model", "RubricCheck": "model", "ContaminationMeta": "model", "Family": "family", "BookReader": "family",
-    "compile_suite": "suite", "load_suite": "suite", "select_tasks": "suite", "dump_suite": "suite",
+    "Task": "model",
+    "ToolStep": "model",
+    "StepResults": "model",
+    "result_of": "model",
+    "Trajectory": "model",
+    "Rubric": "model",
+    "RubricCheck": "model",
+    "ContaminationMeta": "model",
+    "Family": "family",
+    "BookReader": "family",
+    "compile_suite": "suite",
+    "load_suite": "suite",
+    "select_tasks": "suite",
+    "dump_suite": "suite",
     "parse_suite": "suite",
 }
 

@@ -149,10 +149,23 @@ class Family(Generic[C]):
     #: The partial-credit rubric of every task of the family (None: the default rubric).
     rubric: ClassVar[Rubric | None] = None
 
-    def __init_subclass__(cls, *, family: str, domain_code: str, taxonomy_path: str, difficulty: int,
-                          systems: list[str], user_role: str, policy_ref: str, money_movement_guard: bool,
-                          source_ref: str, scales: bool = True, rubric: Rubric | None = None, sql_write: bool = False,
-                          **kwargs: Any) -> None:
+    def __init_subclass__(
+        cls,
+        *,
+        family: str,
+        domain_code: str,
+        taxonomy_path: str,
+        difficulty: int,
+        systems: list[str],
+        user_role: str,
+        policy_ref: str,
+        money_movement_guard: bool,
+        source_ref: str,
+        scales: bool = True,
+        rubric: Rubric | None = None,
+        sql_write: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init_subclass__(**kwargs)
         cls.family, cls.domain_code, cls.taxonomy_path, cls.difficulty = family, domain_code, taxonomy_path, difficulty
         cls.systems, cls.user_role, cls.policy_ref = list(systems), user_role, policy_ref
@@ -200,22 +213,46 @@ class Family(Generic[C]):
         case = self.case(key, book)
         answers = self.answers(case)
         report = answers_of(answers)
-        return TaskParts(instruction=self.instruction(case, answers), evaluator=self.evaluator(case, answers),
-                         oracle=self.oracle(case, report), alternatives=self.alternatives(case, report),
-                         mutants=self.mutants(case, report), guarded_step=self.guarded_step(case),
-                         defect_variant=self.defect_variant(case), rubric=self.rubric)
+        return TaskParts(
+            instruction=self.instruction(case, answers),
+            evaluator=self.evaluator(case, answers),
+            oracle=self.oracle(case, report),
+            alternatives=self.alternatives(case, report),
+            mutants=self.mutants(case, report),
+            guarded_step=self.guarded_step(case),
+            defect_variant=self.defect_variant(case),
+            rubric=self.rubric,
+        )
 
     def task(self, key: str, book: BookReader) -> Task:
         parts = self.build(key, book)
         systems = list(self.systems)
         return Task(
-            instance_id=f"cf_{self.family}_{key}", domain=DOMAINS[self.domain_code], domain_code=self.domain_code,
-            family=self.family, key=key, taxonomy_path=self.taxonomy_path, difficulty=self.difficulty,
-            systems=systems, user_role=self.user_role, instruction=parts.instruction, policy_ref=self.policy_ref,
-            defect_variant=parts.defect_variant, money_movement_guard=self.money_movement_guard,
-            sql_write=self.sql_write, ground_truth=parts.evaluator, rubric=parts.rubric or Rubric(),
-            oracle=parts.oracle, alternatives=parts.alternatives, mutants=parts.mutants,
+            instance_id=f"cf_{self.family}_{key}",
+            domain=DOMAINS[self.domain_code],
+            domain_code=self.domain_code,
+            family=self.family,
+            key=key,
+            taxonomy_path=self.taxonomy_path,
+            difficulty=self.difficulty,
+            systems=systems,
+            user_role=self.user_role,
+            instruction=parts.instruction,
+            policy_ref=self.policy_ref,
+            defect_variant=parts.defect_variant,
+            money_movement_guard=self.money_movement_guard,
+            sql_write=self.sql_write,
+            ground_truth=parts.evaluator,
+            rubric=parts.rubric or Rubric(),
+            oracle=parts.oracle,
+            alternatives=parts.alternatives,
+            mutants=parts.mutants,
             guarded_step=parts.guarded_step,
-            source_type=self.source_type, source_ref=self.source_ref,
-            contamination_meta=ContaminationMeta(collected_at=self.collected_at, publishable=True,
-                                                 sha256=problem_hash(parts.instruction, systems, parts.evaluator)))
+            source_type=self.source_type,
+            source_ref=self.source_ref,
+            contamination_meta=ContaminationMeta(
+                collected_at=self.collected_at,
+                publishable=True,
+                sha256=problem_hash(parts.instruction, systems, parts.evaluator),
+            ),
+        )

@@ -154,8 +154,10 @@ class Task(FrozenModel):
     oracle: Trajectory
     alternatives: list[Trajectory] = Field(default_factory=list, description="other valid trajectories")
     mutants: list[Trajectory] = Field(
-        default_factory=list, description="wrong trajectories the grader must fail (lookalike record, stale value, "
-                                          "careless shortcut), each with its mutant_class")
+        default_factory=list,
+        description="wrong trajectories the grader must fail (lookalike record, stale value, "
+        "careless shortcut), each with its mutant_class",
+    )
     guarded_step: ToolStep | None = Field(None, description="the money-moving call a careless agent would make")
     source_type: str = "plan_doc"
     source_ref: str = ""
@@ -173,8 +175,9 @@ class Task(FrozenModel):
     @model_validator(mode="after")
     def _consistent(self) -> Task:
         if DOMAINS[self.domain_code] != self.domain:
-            raise ValueError(f"domain {self.domain!r} does not match code {self.domain_code} "
-                             f"({DOMAINS[self.domain_code]})")
+            raise ValueError(
+                f"domain {self.domain!r} does not match code {self.domain_code} ({DOMAINS[self.domain_code]})"
+            )
         if self.ground_truth.money_movement_guard != self.money_movement_guard:
             raise ValueError("money_movement_guard differs between the task and its ground truth")
         names = {a.name for a in self.ground_truth.answers}
@@ -201,8 +204,18 @@ class Task(FrozenModel):
 
     def agent_view(self) -> dict[str, Any]:
         """What an agent may see: no ground truth, no oracle; the answers it must give, typed."""
-        view = self.model_dump(include={"instance_id", "domain", "family", "difficulty", "systems", "user_role",
-                                        "instruction", "policy_ref"})
+        view = self.model_dump(
+            include={
+                "instance_id",
+                "domain",
+                "family",
+                "difficulty",
+                "systems",
+                "user_role",
+                "instruction",
+                "policy_ref",
+            }
+        )
         view["answers"] = self.answer_specs()
         view["answers_schema"] = self.answers_schema()
         return view
@@ -210,7 +223,13 @@ class Task(FrozenModel):
 
 def problem_hash(instruction: str, systems: list[str], ground_truth: Evaluator) -> str:
     """sha256 of the problem: instruction, systems and the evaluator (canonical JSON)."""
-    payload = json.dumps({"instruction": instruction, "systems": sorted(systems),
-                          "ground_truth": ground_truth.model_dump(mode="json", by_alias=True)},
-                         sort_keys=True, separators=(",", ":"))
+    payload = json.dumps(
+        {
+            "instruction": instruction,
+            "systems": sorted(systems),
+            "ground_truth": ground_truth.model_dump(mode="json", by_alias=True),
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+    )
     return "sha256:" + hashlib.sha256(payload.encode()).hexdigest()

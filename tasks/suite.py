@@ -45,8 +45,12 @@ def families() -> list[Family]:
     return [cls() for cls in FAMILIES]
 
 
-def compile_suite(golden: str | Path, name: str = "executable", keys_from: str | Path | None = None,
-                  only: Collection[str] | None = None) -> list[Task]:
+def compile_suite(
+    golden: str | Path,
+    name: str = "executable",
+    keys_from: str | Path | None = None,
+    only: Collection[str] | None = None,
+) -> list[Task]:
     """Build every task of the suite from the golden file (deterministic order).
 
     ``keys_from``: the golden file whose book picks each family's keys (default ``golden``).
@@ -104,11 +108,18 @@ def suite_code_fingerprint() -> str:
 
 def dump_suite(tasks: list[Task], inputs: BuildInputs) -> str:
     """JSON lines: a header line with the build inputs and code fingerprint, then one task per line."""
-    header = {SUITE_HEADER: 1, "seed": inputs.seed, "clock": inputs.clock.isoformat(), "scale": inputs.scale,
-              "code": suite_code_fingerprint(), "tasks": len(tasks)}
+    header = {
+        SUITE_HEADER: 1,
+        "seed": inputs.seed,
+        "clock": inputs.clock.isoformat(),
+        "scale": inputs.scale,
+        "code": suite_code_fingerprint(),
+        "tasks": len(tasks),
+    }
     lines = [json.dumps(header, sort_keys=True)]
-    lines += [json.dumps(t.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":"))
-              for t in tasks]
+    lines += [
+        json.dumps(t.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":")) for t in tasks
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -133,8 +144,9 @@ def packaged_suite_text(name: str) -> str | None:
     return ref.read_text(encoding="utf-8") if ref.is_file() else None
 
 
-def load_suite(name: str = "executable", inputs: BuildInputs | None = None, golden: Path | None = None,
-               select: str | None = None) -> list[Task]:
+def load_suite(
+    name: str = "executable", inputs: BuildInputs | None = None, golden: Path | None = None, select: str | None = None
+) -> list[Task]:
     """The suite's tasks for ``inputs``: the packaged file when it was compiled for the same
     inputs by the same code, else a fresh compile cached next to the golden file.
 
@@ -149,7 +161,11 @@ def load_suite(name: str = "executable", inputs: BuildInputs | None = None, gold
     if text is not None:
         header, tasks = parse_suite(text, f"tasks/suites/{name}.jsonl")
         if (header.get("seed"), header.get("clock"), header.get("scale"), header.get("code")) == (
-                inputs.seed, inputs.clock.isoformat(), inputs.scale, suite_code_fingerprint()):
+            inputs.seed,
+            inputs.clock.isoformat(),
+            inputs.scale,
+            suite_code_fingerprint(),
+        ):
             return tasks
     golden = golden or ensure_golden(inputs)
     cached = golden.with_name(golden.name + f".{name}-{suite_code_fingerprint()[:10]}.jsonl")
@@ -212,8 +228,11 @@ class SuiteFile:
             raise ValueError(f"cannot read suite file {path}: {exc.strerror or exc}") from exc
         self.header, self.tasks = parse_suite(text, str(path))
         try:
-            self.inputs = BuildInputs(seed=int(self.header["seed"]), clock=parse_clock(self.header["clock"]),
-                                      scale=int(self.header.get("scale", 1)))
+            self.inputs = BuildInputs(
+                seed=int(self.header["seed"]),
+                clock=parse_clock(self.header["clock"]),
+                scale=int(self.header.get("scale", 1)),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{path}: suite header lacks valid seed/clock/scale: {exc}") from exc
         self.code: str | None = self.header.get("code")

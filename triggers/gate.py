@@ -57,14 +57,19 @@ class GuardTripped(Exception):
 class _Touched:
     info: TableInfo
     keys: set[tuple]
-    groups: dict[str, set[tuple]]   # assertion id -> the group keys this call touched
+    groups: dict[str, set[tuple]]  # assertion id -> the group keys this call touched
 
 
 class WriteGate:
     """Applies write intents to one attempt connection under the rule set."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, catalog: Catalog,
-                 rules: RuleSet | None = None, writable_schemas: set[str] | None = None) -> None:
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        catalog: Catalog,
+        rules: RuleSet | None = None,
+        writable_schemas: set[str] | None = None,
+    ) -> None:
         self.con = con
         self.catalog = catalog
         self.rules = rules if rules is not None else load_rules()
@@ -136,15 +141,16 @@ class WriteGate:
         info = self._table(table)
         where = self._key_where(info, key)
         columns = {c: _column(info, c) for c in values}
-        assignments = {columns[c]: literal(self._check_value(info, columns[c], v), info.columns[columns[c]])
-                       for c, v in values.items()}
+        assignments = {
+            columns[c]: literal(self._check_value(info, columns[c], v), info.columns[columns[c]])
+            for c, v in values.items()
+        }
         count = self._update(info, where, assignments)
         if count == 0:
             raise WriteRejected(f"no row in {info.qualified} with key {self._key_text(info, key)}")
         return count
 
-    def update_where(self, table: str, where: exp.Expr | str | None,
-                     assignments: Mapping[str, exp.Expr | str]) -> int:
+    def update_where(self, table: str, where: exp.Expr | str | None, assignments: Mapping[str, exp.Expr | str]) -> int:
         """Update every row matching ``where`` with SQL expressions over the row's own columns."""
         info = self._table(table)
         where_expr = parse_expr(where) if isinstance(where, str) else (where or exp.true())
@@ -194,15 +200,19 @@ class WriteGate:
             return 0
         keys = [tuple(o[c] for c in info.pk) for o in olds]
         # sqlglot types update()'s SET keys as str, but parses any expression: an Identifier keeps the column quoted
-        stmt = exp.update(info.table_expr(), {ident(c): e for c, e in assignments.items()},  # type: ignore[misc]
-                          where=key_predicate(info, keys))
+        stmt = exp.update(
+            info.table_expr(),
+            {ident(c): e for c, e in assignments.items()},  # type: ignore[misc]
+            where=key_predicate(info, keys),
+        )
         self.con.execute(to_sql(stmt))
         news = self._fetch(info, keys) if self.rules.assertions_for(info.qualified) else []
         self._touch(info, keys, olds + news)
         return len(olds)
 
-    def _resolve(self, info: TableInfo, op: str, where: exp.Expr,
-                 assignments: Mapping[str, exp.Expr]) -> list[dict[str, Any]]:
+    def _resolve(
+        self, info: TableInfo, op: str, where: exp.Expr, assignments: Mapping[str, exp.Expr]
+    ) -> list[dict[str, Any]]:
         """Rows matching ``where`` with the verdict of each rule; raises on reject/guard."""
         rules = self._rules_for(info, op)
         new_map = {c: _qualify(e, "old") for c, e in assignments.items()}
@@ -230,15 +240,24 @@ class WriteGate:
         if not rules:
             return
         trees = [self.rules.condition(r, "insert") for r in rules]
-        used = {info.column(c.name) for t in trees for c in t.find_all(exp.Column)
-                if c.table.lower() == "new" and c.name.lower() in {k.lower() for k in info.columns}}
+        used = {
+            info.column(c.name)
+            for t in trees
+            for c in t.find_all(exp.Column)
+            if c.table.lower() == "new" and c.name.lower() in {k.lower() for k in info.columns}
+        }
         cols = [c for c in dict.fromkeys(k for r in rows for k in r) if c in used] or ["__one"]
         tuples = [tuple(literal(r.get(c), info.columns[c]) if c != "__one" else literal(1) for c in cols) for r in rows]
         values = exp.values(tuples, alias="__new", columns=cols)
         new_map = {c: col(c, "__new") for c in cols if c != "__one"}
-        select = exp.select(*[
-            exp.alias_(exp.func("coalesce", _rewrite(t, info, new=new_map, old_alias=None), exp.false()), f"__rule{i}")
-            for i, t in enumerate(trees)]).from_(values)
+        select = exp.select(
+            *[
+                exp.alias_(
+                    exp.func("coalesce", _rewrite(t, info, new=new_map, old_alias=None), exp.false()), f"__rule{i}"
+                )
+                for i, t in enumerate(trees)
+            ]
+        ).from_(values)
         for row, verdicts in zip(rows, self.con.execute(to_sql(select)).fetchall(), strict=True):
             self._decide(info, "insert", rules, list(verdicts), row)
 
@@ -305,15 +324,21 @@ class WriteGate:
             return
         types = [info.columns[c] for c in group_cols]
         if len(group_cols) == 1:
-            in_pred: exp.Expr = exp.In(this=col(group_cols[0]),
-                                       expressions=[literal(g[0], types[0]) for g in groups])
+            in_pred: exp.Expr = exp.In(this=col(group_cols[0]), expressions=[literal(g[0], types[0]) for g in groups])
         else:
-            in_pred = exp.In(this=exp.Tuple(expressions=[col(c) for c in group_cols]),
-                             expressions=[exp.Tuple(expressions=[literal(v, t) for v, t in zip(g, types, strict=True)])
-                                          for g in groups])
-        query = (exp.select(*[col(c) for c in group_cols]).from_(info.table_expr()).where(in_pred)
-                 .group_by(*[col(c) for c in group_cols])
-                 .having(exp.not_(exp.paren(_rule_tree(assertion.check).copy()))))
+            in_pred = exp.In(
+                this=exp.Tuple(expressions=[col(c) for c in group_cols]),
+                expressions=[
+                    exp.Tuple(expressions=[literal(v, t) for v, t in zip(g, types, strict=True)]) for g in groups
+                ],
+            )
+        query = (
+            exp.select(*[col(c) for c in group_cols])
+            .from_(info.table_expr())
+            .where(in_pred)
+            .group_by(*[col(c) for c in group_cols])
+            .having(exp.not_(exp.paren(_rule_tree(assertion.check).copy())))
+        )
         bad = self.con.execute(to_sql(query)).fetchone()
         if bad is not None:
             raise WriteRejected(_format(assertion.message, dict(zip(group_cols, bad, strict=True))), assertion.id)
@@ -343,16 +368,18 @@ def _rule_tree(text: str) -> exp.Expr:
 
 def _qualify(node: exp.Expr, alias: str) -> exp.Expr:
     """Qualify bare column references with ``alias`` (the row being written)."""
+
     def fix(n: exp.Expr) -> exp.Expr:
         if isinstance(n, exp.Column) and not n.table:
             return exp.column(n.this.copy(), table=ident(alias))
         return n
+
     return node.transform(fix)  # transform copies the tree
 
 
-def _rewrite(pred: exp.Expr, info: TableInfo, *, new: Mapping[str, exp.Expr],
-             old_alias: str | None) -> exp.Expr:
+def _rewrite(pred: exp.Expr, info: TableInfo, *, new: Mapping[str, exp.Expr], old_alias: str | None) -> exp.Expr:
     """Replace ``new.c`` by the new value of c and ``old.c`` by the current value (or NULL)."""
+
     def fix(n: exp.Expr) -> exp.Expr:
         if not isinstance(n, exp.Column) or n.table.lower() not in ("new", "old"):
             return n
@@ -362,6 +389,7 @@ def _rewrite(pred: exp.Expr, info: TableInfo, *, new: Mapping[str, exp.Expr],
                 return new[name].copy()
             return col(name, old_alias) if old_alias else exp.Null()
         return col(name, old_alias) if old_alias else exp.Null()
+
     return pred.transform(fix)  # transform copies the tree; the cached original stays intact
 
 
@@ -381,4 +409,4 @@ def _format(message: str, row: Mapping[str, Any]) -> str:
 
 
 def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]

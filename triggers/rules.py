@@ -122,8 +122,15 @@ class Rule(FrozenModel):
 
     @model_validator(mode="after")
     def _one_predicate(self) -> Rule:
-        given = [n for n, v in (("when", self.when != "true"), ("fact", self.fact is not None),
-                                ("parent", self.parent is not None)) if v]
+        given = [
+            n
+            for n, v in (
+                ("when", self.when != "true"),
+                ("fact", self.fact is not None),
+                ("parent", self.parent is not None),
+            )
+            if v
+        ]
         if len(given) > 1:
             raise ValueError(f"rule {self.id}: give one of when, fact or parent, not {' and '.join(given)}")
         if self.columns and self.fact is None and self.parent is None:
@@ -181,8 +188,11 @@ class RuleSet:
 
     def for_table(self, table: str, op: str, workflows: frozenset[str] | set[str] = frozenset()) -> list[Rule]:
         """The rules of ``table`` watching ``op``, minus those excepted in an active workflow."""
-        return [r for r in self._by_table.get(table.lower(), [])
-                if op in r.on and not (workflows and workflows.intersection(r.except_in))]
+        return [
+            r
+            for r in self._by_table.get(table.lower(), [])
+            if op in r.on and not (workflows and workflows.intersection(r.except_in))
+        ]
 
     def rule(self, rule_id: str) -> Rule:
         return self._by_id[rule_id]
@@ -204,8 +214,11 @@ class RuleSet:
         inner = _retable(self.fact_tree(parent, depth + 1), {"row": alias})
         link = _retable(sqlglot.parse_one(rule.parent.link, read="duckdb"), {"parent": alias})
         schema, _, name = parent.table.partition(".")
-        source = exp.Table(this=exp.to_identifier(name, quoted=True), db=exp.to_identifier(schema, quoted=True),
-                           alias=exp.TableAlias(this=exp.to_identifier(alias)))
+        source = exp.Table(
+            this=exp.to_identifier(name, quoted=True),
+            db=exp.to_identifier(schema, quoted=True),
+            alias=exp.TableAlias(this=exp.to_identifier(alias)),
+        )
         query = exp.select(exp.Literal.number(1)).from_(source).where(exp.and_(exp.paren(link), exp.paren(inner)))
         return exp.Exists(this=query)
 
@@ -228,8 +241,10 @@ class RuleSet:
             else:
                 tree = exp.or_(exp.paren(_retable(fact, {"row": "old"})), exp.paren(_retable(fact, {"row": "new"})))
                 if rule.columns:
-                    changed = [exp.NullSafeNEQ(this=exp.column(c, table="new"), expression=exp.column(c, table="old"))
-                               for c in rule.columns]
+                    changed = [
+                        exp.NullSafeNEQ(this=exp.column(c, table="new"), expression=exp.column(c, table="old"))
+                        for c in rule.columns
+                    ]
                     tree = exp.and_(exp.paren(tree), exp.paren(exp.or_(*changed)))
         self._conditions[key] = tree
         return tree
@@ -272,14 +287,17 @@ def load_rules() -> RuleSet:
 
 def fact_columns(text: str) -> set[str]:
     """The ``row.<col>`` columns a fact predicate reads (outside subqueries' own tables)."""
-    return {c.name.lower() for c in sqlglot.parse_one(text, read="duckdb").find_all(exp.Column)
-            if c.table.lower() == "row"}
+    return {
+        c.name.lower() for c in sqlglot.parse_one(text, read="duckdb").find_all(exp.Column) if c.table.lower() == "row"
+    }
 
 
 def _retable(tree: exp.Expr, mapping: dict[str, str]) -> exp.Expr:
     """A copy of ``tree`` with column qualifiers renamed (``row.x`` -> ``new.x``)."""
+
     def fix(n: exp.Expr) -> exp.Expr:
         if isinstance(n, exp.Column) and n.table.lower() in mapping and not n.args.get("db"):
             return exp.column(n.this.copy(), table=exp.to_identifier(mapping[n.table.lower()]))
         return n
+
     return tree.transform(fix)

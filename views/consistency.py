@@ -69,8 +69,10 @@ class Difference:
             holder, other = (self.app_a, self.app_b) if self.value_a else (self.app_b, self.app_a)
             text = f"{self.entity} {self.entity_key}: present in {holder}, absent from {other}"
         else:
-            text = (f"{self.entity} {self.entity_key} {self.field}: "
-                    f"{self.app_a}={self.value_a!r} {self.app_b}={self.value_b!r}")
+            text = (
+                f"{self.entity} {self.entity_key} {self.field}: "
+                f"{self.app_a}={self.value_a!r} {self.app_b}={self.value_b!r}"
+            )
         return text + (f" (registered: {self.divergence_id})" if self.registered else " (NOT registered)")
 
 
@@ -91,9 +93,11 @@ class ConsistencyReport:
         return not self.unregistered and not self.registry_errors
 
     def summary(self) -> str:
-        lines = [f"consistency: {len(self.queries)} entity projections, {self.compared_pairs} app pairs, "
-                 f"{self.compared_values} values compared; {len(self.differences) - len(self.unregistered)} "
-                 f"registered divergences, {len(self.unregistered)} unregistered differences"]
+        lines = [
+            f"consistency: {len(self.queries)} entity projections, {self.compared_pairs} app pairs, "
+            f"{self.compared_values} values compared; {len(self.differences) - len(self.unregistered)} "
+            f"registered divergences, {len(self.unregistered)} unregistered differences"
+        ]
         lines += [f"  registry: {e}" for e in self.registry_errors]
         lines += [f"  {d.describe()}" for d in self.unregistered[:200]]
         if len(self.unregistered) > 200:
@@ -117,8 +121,9 @@ def parse_entity_file(app: str, text: str) -> list[EntityQuery]:
         sql = "\n".join(body).strip().rstrip(";").strip()
         if entity and sql:
             if entity not in ENTITY_FIELDS:
-                raise ValueError(f"views/entities/{app}.sql: unknown entity {entity!r}; "
-                                 f"known: {', '.join(ENTITY_FIELDS)}")
+                raise ValueError(
+                    f"views/entities/{app}.sql: unknown entity {entity!r}; known: {', '.join(ENTITY_FIELDS)}"
+                )
             out.append(EntityQuery(app, entity, scope, sql))
 
     for line in text.splitlines():
@@ -195,13 +200,13 @@ def check_consistency(con: duckdb.DuckDBPyConnection, apps: list[str] | None = N
                         _record(report, registry, entity, key, fld, qa.app, qb.app, va, vb)
             if qa.scope and qa.scope == qb.scope:
                 for key in sorted(ra.keys() ^ rb.keys()):
-                    _record(report, registry, entity, key, "presence", qa.app, qb.app,
-                            key in ra, key in rb)
+                    _record(report, registry, entity, key, "presence", qa.app, qb.app, key in ra, key in rb)
     return report
 
 
-def _load_registry(con: duckdb.DuckDBPyConnection, kinds: dict[str, dict[str, Any]],
-                   report: ConsistencyReport) -> dict[tuple[str, str, str], list[tuple[str, set[str]]]]:
+def _load_registry(
+    con: duckdb.DuckDBPyConnection, kinds: dict[str, dict[str, Any]], report: ConsistencyReport
+) -> dict[tuple[str, str, str], list[tuple[str, set[str]]]]:
     registry: dict[tuple[str, str, str], list[tuple[str, set[str]]]] = {}
     # invoice instances may be keyed by the book's invoice_id; the check keys invoices vendor|number
     rows = con.execute("""
@@ -226,8 +231,9 @@ def _load_registry(con: duckdb.DuckDBPyConnection, kinds: dict[str, dict[str, An
     return registry
 
 
-def _record(report: ConsistencyReport, registry: dict, entity: str, key: str, fld: str,
-            a: str, b: str, va: Any, vb: Any) -> None:
+def _record(
+    report: ConsistencyReport, registry: dict, entity: str, key: str, fld: str, a: str, b: str, va: Any, vb: Any
+) -> None:
     hit = None
     for div_id, apps in registry.get((entity, key, fld), []):
         if a in apps or b in apps:

@@ -206,7 +206,8 @@ lines AS (
     LEFT JOIN book.erp_phase_map m ON m.cost_code = jl.cost_code
     LEFT JOIN book.vendor_identities vi ON vi.vendor_key = jl.vendor_key AND vi.system = 'sage_intacct'
 )
-SELECT 1 AS co, l.period AS mth, row_number() OVER (ORDER BY l.period, l.doc_seq, l.line_no) AS trans, l.job_number AS job_id,
+SELECT 1 AS co, l.period AS mth, row_number() OVER (ORDER BY l.period, l.doc_seq, l.line_no) AS trans,
+       l.job_number AS job_id,
        l.erp_phase AS phase, l.erp_cost_type AS cost_type, l.entry_date AS act_date, l.journal AS source,
        coalesce(l.memo, l.je_description) AS description, l.vendor_id, l.je_number AS ref,
        l.debit - l.credit AS amount
@@ -513,7 +514,8 @@ lines AS (
 )
 SELECT 1 AS co, l.period AS mth, CAST(NULL AS INTEGER) AS batch_id, l.doc_seq AS doc_id, l.line_no, l.trans,
        l.journal AS jrnl, l.je_number AS ref, l.entry_date AS act_date, l.account, l.job_number AS job_id,
-       l.erp_phase AS phase, l.erp_cost_type AS cost_type, l.vendor_id, coalesce(l.memo, l.je_description) AS description,
+       l.erp_phase AS phase, l.erp_cost_type AS cost_type, l.vendor_id,
+       coalesce(l.memo, l.je_description) AS description,
        l.debit, l.credit, l.debit - l.credit AS amount, CASE WHEN l.debit > 0 THEN 1 ELSE -1 END AS tr_type,
        abs(l.debit - l.credit) AS abs_amount
 FROM lines l

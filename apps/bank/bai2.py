@@ -29,7 +29,7 @@ def cents(amount: Decimal) -> int:
 @dataclass
 class Bai2Detail:
     type_code: str
-    amount: Decimal                  # unsigned
+    amount: Decimal  # unsigned
     bank_reference: str
     customer_reference: str | None
     text: str
@@ -38,14 +38,14 @@ class Bai2Detail:
 @dataclass
 class Bai2Account:
     account_number: str
-    summaries: list[tuple[str, Decimal, int | None]] = field(default_factory=list)   # (code, amount, count)
+    summaries: list[tuple[str, Decimal, int | None]] = field(default_factory=list)  # (code, amount, count)
     details: list[Bai2Detail] = field(default_factory=list)
 
 
 @dataclass
 class Bai2Group:
     as_of: date
-    modifier: str                    # 2 final previous-day, 3 interim same-day
+    modifier: str  # 2 final previous-day, 3 interim same-day
     accounts: list[Bai2Account] = field(default_factory=list)
 
 
@@ -53,8 +53,9 @@ def _field(value: object) -> str:
     return "" if value is None else str(value).replace(",", " ").replace("/", " ")
 
 
-def write_bai2(groups: list[Bai2Group], *, sender: str, receiver: str, created: date, created_time: str,
-               file_id: str) -> str:
+def write_bai2(
+    groups: list[Bai2Group], *, sender: str, receiver: str, created: date, created_time: str, file_id: str
+) -> str:
     """Render a BAI2 file; lines are newline-separated, each record ends with '/' except text-ended 16s."""
     lines = [f"01,{sender},{receiver},{created:%y%m%d},{created_time},{file_id},,,2/"]
     file_total = 0
@@ -161,8 +162,15 @@ def parse_bai2(text: str) -> ParsedFile:
                 errors.append(f"line {n}: 16 outside an account")
                 continue
             amount = int(fields[2])
-            acct.details.append({"type_code": fields[1], "amount_cents": amount, "bank_reference": fields[4],
-                                 "customer_reference": fields[5], "text": text.rstrip("/")})
+            acct.details.append(
+                {
+                    "type_code": fields[1],
+                    "amount_cents": amount,
+                    "bank_reference": fields[4],
+                    "customer_reference": fields[5],
+                    "text": text.rstrip("/"),
+                }
+            )
             a_records += 1
             a_total += amount
             g_records += 1

@@ -59,20 +59,24 @@ class BankBase(App):
 
 # ---------------------------------------------------------------------------------- args
 class AccountsArgs(ToolArgs):
-    nickname_contains: str | None = Field(None, description="Case-insensitive part of the account nickname",
-                                          examples=["operating"])
+    nickname_contains: str | None = Field(
+        None, description="Case-insensitive part of the account nickname", examples=["operating"]
+    )
 
 
 class BalancesArgs(ToolArgs):
-    account: str | None = Field(None, description="Account number or nickname; omit for every account",
-                                examples=["4451029387"])
-    as_of_date: date | None = Field(None, description="Balance date (ISO); default the latest reported day",
-                                    examples=["2026-01-30"])
+    account: str | None = Field(
+        None, description="Account number or nickname; omit for every account", examples=["4451029387"]
+    )
+    as_of_date: date | None = Field(
+        None, description="Balance date (ISO); default the latest reported day", examples=["2026-01-30"]
+    )
 
 
 class TransactionsArgs(ToolArgs):
-    account: str | None = Field(None, description="Account number or nickname; omit for every account",
-                                examples=["Operating"])
+    account: str | None = Field(
+        None, description="Account number or nickname; omit for every account", examples=["Operating"]
+    )
     date_from: date | None = Field(None, description="First posted date (ISO)", examples=["2026-01-01"])
     date_to: date | None = Field(None, description="Last posted date (ISO)", examples=["2026-01-31"])
     type_code: str | None = Field(None, description="BAI2 type code", examples=["475"])
@@ -81,17 +85,19 @@ class TransactionsArgs(ToolArgs):
 
 
 class Bai2Args(ToolArgs):
-    account: str | None = Field(None, description="Account number or nickname; omit for every account",
-                                examples=["4451029387"])
-    date_from: date | None = Field(None, description="First as-of date (ISO); default the latest reported day",
-                                   examples=["2026-01-26"])
-    date_to: date | None = Field(None, description="Last as-of date (ISO); default date_from",
-                                 examples=["2026-01-30"])
+    account: str | None = Field(
+        None, description="Account number or nickname; omit for every account", examples=["4451029387"]
+    )
+    date_from: date | None = Field(
+        None, description="First as-of date (ISO); default the latest reported day", examples=["2026-01-26"]
+    )
+    date_to: date | None = Field(None, description="Last as-of date (ISO); default date_from", examples=["2026-01-30"])
 
 
 class ExceptionsArgs(ToolArgs):
     status: Literal["pending", "decided", "all"] = Field(
-        "pending", description="pending (no decision yet), decided, or all", examples=["pending"])
+        "pending", description="pending (no decision yet), decided, or all", examples=["pending"]
+    )
     account: str | None = Field(None, description="Account number or nickname", examples=["Operating"])
 
 
@@ -104,29 +110,37 @@ class IssuedArgs(ToolArgs):
 
 
 class DecideArgs(ToolArgs):
-    exception_id: str = Field(..., description="Exception item id from the exception queue",
-                              examples=["PPX3F9A0C12D4"])
-    decision: Literal["pay", "return"] = Field(..., description="pay (honour the item) or return (refuse it)",
-                                               examples=["return"])
-    reason: str | None = Field(None, max_length=200, description="Why (kept with the decision)",
-                               examples=["amount altered: issued 4,250.00"])
+    exception_id: str = Field(..., description="Exception item id from the exception queue", examples=["PPX3F9A0C12D4"])
+    decision: Literal["pay", "return"] = Field(
+        ..., description="pay (honour the item) or return (refuse it)", examples=["return"]
+    )
+    reason: str | None = Field(
+        None, max_length=200, description="Why (kept with the decision)", examples=["amount altered: issued 4,250.00"]
+    )
 
 
 class TransferArgs(ToolArgs):
     from_account: str = Field(..., description="Debit account: account number or nickname", examples=["Operating"])
-    to_account: str | None = Field(None, description="Credit account at this bank (number or nickname) for a book "
-                                   "transfer; omit when paying an outside payee", examples=["Payroll"])
-    payee_name: str | None = Field(None, description="Outside beneficiary name (wire/ACH)",
-                                   examples=["Walsh Electrical Contractors"])
-    payee_account: str | None = Field(None, description="Outside beneficiary account number",
-                                      examples=["000123456789"])
-    payee_routing: str | None = Field(None, description="Outside beneficiary ABA routing number",
-                                      examples=["071000013"])
+    to_account: str | None = Field(
+        None,
+        description="Credit account at this bank (number or nickname) for a book "
+        "transfer; omit when paying an outside payee",
+        examples=["Payroll"],
+    )
+    payee_name: str | None = Field(
+        None, description="Outside beneficiary name (wire/ACH)", examples=["Walsh Electrical Contractors"]
+    )
+    payee_account: str | None = Field(None, description="Outside beneficiary account number", examples=["000123456789"])
+    payee_routing: str | None = Field(
+        None, description="Outside beneficiary ABA routing number", examples=["071000013"]
+    )
     amount: Decimal = Field(..., description="Amount in USD with at most two decimals", examples=["12500.00"])
     method: Literal["wire", "ach", "book"] | None = Field(
-        None, description="wire, ach or book (default: book between own accounts, else wire)", examples=["wire"])
-    memo: str | None = Field(None, max_length=140, description="Memo / remittance text",
-                             examples=["Fund payroll 2026-01-31"])
+        None, description="wire, ach or book (default: book between own accounts, else wire)", examples=["wire"]
+    )
+    memo: str | None = Field(
+        None, max_length=140, description="Memo / remittance text", examples=["Fund payroll 2026-01-31"]
+    )
     value_date: date | None = Field(None, description="Value date (ISO); default today", examples=["2026-02-02"])
 
 
@@ -160,8 +174,9 @@ class TreasuryPortal(BankBase):
         if not rows:
             rows = [r for r in self.select(self.D.tables.accounts) if r["account_nickname"].lower() == ref.lower()]
         if not rows:
-            known = ", ".join(f"{r['account_number']} ({r['account_nickname']})"
-                              for r in self.select(self.D.tables.accounts))
+            known = ", ".join(
+                f"{r['account_number']} ({r['account_nickname']})" for r in self.select(self.D.tables.accounts)
+            )
             raise ToolError(f"no account {ref!r} in {self.label}; accounts: {known or 'none'}", "not_found")
         return rows[0]
 
@@ -209,17 +224,22 @@ class TreasuryPortal(BankBase):
         exact decimal strings.
         """
         acct = self._account_filter(args.account)
-        rows = self.select(self.D.tables.balance_reports, {"account_number": acct, "as_of_date": args.as_of_date},
-                           extra=exp.LTE(this=col("as_of_date"), expression=literal(self.today, "DATE")),
-                           order_by=["account_number", "as_of_date"])
+        rows = self.select(
+            self.D.tables.balance_reports,
+            {"account_number": acct, "as_of_date": args.as_of_date},
+            extra=exp.LTE(this=col("as_of_date"), expression=literal(self.today, "DATE")),
+            order_by=["account_number", "as_of_date"],
+        )
         if args.as_of_date is None:
             latest: dict[str, Any] = {}
             for r in rows:
                 latest[r["account_number"]] = r
             rows = list(latest.values())
         if not rows and args.as_of_date is not None:
-            raise ToolError(f"no balance report for {args.as_of_date} in {self.label}"
-                            + (f" for account {acct}" if acct else ""), "not_found")
+            raise ToolError(
+                f"no balance report for {args.as_of_date} in {self.label}" + (f" for account {acct}" if acct else ""),
+                "not_found",
+            )
         return {"balances": rows, "count": len(rows)}
 
     @tool("transactions.list")
@@ -239,12 +259,18 @@ class TreasuryPortal(BankBase):
         """
         self._check_dates(args.date_from, args.date_to)
         acct = self._account_filter(args.account)
-        rows = self.select(self.D.tables.activity, {"account_number": acct, "bai_type_code": args.type_code,
-                                         "check_number": args.check_number},
-                           extra=date_range("posted_date", args.date_from, args.date_to),
-                           order_by=["posted_date", "account_number", "bank_reference"], limit=args.limit + 1)
-        return {"transactions": rows[:args.limit], "count": min(len(rows), args.limit),
-                "truncated": len(rows) > args.limit}
+        rows = self.select(
+            self.D.tables.activity,
+            {"account_number": acct, "bai_type_code": args.type_code, "check_number": args.check_number},
+            extra=date_range("posted_date", args.date_from, args.date_to),
+            order_by=["posted_date", "account_number", "bank_reference"],
+            limit=args.limit + 1,
+        )
+        return {
+            "transactions": rows[: args.limit],
+            "count": min(len(rows), args.limit),
+            "truncated": len(rows) > args.limit,
+        }
 
     @tool("statements.bai2")
     def statements_bai2(self, args: Bai2Args) -> dict[str, Any]:
@@ -269,7 +295,8 @@ class TreasuryPortal(BankBase):
             latest = self.con.execute(
                 exp.select(exp.func("max", col("as_of_date")))
                 .from_(self.tbl(self.D.tables.balance_reports).table_expr())
-                .where(exp.LTE(this=col("as_of_date"), expression=literal(self.today, "DATE"))).sql("duckdb")
+                .where(exp.LTE(this=col("as_of_date"), expression=literal(self.today, "DATE")))
+                .sql("duckdb")
             ).fetchone()
             start = (latest[0] if latest else None) or self.today
         end = args.date_to or start
@@ -277,34 +304,55 @@ class TreasuryPortal(BankBase):
         if (end - start).days > 366:
             raise ToolError("a BAI2 download covers at most 366 days")
         accounts = {r["account_number"]: r for r in self.select(self.D.tables.accounts, {"account_number": acct})}
-        balances = self.select(self.D.tables.balance_reports, {"account_number": acct},
-                               extra=date_range("as_of_date", start, end))
-        txns = self.select(self.D.tables.activity, {"account_number": acct},
-                           extra=date_range("posted_date", start, end),
-                           order_by=["posted_date", "account_number", "bank_reference"])
+        balances = self.select(
+            self.D.tables.balance_reports, {"account_number": acct}, extra=date_range("as_of_date", start, end)
+        )
+        txns = self.select(
+            self.D.tables.activity,
+            {"account_number": acct},
+            extra=date_range("posted_date", start, end),
+            order_by=["posted_date", "account_number", "bank_reference"],
+        )
         by_day: dict[date, dict[str, Bai2Account]] = {}
         for b in balances:
             a = by_day.setdefault(b["as_of_date"], {}).setdefault(b["account_number"], Bai2Account(b["account_number"]))
-            a.summaries = [(OPENING_LEDGER, b["opening_ledger"], None), (CLOSING_LEDGER, b["closing_ledger"], None),
-                           (OPENING_AVAILABLE, b["opening_available"], None),
-                           (CLOSING_AVAILABLE, b["closing_available"], None),
-                           (TOTAL_CREDITS, b["total_credits"], b["credit_count"]),
-                           (TOTAL_DEBITS, b["total_debits"], b["debit_count"])]
+            a.summaries = [
+                (OPENING_LEDGER, b["opening_ledger"], None),
+                (CLOSING_LEDGER, b["closing_ledger"], None),
+                (OPENING_AVAILABLE, b["opening_available"], None),
+                (CLOSING_AVAILABLE, b["closing_available"], None),
+                (TOTAL_CREDITS, b["total_credits"], b["credit_count"]),
+                (TOTAL_DEBITS, b["total_debits"], b["debit_count"]),
+            ]
         for t in txns:
-            a = by_day.setdefault(t["posted_date"], {}).setdefault(t["account_number"],
-                                                                   Bai2Account(t["account_number"]))
+            a = by_day.setdefault(t["posted_date"], {}).setdefault(
+                t["account_number"], Bai2Account(t["account_number"])
+            )
             cust = t["customer_reference"] if t["check_number"] is None else str(t["check_number"])
             a.details.append(Bai2Detail(t["bai_type_code"], t["amount"], t["bank_reference"], cust, t["description"]))
-        groups = [Bai2Group(day, "2" if day < self.today else "3",
-                            [by_day[day][n] for n in sorted(by_day[day])]) for day in sorted(by_day)]
+        groups = [
+            Bai2Group(day, "2" if day < self.today else "3", [by_day[day][n] for n in sorted(by_day[day])])
+            for day in sorted(by_day)
+        ]
         sender = next(iter(accounts.values()))["routing_number"] if accounts else "000000000"
         file_id = str(int(self.new_id("bai2", acct or "*", start, end), 16) % 10**8)
-        content = write_bai2(groups, sender=sender, receiver=self.D.bai2_receiver, created=self.today,
-                             created_time=f"{self.now:%H%M}", file_id=file_id)
+        content = write_bai2(
+            groups,
+            sender=sender,
+            receiver=self.D.bai2_receiver,
+            created=self.today,
+            created_time=f"{self.now:%H%M}",
+            file_id=file_id,
+        )
         name = f"{self.name}_{acct or 'all'}_{start:%Y%m%d}_{end:%Y%m%d}.bai"
-        return {"filename": name, "format": "BAI2", "groups": len(groups),
-                "accounts": len({a for g in groups for a in (x.account_number for x in g.accounts)}),
-                "transactions": len(txns), "content": content}
+        return {
+            "filename": name,
+            "format": "BAI2",
+            "groups": len(groups),
+            "accounts": len({a for g in groups for a in (x.account_number for x in g.accounts)}),
+            "transactions": len(txns),
+            "content": content,
+        }
 
     @tool("positive_pay.exceptions")
     def positive_pay_exceptions(self, args: ExceptionsArgs) -> dict[str, Any]:
@@ -328,8 +376,12 @@ class TreasuryPortal(BankBase):
             extra = exp.EQ(this=col("decision"), expression=literal(self.D.decisions.pending))
         elif args.status == "decided":
             extra = exp.NEQ(this=col("decision"), expression=literal(self.D.decisions.pending))
-        rows = self.select(self.D.tables.exception_queue, {"account_number": acct}, extra=extra,
-                           order_by=["account_number", "check_number", "exception_id"])
+        rows = self.select(
+            self.D.tables.exception_queue,
+            {"account_number": acct},
+            extra=extra,
+            order_by=["account_number", "check_number", "exception_id"],
+        )
         return {"exceptions": rows, "count": len(rows)}
 
     @tool("positive_pay.issued_checks")
@@ -351,11 +403,18 @@ class TreasuryPortal(BankBase):
         """
         self._check_dates(args.date_from, args.date_to)
         acct = self._account_filter(args.account)
-        rows = self.select(self.D.tables.issue_file, {"account_number": acct, "check_number": args.check_number},
-                           extra=date_range("issue_date", args.date_from, args.date_to),
-                           order_by=["account_number", "check_number"], limit=args.limit + 1)
-        return {"issued_checks": rows[:args.limit], "count": min(len(rows), args.limit),
-                "truncated": len(rows) > args.limit}
+        rows = self.select(
+            self.D.tables.issue_file,
+            {"account_number": acct, "check_number": args.check_number},
+            extra=date_range("issue_date", args.date_from, args.date_to),
+            order_by=["account_number", "check_number"],
+            limit=args.limit + 1,
+        )
+        return {
+            "issued_checks": rows[: args.limit],
+            "count": min(len(rows), args.limit),
+            "truncated": len(rows) > args.limit,
+        }
 
     # ------------------------------------------------------------------ writes
     @tool("positive_pay.decide", writes=True)
@@ -372,14 +431,23 @@ class TreasuryPortal(BankBase):
 
         Returns {"exception_id", "check_number", "decision", "return_reason", "decided_at", "previous_decision"}.
         """
-        item = self.require(self.D.tables.exception_queue, "positive-pay exception",
-                            exception_id=args.exception_id.strip())
+        item = self.require(
+            self.D.tables.exception_queue, "positive-pay exception", exception_id=args.exception_id.strip()
+        )
         word = self.D.decisions.pay if args.decision == "pay" else self.D.decisions.return_item
-        self.update(self.D.tables.exception_queue, {"exception_id": item["exception_id"]},
-                    {"decision": word, "return_reason": args.reason, "decided_by": TREASURY_USER,
-                     "decided_at": self.now})
-        return {"exception_id": item["exception_id"], "check_number": item["check_number"], "decision": word,
-                "return_reason": args.reason, "decided_at": self.now, "previous_decision": item["decision"]}
+        self.update(
+            self.D.tables.exception_queue,
+            {"exception_id": item["exception_id"]},
+            {"decision": word, "return_reason": args.reason, "decided_by": TREASURY_USER, "decided_at": self.now},
+        )
+        return {
+            "exception_id": item["exception_id"],
+            "check_number": item["check_number"],
+            "decision": word,
+            "return_reason": args.reason,
+            "decided_at": self.now,
+            "previous_decision": item["decision"],
+        }
 
     @tool("bank_initiate_transfer", guarded="payment")
     def bank_initiate_transfer(self, args: TransferArgs) -> dict[str, Any]:
@@ -416,26 +484,42 @@ class TreasuryPortal(BankBase):
             if dst["account_number"] == src["account_number"]:
                 raise ToolError("from_account and to_account are the same account")
             method = args.method or "book"
-            beneficiary = {"name": f"Company A - {dst['account_nickname']}", "account": dst["account_number"],
-                           "routing": dst["routing_number"]}
+            beneficiary = {
+                "name": f"Company A - {dst['account_nickname']}",
+                "account": dst["account_number"],
+                "routing": dst["routing_number"],
+            }
         else:
             if not (args.payee_name and args.payee_account and args.payee_routing):
-                raise ToolError("an outside payment needs payee_name, payee_account and payee_routing "
-                                "(or give to_account for a transfer between own accounts)")
+                raise ToolError(
+                    "an outside payment needs payee_name, payee_account and payee_routing "
+                    "(or give to_account for a transfer between own accounts)"
+                )
             if not aba_valid(args.payee_routing):
                 raise ToolError(f"payee_routing {args.payee_routing!r} is not a valid ABA routing number")
             if args.method == "book":
                 raise ToolError("a book transfer goes between accounts at this bank; use wire or ach for a payee")
             method = args.method or "wire"
             beneficiary = {"name": args.payee_name, "account": args.payee_account, "routing": args.payee_routing}
-        bal = self.select(self.D.tables.balance_reports, {"account_number": src["account_number"]},
-                          extra=exp.LTE(this=col("as_of_date"), expression=literal(self.today, "DATE")),
-                          order_by=["as_of_date"])
+        bal = self.select(
+            self.D.tables.balance_reports,
+            {"account_number": src["account_number"]},
+            extra=exp.LTE(this=col("as_of_date"), expression=literal(self.today, "DATE")),
+            order_by=["as_of_date"],
+        )
         available = bal[-1]["closing_available"] if bal else None
-        return {"would_initiate": {"payment_id": self.new_id("payment", src["account_number"], beneficiary["account"],
-                                                             amount, value_date, args.memo or ""),
-                                   "from_account": src["account_number"], "method": method.upper(),
-                                   "beneficiary": beneficiary, "amount": amount, "value_date": value_date,
-                                   "memo": args.memo},
-                "available_balance": available,
-                "note": f"{self.label} holds this for approval; nothing was sent."}
+        return {
+            "would_initiate": {
+                "payment_id": self.new_id(
+                    "payment", src["account_number"], beneficiary["account"], amount, value_date, args.memo or ""
+                ),
+                "from_account": src["account_number"],
+                "method": method.upper(),
+                "beneficiary": beneficiary,
+                "amount": amount,
+                "value_date": value_date,
+                "memo": args.memo,
+            },
+            "available_balance": available,
+            "note": f"{self.label} holds this for approval; nothing was sent.",
+        }

@@ -74,28 +74,28 @@ class IssueStatuses:
 class ReferencePrefixes:
     """The prefixes of the ids the portal issues (each followed by an upper-case hash of the book key)."""
 
-    transaction: str      # posted activity's bank reference
-    exception: str        # an exception item's id
-    payment: str          # a payment's id
+    transaction: str  # posted activity's bank reference
+    exception: str  # an exception item's id
+    payment: str  # a payment's id
 
 
 @dataclass(frozen=True)
 class PortalDialect:
     app: str
     label: str
-    description: str                      # one line: what the portal is (the app class's docstring)
+    description: str  # one line: what the portal is (the app class's docstring)
     bank: Bank
     tables: PortalTables
     decisions: DecisionWords
     exception_reasons: ExceptionReasons
     issue_statuses: IssueStatuses
-    payment_status: str                   # the status of a completed payment
+    payment_status: str  # the status of a completed payment
     reference_prefixes: ReferencePrefixes
-    decision_cutoff: str                  # the time the decision window closes on the due date
-    default_decision: Literal["pay", "return"]   # what the bank does with an undecided item
-    bai2_receiver: str                    # the receiver id in the BAI2 files it sends
-    example_exception: str                # an exception id in the portal's format, for docstrings
-    tool_names: dict[str, str] = field(default_factory=dict)   # archetype tool name -> native name
+    decision_cutoff: str  # the time the decision window closes on the due date
+    default_decision: Literal["pay", "return"]  # what the bank does with an undecided item
+    bai2_receiver: str  # the receiver id in the BAI2 files it sends
+    example_exception: str  # an exception id in the portal's format, for docstrings
+    tool_names: dict[str, str] = field(default_factory=dict)  # archetype tool name -> native name
     example_account: str = "4451029387"
 
     @property
@@ -112,7 +112,7 @@ class Institution:
     name: str
 
 
-TransferNetwork = Literal["ach", "same-day-ach", "rtp", "wire"]   # the aggregator's payment networks
+TransferNetwork = Literal["ach", "same-day-ach", "rtp", "wire"]  # the aggregator's payment networks
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ class AggregatorDialect:
     description: str
     institutions: tuple[Institution, ...]
     transfer_networks: tuple[str, ...]
-    ach_networks: tuple[str, ...]          # networks whose statement description is limited
+    ach_networks: tuple[str, ...]  # networks whose statement description is limited
     ach_description_limit: int
     example_account: str
     tables: AggregatorTables = AggregatorTables()
@@ -143,18 +143,29 @@ class AggregatorDialect:
 # The four treasury portals
 # ---------------------------------------------------------------------------------------------
 BANK_OF_AMERICA_CASHPRO = PortalDialect(
-    app="bofa_cashpro", label="Bank of America CashPro",
+    app="bofa_cashpro",
+    label="Bank of America CashPro",
     description="Bank of America CashPro: Information Reporting, Positive Pay, Payments.",
     bank=BANK_OF_AMERICA,
-    tables=PortalTables(balance_reports="balance_reports", activity="transaction_details",
-                        issue_file="issue_records", exception_queue="exception_items", payments="payments"),
+    tables=PortalTables(
+        balance_reports="balance_reports",
+        activity="transaction_details",
+        issue_file="issue_records",
+        exception_queue="exception_items",
+        payments="payments",
+    ),
     decisions=DecisionWords(pending="No Decision", pay="Pay", return_item="Return"),
-    exception_reasons=ExceptionReasons(payee_mismatch="Payee Name Mismatch", amount_mismatch="Amount Mismatch",
-                                       no_issue_record="Paid Not Issued", duplicate_presentment="Duplicate Paid"),
+    exception_reasons=ExceptionReasons(
+        payee_mismatch="Payee Name Mismatch",
+        amount_mismatch="Amount Mismatch",
+        no_issue_record="Paid Not Issued",
+        duplicate_presentment="Duplicate Paid",
+    ),
     issue_statuses=IssueStatuses(issued="Issued", paid="Paid", void="Void"),
     payment_status="Completed",
     reference_prefixes=ReferencePrefixes(transaction="BOA", exception="PPX", payment="CPP"),
-    decision_cutoff="11:00 ET", default_decision="return",
+    decision_cutoff="11:00 ET",
+    default_decision="return",
     bai2_receiver="COMPANYA01",
     example_exception="PPX3F9A0C12D4",
     tool_names={
@@ -168,18 +179,29 @@ BANK_OF_AMERICA_CASHPRO = PortalDialect(
 )
 
 CHASE_ACCESS = PortalDialect(
-    app="chase_treasury", label="J.P. Morgan Chase ACCESS",
+    app="chase_treasury",
+    label="J.P. Morgan Chase ACCESS",
     description="J.P. Morgan Chase ACCESS / Chase Connect: balances, transactions, reports, Positive Pay, Payments.",
     bank=CHASE,
-    tables=PortalTables(balance_reports="balances", activity="transactions", issue_file="issued_checks",
-                        exception_queue="positive_pay_exceptions", payments="payments"),
+    tables=PortalTables(
+        balance_reports="balances",
+        activity="transactions",
+        issue_file="issued_checks",
+        exception_queue="positive_pay_exceptions",
+        payments="payments",
+    ),
     decisions=DecisionWords(pending="PENDING", pay="PAY", return_item="RETURN"),
-    exception_reasons=ExceptionReasons(payee_mismatch="PAYEE MISMATCH", amount_mismatch="AMOUNT MISMATCH",
-                                       no_issue_record="NO ISSUE ITEM", duplicate_presentment="DUPLICATE ITEM"),
+    exception_reasons=ExceptionReasons(
+        payee_mismatch="PAYEE MISMATCH",
+        amount_mismatch="AMOUNT MISMATCH",
+        no_issue_record="NO ISSUE ITEM",
+        duplicate_presentment="DUPLICATE ITEM",
+    ),
     issue_statuses=IssueStatuses(issued="OUTSTANDING", paid="PAID", void="VOID"),
     payment_status="COMPLETED",
     reference_prefixes=ReferencePrefixes(transaction="JPM", exception="JPM", payment="ACC"),
-    decision_cutoff="12:00 ET", default_decision="return",
+    decision_cutoff="12:00 ET",
+    default_decision="return",
     bai2_receiver="COMPANYA",
     example_exception="JPM0A17C3E9F2",
     tool_names={
@@ -192,19 +214,29 @@ CHASE_ACCESS = PortalDialect(
 )
 
 WELLS_FARGO_VANTAGE = PortalDialect(
-    app="wells", label="Wells Fargo Vantage",
+    app="wells",
+    label="Wells Fargo Vantage",
     description="Wells Fargo Vantage: previous-day reporting, ARP positive pay, Payment Manager.",
     bank=WELLS_FARGO,
-    tables=PortalTables(balance_reports="previous_day_balances", activity="previous_day_detail",
-                        issue_file="arp_issue_records", exception_queue="arp_exceptions", payments="payment_manager"),
+    tables=PortalTables(
+        balance_reports="previous_day_balances",
+        activity="previous_day_detail",
+        issue_file="arp_issue_records",
+        exception_queue="arp_exceptions",
+        payments="payment_manager",
+    ),
     decisions=DecisionWords(pending="Decision Required", pay="Pay", return_item="Return"),
-    exception_reasons=ExceptionReasons(payee_mismatch="Payee Name Does Not Match",
-                                       amount_mismatch="Issue Amount Does Not Match",
-                                       no_issue_record="No Issue Record", duplicate_presentment="Duplicate Check"),
+    exception_reasons=ExceptionReasons(
+        payee_mismatch="Payee Name Does Not Match",
+        amount_mismatch="Issue Amount Does Not Match",
+        no_issue_record="No Issue Record",
+        duplicate_presentment="Duplicate Check",
+    ),
     issue_statuses=IssueStatuses(issued="Outstanding", paid="Paid", void="Voided"),
     payment_status="Completed",
     reference_prefixes=ReferencePrefixes(transaction="WF", exception="ARP", payment="PM"),
-    decision_cutoff="13:00 ET", default_decision="return",
+    decision_cutoff="13:00 ET",
+    default_decision="return",
     bai2_receiver="COMPANYA",
     example_exception="ARP5D20B7A91C",
     tool_names={
@@ -218,18 +250,29 @@ WELLS_FARGO_VANTAGE = PortalDialect(
 )
 
 PNC_PINACLE = PortalDialect(
-    app="pnc_pinacle", label="PNC PINACLE",
+    app="pnc_pinacle",
+    label="PNC PINACLE",
     description="PNC PINACLE: Information Reporting, Positive Pay, Funds Transfer.",
     bank=PNC,
-    tables=PortalTables(balance_reports="balances", activity="activity", issue_file="ppay_issue_items",
-                        exception_queue="ppay_exception_items", payments="funds_transfers"),
+    tables=PortalTables(
+        balance_reports="balances",
+        activity="activity",
+        issue_file="ppay_issue_items",
+        exception_queue="ppay_exception_items",
+        payments="funds_transfers",
+    ),
     decisions=DecisionWords(pending="Pending", pay="Pay", return_item="Return"),
-    exception_reasons=ExceptionReasons(payee_mismatch="Payee Mismatch", amount_mismatch="Amount Mismatch",
-                                       no_issue_record="No Issue", duplicate_presentment="Duplicate"),
+    exception_reasons=ExceptionReasons(
+        payee_mismatch="Payee Mismatch",
+        amount_mismatch="Amount Mismatch",
+        no_issue_record="No Issue",
+        duplicate_presentment="Duplicate",
+    ),
     issue_statuses=IssueStatuses(issued="Issued", paid="Paid", void="Void"),
     payment_status="Processed",
     reference_prefixes=ReferencePrefixes(transaction="PNC", exception="PNC", payment="FT"),
-    decision_cutoff="14:00 ET", default_decision="pay",
+    decision_cutoff="14:00 ET",
+    default_decision="pay",
     bai2_receiver="COMPANYA",
     example_exception="PNC9E41D0B377",
     tool_names={
@@ -245,19 +288,23 @@ PNC_PINACLE = PortalDialect(
 # The portals whose files are committed (``python -m cfab.apps.bank.gen`` writes them, the
 # staleness test in tests/apps/bank checks them). A portal is registered by its class in
 # ``cfab.apps.bank.vendors``.
-DIALECTS: dict[str, PortalDialect] = {d.app: d for d in (BANK_OF_AMERICA_CASHPRO, CHASE_ACCESS, WELLS_FARGO_VANTAGE,
-                                                          PNC_PINACLE)}
+DIALECTS: dict[str, PortalDialect] = {
+    d.app: d for d in (BANK_OF_AMERICA_CASHPRO, CHASE_ACCESS, WELLS_FARGO_VANTAGE, PNC_PINACLE)
+}
 
 # ---------------------------------------------------------------------------------------------
 # The aggregator
 # ---------------------------------------------------------------------------------------------
 PLAID = AggregatorDialect(
-    app="plaid", label="Plaid",
+    app="plaid",
+    label="Plaid",
     description="Plaid: aggregated bank data across institutions, and Plaid Transfer.",
-    institutions=(Institution(BANK_OF_AMERICA, "ins_127989", "Bank of America"),
-                  Institution(CHASE, "ins_56", "Chase"),
-                  Institution(WELLS_FARGO, "ins_127991", "Wells Fargo"),
-                  Institution(PNC, "ins_13", "PNC")),
+    institutions=(
+        Institution(BANK_OF_AMERICA, "ins_127989", "Bank of America"),
+        Institution(CHASE, "ins_56", "Chase"),
+        Institution(WELLS_FARGO, "ins_127991", "Wells Fargo"),
+        Institution(PNC, "ins_13", "PNC"),
+    ),
     transfer_networks=get_args(TransferNetwork),
     ach_networks=("ach", "same-day-ach"),
     ach_description_limit=15,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # What every portal shows the same way (the book's facts, not a vendor's words).
-TREASURY_USER = "treasury@companyA.com"     # who initiates and decides in every portal
+TREASURY_USER = "treasury@companyA.com"  # who initiates and decides in every portal
 PAYMENT_METHODS = ("WIRE", "ACH", "BOOK")
 
 
@@ -27,17 +27,17 @@ class Column:
     name: str
     type: str
     not_null: bool = True
-    primary_key: bool = False          # a column-level PRIMARY KEY
-    note: str = ""                     # the DDL comment; ``{word}`` fields come from the dialect
-    decided: bool = False              # exception queue: set by a decision (everything else is the bank's)
+    primary_key: bool = False  # a column-level PRIMARY KEY
+    note: str = ""  # the DDL comment; ``{word}`` fields come from the dialect
+    decided: bool = False  # exception queue: set by a decision (everything else is the bank's)
 
 
 @dataclass(frozen=True)
 class ReadOnly:
     """The table holds the bank's (or institution's) records: every write is refused."""
 
-    rule: str                          # the rule id's last part
-    message: str                       # ``{label}`` is the vendor's label; ``{column}`` a row value
+    rule: str  # the rule id's last part
+    message: str  # ``{label}`` is the vendor's label; ``{column}`` a row value
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Guarded:
 
     rule: str
     message: str
-    noun: str                          # what one inserted row is: 'a payment'
+    noun: str  # what one inserted row is: 'a payment'
     immutable_rule: str
     immutable_message: str
 
@@ -54,7 +54,7 @@ class Guarded:
 @dataclass(frozen=True)
 class Table:
     logical: str
-    comment: tuple[str, ...]           # DDL comment lines
+    comment: tuple[str, ...]  # DDL comment lines
     columns: tuple[Column, ...]
     primary_key: tuple[str, ...] = ()  # a table-level PRIMARY KEY
     read_only: ReadOnly | None = None
@@ -71,8 +71,7 @@ class Table:
         return [c.name for c in self.columns]
 
 
-def C(name: str, type_: str, note: str = "", *, null: bool = False, key: bool = False,
-      decided: bool = False) -> Column:
+def C(name: str, type_: str, note: str = "", *, null: bool = False, key: bool = False, decided: bool = False) -> Column:
     return Column(name, type_, not null and not key, key, note, decided)
 
 
@@ -81,91 +80,133 @@ MONEY = "DECIMAL(18,2)"
 # ---------------------------------------------------------------------------------------------
 # Treasury portal
 # ---------------------------------------------------------------------------------------------
-PORTAL_TABLES: dict[str, Table] = {t.logical: t for t in (
-    Table("accounts", ("The company's accounts held at this bank.",), (
-        C("account_number", "VARCHAR", "the DDA number", key=True),
-        C("routing_number", "VARCHAR", "ABA routing/transit number"),
-        C("account_nickname", "VARCHAR", "the company's name for the account: 'Operating'"),
-        C("account_type", "VARCHAR", "'DDA'"),
-        C("currency_code", "VARCHAR", "'USD'"),
-        C("positive_pay", "VARCHAR", "'Check + Payee' when payee positive pay is enrolled"),
-        C("payee_field_width", "INTEGER", "characters of payee name kept in the issue file"),
-        C("status", "VARCHAR", "'Open'"),
-    ), read_only=ReadOnly("accounts_read_only",
-                          "accounts are maintained by the bank; {label} does not let customers add or change them")),
-    Table("balance_reports", ("Daily balance reports (previous-day/final), one per business day: BAI2 summary codes",
-                              "010/015/040/045 and total credits/debits 100/400."), (
-        C("account_number", "VARCHAR"),
-        C("as_of_date", "DATE"),
-        C("opening_ledger", MONEY, "BAI 010"),
-        C("closing_ledger", MONEY, "BAI 015"),
-        C("opening_available", MONEY, "BAI 040"),
-        C("closing_available", MONEY, "BAI 045"),
-        C("total_credits", MONEY, "BAI 100"),
-        C("credit_count", "INTEGER"),
-        C("total_debits", MONEY, "BAI 400"),
-        C("debit_count", "INTEGER"),
-    ), primary_key=("account_number", "as_of_date"),
-        read_only=ReadOnly("balances_read_only", "balance reports come from the bank and cannot be edited")),
-    Table("activity", ("Posted activity with BAI2 type codes (amounts unsigned; dr_cr says the direction).",), (
-        C("bank_reference", "VARCHAR", "the bank's reference number", key=True),
-        C("account_number", "VARCHAR"),
-        C("posted_date", "DATE"),
-        C("bai_type_code", "VARCHAR", "'475' check paid, '165' preauthorized ACH credit, ..."),
-        C("dr_cr", "VARCHAR", "'CR' | 'DR'"),
-        C("amount", MONEY),
-        C("check_number", "INTEGER", "serial number of a paid check", null=True),
-        C("customer_reference", "VARCHAR", null=True),
-        C("description", "VARCHAR"),
-    ), read_only=ReadOnly("activity_read_only",
-                          "posted activity ({bank_reference}) is the bank's record and cannot be edited")),
-    Table("issue_file", ("The positive-pay issue file the company transmitted (one record per issued check).",), (
-        C("account_number", "VARCHAR"),
-        C("check_number", "INTEGER"),
-        C("issue_date", "DATE"),
-        C("amount", MONEY),
-        C("payee_name", "VARCHAR", "as the issue file's payee field holds it"),
-        C("item_status", "VARCHAR", "{issue_statuses}"),
-        C("paid_date", "DATE", null=True),
-    ), primary_key=("account_number", "check_number"),
-        read_only=ReadOnly("issue_file_read_only",
-                           "the positive-pay issue file is transmitted from the ERP's check register; "
-                           "check {check_number} cannot be edited in the portal")),
-    Table("exception_queue", ("Today's positive-pay exception queue: the presented item, the bank's reason, "
-                              "the decision.",), (
-        C("exception_id", "VARCHAR", key=True),
-        C("account_number", "VARCHAR"),
-        C("presented_date", "DATE"),
-        C("check_number", "INTEGER"),
-        C("presented_amount", MONEY),
-        C("presented_payee", "VARCHAR"),
-        C("issued_amount", MONEY, "from the issue file (NULL: no issue record)", null=True),
-        C("issued_payee", "VARCHAR", null=True),
-        C("exception_reason", "VARCHAR", "{exception_reasons}"),
-        C("decision_due", "DATE"),
-        C("cutoff_time", "VARCHAR", "decision window closes at this time on decision_due"),
-        C("default_decision", "VARCHAR", "applied by the bank when no decision is made"),
-        C("decision", "VARCHAR", "{decisions}", decided=True),
-        C("return_reason", "VARCHAR", "the reason entered with the decision", null=True, decided=True),
-        C("decided_by", "VARCHAR", null=True, decided=True),
-        C("decided_at", "TIMESTAMP", null=True, decided=True),
-    )),
-    Table("payments", ("Payments and transfers initiated in the portal (wires, ACH, book transfers).",), (
-        C("payment_id", "VARCHAR", key=True),
-        C("from_account", "VARCHAR"),
-        C("payment_method", "VARCHAR", " | ".join(f"'{m}'" for m in PAYMENT_METHODS)),
-        C("beneficiary_name", "VARCHAR"),
-        C("beneficiary_account", "VARCHAR", null=True),
-        C("beneficiary_routing", "VARCHAR", null=True),
-        C("amount", MONEY),
-        C("value_date", "DATE"),
-        C("memo", "VARCHAR", null=True),
-        C("status", "VARCHAR", "'{payment_status}'"),
-        C("created_by", "VARCHAR"),
-    ), guarded=Guarded("payment_initiation",
-                       "initiating a payment or transfer moves money and needs a human approver in {label}.",
-                       "a payment", "payments_immutable", "payment {payment_id} is {status} and cannot be changed")),
-)}
+PORTAL_TABLES: dict[str, Table] = {
+    t.logical: t
+    for t in (
+        Table(
+            "accounts",
+            ("The company's accounts held at this bank.",),
+            (
+                C("account_number", "VARCHAR", "the DDA number", key=True),
+                C("routing_number", "VARCHAR", "ABA routing/transit number"),
+                C("account_nickname", "VARCHAR", "the company's name for the account: 'Operating'"),
+                C("account_type", "VARCHAR", "'DDA'"),
+                C("currency_code", "VARCHAR", "'USD'"),
+                C("positive_pay", "VARCHAR", "'Check + Payee' when payee positive pay is enrolled"),
+                C("payee_field_width", "INTEGER", "characters of payee name kept in the issue file"),
+                C("status", "VARCHAR", "'Open'"),
+            ),
+            read_only=ReadOnly(
+                "accounts_read_only",
+                "accounts are maintained by the bank; {label} does not let customers add or change them",
+            ),
+        ),
+        Table(
+            "balance_reports",
+            (
+                "Daily balance reports (previous-day/final), one per business day: BAI2 summary codes",
+                "010/015/040/045 and total credits/debits 100/400.",
+            ),
+            (
+                C("account_number", "VARCHAR"),
+                C("as_of_date", "DATE"),
+                C("opening_ledger", MONEY, "BAI 010"),
+                C("closing_ledger", MONEY, "BAI 015"),
+                C("opening_available", MONEY, "BAI 040"),
+                C("closing_available", MONEY, "BAI 045"),
+                C("total_credits", MONEY, "BAI 100"),
+                C("credit_count", "INTEGER"),
+                C("total_debits", MONEY, "BAI 400"),
+                C("debit_count", "INTEGER"),
+            ),
+            primary_key=("account_number", "as_of_date"),
+            read_only=ReadOnly("balances_read_only", "balance reports come from the bank and cannot be edited"),
+        ),
+        Table(
+            "activity",
+            ("Posted activity with BAI2 type codes (amounts unsigned; dr_cr says the direction).",),
+            (
+                C("bank_reference", "VARCHAR", "the bank's reference number", key=True),
+                C("account_number", "VARCHAR"),
+                C("posted_date", "DATE"),
+                C("bai_type_code", "VARCHAR", "'475' check paid, '165' preauthorized ACH credit, ..."),
+                C("dr_cr", "VARCHAR", "'CR' | 'DR'"),
+                C("amount", MONEY),
+                C("check_number", "INTEGER", "serial number of a paid check", null=True),
+                C("customer_reference", "VARCHAR", null=True),
+                C("description", "VARCHAR"),
+            ),
+            read_only=ReadOnly(
+                "activity_read_only", "posted activity ({bank_reference}) is the bank's record and cannot be edited"
+            ),
+        ),
+        Table(
+            "issue_file",
+            ("The positive-pay issue file the company transmitted (one record per issued check).",),
+            (
+                C("account_number", "VARCHAR"),
+                C("check_number", "INTEGER"),
+                C("issue_date", "DATE"),
+                C("amount", MONEY),
+                C("payee_name", "VARCHAR", "as the issue file's payee field holds it"),
+                C("item_status", "VARCHAR", "{issue_statuses}"),
+                C("paid_date", "DATE", null=True),
+            ),
+            primary_key=("account_number", "check_number"),
+            read_only=ReadOnly(
+                "issue_file_read_only",
+                "the positive-pay issue file is transmitted from the ERP's check register; "
+                "check {check_number} cannot be edited in the portal",
+            ),
+        ),
+        Table(
+            "exception_queue",
+            ("Today's positive-pay exception queue: the presented item, the bank's reason, the decision.",),
+            (
+                C("exception_id", "VARCHAR", key=True),
+                C("account_number", "VARCHAR"),
+                C("presented_date", "DATE"),
+                C("check_number", "INTEGER"),
+                C("presented_amount", MONEY),
+                C("presented_payee", "VARCHAR"),
+                C("issued_amount", MONEY, "from the issue file (NULL: no issue record)", null=True),
+                C("issued_payee", "VARCHAR", null=True),
+                C("exception_reason", "VARCHAR", "{exception_reasons}"),
+                C("decision_due", "DATE"),
+                C("cutoff_time", "VARCHAR", "decision window closes at this time on decision_due"),
+                C("default_decision", "VARCHAR", "applied by the bank when no decision is made"),
+                C("decision", "VARCHAR", "{decisions}", decided=True),
+                C("return_reason", "VARCHAR", "the reason entered with the decision", null=True, decided=True),
+                C("decided_by", "VARCHAR", null=True, decided=True),
+                C("decided_at", "TIMESTAMP", null=True, decided=True),
+            ),
+        ),
+        Table(
+            "payments",
+            ("Payments and transfers initiated in the portal (wires, ACH, book transfers).",),
+            (
+                C("payment_id", "VARCHAR", key=True),
+                C("from_account", "VARCHAR"),
+                C("payment_method", "VARCHAR", " | ".join(f"'{m}'" for m in PAYMENT_METHODS)),
+                C("beneficiary_name", "VARCHAR"),
+                C("beneficiary_account", "VARCHAR", null=True),
+                C("beneficiary_routing", "VARCHAR", null=True),
+                C("amount", MONEY),
+                C("value_date", "DATE"),
+                C("memo", "VARCHAR", null=True),
+                C("status", "VARCHAR", "'{payment_status}'"),
+                C("created_by", "VARCHAR"),
+            ),
+            guarded=Guarded(
+                "payment_initiation",
+                "initiating a payment or transfer moves money and needs a human approver in {label}.",
+                "a payment",
+                "payments_immutable",
+                "payment {payment_id} is {status} and cannot be changed",
+            ),
+        ),
+    )
+}
 
 PORTAL_ABOUT = (
     "Portal-shaped (reality 4): information reporting (balances, activity, BAI2 downloads), the",
@@ -181,18 +222,27 @@ LEFT JOIN book.divergences d
 # (comment lines, statement): the projection of the book into one portal, in load order.
 # Placeholders: $bank_code, the reference prefixes and hash namespaces, and the vendor's words.
 PORTAL_VIEWS: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("The account type and positive-pay enrolment are the account's product (checking accounts",
-      "are DDAs enrolled in payee positive pay; a money market is an MMDA that issues no checks)."), """
+    (
+        (
+            "The account type and positive-pay enrolment are the account's product (checking accounts",
+            "are DDAs enrolled in payee positive pay; a money market is an MMDA that issues no checks).",
+        ),
+        """
 INSERT INTO vendor.accounts
 SELECT a.account_number, a.routing_number, a.account_name, coalesce(p.account_type, 'DDA'), 'USD',
        coalesce(p.positive_pay, 'Check + Payee'), a.payee_name_width, 'Open'
 FROM book.bank_accounts a
 LEFT JOIN book.bank_account_products p ON p.bank_account_id = a.bank_account_id
 WHERE a.bank = $bank_code
-ORDER BY a.account_number"""),
-    (("A previous-day balance report for every business day (and every day with activity or a",
-      "book balance) up to the clock: the book's reported balances on their days, in between the",
-      "nearest earlier report rolled forward by the posted activity (available = ledger there)."), """
+ORDER BY a.account_number""",
+    ),
+    (
+        (
+            "A previous-day balance report for every business day (and every day with activity or a",
+            "book balance) up to the clock: the book's reported balances on their days, in between the",
+            "nearest earlier report rolled forward by the posted activity (available = ledger there).",
+        ),
+        """
 INSERT INTO vendor.balance_reports
 WITH accts AS (
     SELECT a.bank_account_id, a.account_number FROM book.bank_accounts a WHERE a.bank = $bank_code
@@ -255,8 +305,11 @@ FROM (
 JOIN accts a ON a.bank_account_id = x.bank_account_id
 WHERE x.anchor_ledger IS NOT NULL
   AND (dayofweek(x.day) BETWEEN 1 AND 5 OR x.rep_ledger IS NOT NULL OR x.n_credits + x.n_debits > 0)
-ORDER BY a.account_number, x.day"""),
-    (("Posted activity: unsigned amounts with the direction, under the bank's own reference.",), """
+ORDER BY a.account_number, x.day""",
+    ),
+    (
+        ("Posted activity: unsigned amounts with the direction, under the bank's own reference.",),
+        """
 INSERT INTO vendor.activity
 SELECT $transaction_prefix || upper(substr(md5($transaction_namespace || t.txn_id), 1, 12)),
        a.account_number, t.posted_date, t.bai_type_code,
@@ -265,8 +318,11 @@ SELECT $transaction_prefix || upper(substr(md5($transaction_namespace || t.txn_i
        t.check_number, t.reference, t.description
 FROM book.bank_transactions t
 JOIN book.bank_accounts a ON a.bank_account_id = t.bank_account_id AND a.bank = $bank_code
-ORDER BY t.txn_id"""),
-    (("The issue file: every check the ERP issued on the account, in the bank's status words.",), """
+ORDER BY t.txn_id""",
+    ),
+    (
+        ("The issue file: every check the ERP issued on the account, in the bank's status words.",),
+        """
 INSERT INTO vendor.issue_file
 SELECT a.account_number, c.check_number, c.issue_date, c.amount,
        CASE WHEN d.divergence_id IS NOT NULL THEN rtrim(left(c.payee_name, a.payee_name_width)) ELSE c.payee_name END,
@@ -274,10 +330,17 @@ SELECT a.account_number, c.check_number, c.issue_date, c.amount,
             ELSE $issue_status_issued END,
        c.cleared_date
 FROM book.checks c
-JOIN book.bank_accounts a ON a.bank_account_id = c.bank_account_id AND a.bank = $bank_code""" + _PAYEE_TRUNCATION + """
-ORDER BY a.account_number, c.check_number"""),
-    (("The exception queue: each presented item with the issue-file record it was compared with,",
-      "the bank's reason in its words, and no decision yet."), """
+JOIN book.bank_accounts a ON a.bank_account_id = c.bank_account_id AND a.bank = $bank_code"""
+        + _PAYEE_TRUNCATION
+        + """
+ORDER BY a.account_number, c.check_number""",
+    ),
+    (
+        (
+            "The exception queue: each presented item with the issue-file record it was compared with,",
+            "the bank's reason in its words, and no decision yet.",
+        ),
+        """
 INSERT INTO vendor.exception_queue
 SELECT $exception_prefix || upper(substr(md5($exception_namespace || e.exception_id), 1, 10)),
        a.account_number, e.presented_date, e.check_number, e.presented_amount, e.presented_payee,
@@ -294,9 +357,13 @@ SELECT $exception_prefix || upper(substr(md5($exception_namespace || e.exception
 FROM book.positive_pay_exceptions e
 JOIN book.bank_accounts a ON a.bank_account_id = e.bank_account_id AND a.bank = $bank_code
 LEFT JOIN book.checks c ON c.bank_account_id = e.bank_account_id AND c.check_number = e.check_number"""
-     + _PAYEE_TRUNCATION + """
-ORDER BY e.exception_id"""),
-    (("Completed outgoing transfers seen in the activity (wires 495, ACH debits 455, book transfers 501/506).",), """
+        + _PAYEE_TRUNCATION
+        + """
+ORDER BY e.exception_id""",
+    ),
+    (
+        ("Completed outgoing transfers seen in the activity (wires 495, ACH debits 455, book transfers 501/506).",),
+        """
 INSERT INTO vendor.payments
 SELECT $payment_prefix || upper(substr(md5($payment_namespace || t.txn_id), 1, 10)),
        a.account_number,
@@ -306,7 +373,8 @@ SELECT $payment_prefix || upper(substr(md5($payment_namespace || t.txn_id), 1, 1
 FROM book.bank_transactions t
 JOIN book.bank_accounts a ON a.bank_account_id = t.bank_account_id AND a.bank = $bank_code
 WHERE t.bai_type_code IN ('495', '455', '501', '506') AND t.amount < 0
-ORDER BY t.txn_id"""),
+ORDER BY t.txn_id""",
+    ),
 )
 
 PORTAL_VIEWS_ABOUT = (
@@ -317,74 +385,111 @@ PORTAL_VIEWS_ABOUT = (
 # The consistency check's projections: the issue file's checks, keyed by the book's account id
 # (recovered from the account number: no hh2 crosswalk exists for bank accounts).
 PORTAL_ENTITIES: tuple[tuple[str, str], ...] = (
-    ("check", """
+    (
+        "check",
+        """
 SELECT ba.bank_account_id || '|' || CAST(i.check_number AS VARCHAR) AS entity_key,
        CAST(i.amount AS DECIMAL(18,2)) AS amount,
        i.payee_name AS payee_name,
        i.issue_date AS issue_date
 FROM vendor.issue_file i
-JOIN book.bank_accounts ba ON ba.account_number = i.account_number AND ba.bank = $bank_code"""),
+JOIN book.bank_accounts ba ON ba.account_number = i.account_number AND ba.bank = $bank_code""",
+    ),
 )
 
 # ---------------------------------------------------------------------------------------------
 # Aggregator (Plaid): one schema over every bank the company uses
 # ---------------------------------------------------------------------------------------------
-AGGREGATOR_TABLES: dict[str, Table] = {t.logical: t for t in (
-    Table("items", ("One Item per linked institution login.",), (
-        C("item_id", "VARCHAR", key=True),
-        C("institution_id", "VARCHAR", "{institution_example}"),
-        C("institution_name", "VARCHAR"),
-        C("products", "VARCHAR", "'auth,balance,transactions,transfer'"),
-        C("consent_expiration_time", "TIMESTAMP", null=True),
-        C("update_type", "VARCHAR", "'background'"),
-        C("last_successful_update", "TIMESTAMP"),
-    ), read_only=ReadOnly("items_read_only", "Items are created by Plaid Link, not by writes")),
-    Table("accounts", ("Accounts with their current balances (Plaid reports current, not history).",), (
-        C("account_id", "VARCHAR", key=True),
-        C("item_id", "VARCHAR"),
-        C("name", "VARCHAR", "the nickname: 'Operating'"),
-        C("official_name", "VARCHAR", "'BUSINESS ADVANTAGE CHECKING'"),
-        C("mask", "VARCHAR", "last four digits"),
-        C("type", "VARCHAR", "'depository'"),
-        C("subtype", "VARCHAR", "'checking'"),
-        C("iso_currency_code", "VARCHAR"),
-        C("balances_current", MONEY),
-        C("balances_available", MONEY),
-        C("balances_last_updated_datetime", "TIMESTAMP"),
-    ), read_only=ReadOnly("accounts_read_only",
-                          "accounts and balances come from the institution and cannot be edited")),
-    Table("transactions", ("Posted transactions across every linked account.",), (
-        C("transaction_id", "VARCHAR", key=True),
-        C("account_id", "VARCHAR"),
-        C("amount", MONEY, "positive: money out; negative: money in"),
-        C("iso_currency_code", "VARCHAR"),
-        C("date", "DATE"),
-        C("authorized_date", "DATE", null=True),
-        C("name", "VARCHAR"),
-        C("merchant_name", "VARCHAR", null=True),
-        C("payment_channel", "VARCHAR", "'other' | 'online' | 'in store'"),
-        C("transaction_code", "VARCHAR", "'cheque' | 'direct debit' | 'transfer' | 'bank charge' | ...", null=True),
-        C("check_number", "VARCHAR", null=True),
-        C("pending", "BOOLEAN"),
-        C("personal_finance_category_primary", "VARCHAR"),
-        C("personal_finance_category_detailed", "VARCHAR"),
-    ), read_only=ReadOnly("transactions_read_only",
-                          "transaction {transaction_id} comes from the institution and cannot be edited")),
-    Table("transfers", ("Plaid Transfer: transfers created through the API.",), (
-        C("transfer_id", "VARCHAR", key=True),
-        C("authorization_id", "VARCHAR"),
-        C("account_id", "VARCHAR"),
-        C("type", "VARCHAR", "'debit' | 'credit'"),
-        C("network", "VARCHAR", "{networks}"),
-        C("amount", MONEY),
-        C("description", "VARCHAR"),
-        C("legal_name", "VARCHAR", "the counterparty"),
-        C("status", "VARCHAR", "'pending' | 'posted' | 'settled' | 'cancelled' | 'failed'"),
-        C("created", "TIMESTAMP"),
-    ), guarded=Guarded("transfer_create", "creating a Plaid Transfer moves money and needs a human approver.",
-                       "a transfer", "transfers_immutable",
-                       "transfer {transfer_id} is {status}; use /transfer/cancel from a human session")),
-)}
+AGGREGATOR_TABLES: dict[str, Table] = {
+    t.logical: t
+    for t in (
+        Table(
+            "items",
+            ("One Item per linked institution login.",),
+            (
+                C("item_id", "VARCHAR", key=True),
+                C("institution_id", "VARCHAR", "{institution_example}"),
+                C("institution_name", "VARCHAR"),
+                C("products", "VARCHAR", "'auth,balance,transactions,transfer'"),
+                C("consent_expiration_time", "TIMESTAMP", null=True),
+                C("update_type", "VARCHAR", "'background'"),
+                C("last_successful_update", "TIMESTAMP"),
+            ),
+            read_only=ReadOnly("items_read_only", "Items are created by Plaid Link, not by writes"),
+        ),
+        Table(
+            "accounts",
+            ("Accounts with their current balances (Plaid reports current, not history).",),
+            (
+                C("account_id", "VARCHAR", key=True),
+                C("item_id", "VARCHAR"),
+                C("name", "VARCHAR", "the nickname: 'Operating'"),
+                C("official_name", "VARCHAR", "'BUSINESS ADVANTAGE CHECKING'"),
+                C("mask", "VARCHAR", "last four digits"),
+                C("type", "VARCHAR", "'depository'"),
+                C("subtype", "VARCHAR", "'checking'"),
+                C("iso_currency_code", "VARCHAR"),
+                C("balances_current", MONEY),
+                C("balances_available", MONEY),
+                C("balances_last_updated_datetime", "TIMESTAMP"),
+            ),
+            read_only=ReadOnly(
+                "accounts_read_only", "accounts and balances come from the institution and cannot be edited"
+            ),
+        ),
+        Table(
+            "transactions",
+            ("Posted transactions across every linked account.",),
+            (
+                C("transaction_id", "VARCHAR", key=True),
+                C("account_id", "VARCHAR"),
+                C("amount", MONEY, "positive: money out; negative: money in"),
+                C("iso_currency_code", "VARCHAR"),
+                C("date", "DATE"),
+                C("authorized_date", "DATE", null=True),
+                C("name", "VARCHAR"),
+                C("merchant_name", "VARCHAR", null=True),
+                C("payment_channel", "VARCHAR", "'other' | 'online' | 'in store'"),
+                C(
+                    "transaction_code",
+                    "VARCHAR",
+                    "'cheque' | 'direct debit' | 'transfer' | 'bank charge' | ...",
+                    null=True,
+                ),
+                C("check_number", "VARCHAR", null=True),
+                C("pending", "BOOLEAN"),
+                C("personal_finance_category_primary", "VARCHAR"),
+                C("personal_finance_category_detailed", "VARCHAR"),
+            ),
+            read_only=ReadOnly(
+                "transactions_read_only", "transaction {transaction_id} comes from the institution and cannot be edited"
+            ),
+        ),
+        Table(
+            "transfers",
+            ("Plaid Transfer: transfers created through the API.",),
+            (
+                C("transfer_id", "VARCHAR", key=True),
+                C("authorization_id", "VARCHAR"),
+                C("account_id", "VARCHAR"),
+                C("type", "VARCHAR", "'debit' | 'credit'"),
+                C("network", "VARCHAR", "{networks}"),
+                C("amount", MONEY),
+                C("description", "VARCHAR"),
+                C("legal_name", "VARCHAR", "the counterparty"),
+                C("status", "VARCHAR", "'pending' | 'posted' | 'settled' | 'cancelled' | 'failed'"),
+                C("created", "TIMESTAMP"),
+            ),
+            guarded=Guarded(
+                "transfer_create",
+                "creating a Plaid Transfer moves money and needs a human approver.",
+                "a transfer",
+                "transfers_immutable",
+                "transfer {transfer_id} is {status}; use /transfer/cancel from a human session",
+            ),
+        ),
+    )
+}
 
 AGGREGATOR_ABOUT = (
     "Native Plaid vocabulary: items, accounts with balances, transactions (positive amount = money",
@@ -401,7 +506,9 @@ _CLOCK = "(SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock
 # Placeholders: $institution_id and $institution_name (CASE expressions over b.bank built from
 # the dialect's institutions).
 AGGREGATOR_VIEWS: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("One Item per bank the company holds accounts at.",), f"""
+    (
+        ("One Item per bank the company holds accounts at.",),
+        f"""
 INSERT INTO vendor.items
 SELECT substr(md5('plaid:item:' || b.bank), 1, 32),
        $institution_id,
@@ -411,8 +518,11 @@ SELECT substr(md5('plaid:item:' || b.bank), 1, 32),
        'background',
        {_CLOCK} + INTERVAL 6 HOUR
 FROM (SELECT DISTINCT bank FROM book.bank_accounts) b
-ORDER BY b.bank"""),
-    (("Every account with its latest reported balance on or before the clock.",), f"""
+ORDER BY b.bank""",
+    ),
+    (
+        ("Every account with its latest reported balance on or before the clock.",),
+        f"""
 INSERT INTO vendor.accounts
 SELECT substr(md5('plaid:account:' || a.bank_account_id), 1, 32),
        substr(md5('plaid:item:' || a.bank), 1, 32),
@@ -430,8 +540,11 @@ LEFT JOIN (
     WHERE b.as_of_date <= {_CLOCK}
 ) lb ON lb.bank_account_id = a.bank_account_id AND lb.rn = 1
 LEFT JOIN book.bank_account_products p ON p.bank_account_id = a.bank_account_id
-ORDER BY a.bank_account_id"""),
-    (("Every posted transaction, in Plaid's sign convention and categories.",), """
+ORDER BY a.bank_account_id""",
+    ),
+    (
+        ("Every posted transaction, in Plaid's sign convention and categories.",),
+        """
 INSERT INTO vendor.transactions
 SELECT substr(md5('plaid:txn:' || t.txn_id), 1, 32),
        substr(md5('plaid:account:' || t.bank_account_id), 1, 32),
@@ -453,7 +566,8 @@ SELECT substr(md5('plaid:txn:' || t.txn_id), 1, 32),
             WHEN t.bai_type_code = '481' THEN 'LOAN_PAYMENTS_OTHER_PAYMENT'
             WHEN t.amount > 0 THEN 'TRANSFER_IN_DEPOSIT' ELSE 'TRANSFER_OUT_ACCOUNT_TRANSFER' END
 FROM book.bank_transactions t
-ORDER BY t.txn_id"""),
+ORDER BY t.txn_id""",
+    ),
 )
 
 AGGREGATOR_ENTITIES_ABOUT = (

@@ -19,38 +19,54 @@ from cfab.schema.sqlbuild import col, literal
 
 
 class ItemsArgs(ToolArgs):
-    institution_name: str | None = Field(None, description="Case-insensitive part of the institution name",
-                                         examples=["chase"])
+    institution_name: str | None = Field(
+        None, description="Case-insensitive part of the institution name", examples=["chase"]
+    )
 
 
 class AccountsGetArgs(ToolArgs):
     item_id: str | None = Field(None, description="Only the accounts of this Item", examples=["3f2a9c0d..."])
-    account_ids: list[str] | None = Field(None, description="Only these account ids",
-                                          examples=[["b7c41e0f5a2d4c1e9f0a7b3c5d2e1f60"]])
+    account_ids: list[str] | None = Field(
+        None, description="Only these account ids", examples=[["b7c41e0f5a2d4c1e9f0a7b3c5d2e1f60"]]
+    )
 
 
 class TransactionsGetArgs(ToolArgs):
     start_date: date = Field(..., description="First date (ISO)", examples=["2026-01-01"])
     end_date: date = Field(..., description="Last date (ISO)", examples=["2026-01-31"])
-    account_ids: list[str] | None = Field(None, description="Only these account ids",
-                                          examples=[["b7c41e0f5a2d4c1e9f0a7b3c5d2e1f60"]])
+    account_ids: list[str] | None = Field(
+        None, description="Only these account ids", examples=[["b7c41e0f5a2d4c1e9f0a7b3c5d2e1f60"]]
+    )
     count: int = Field(100, ge=1, le=500, description="Page size (Plaid's count, max 500)", examples=[100])
     offset: int = Field(0, ge=0, description="Rows to skip (Plaid's offset)", examples=[0])
 
 
 class PlaidTransferArgs(ToolArgs):
-    account_id: str = Field(..., description="The linked account the transfer draws on (debit) or pays into (credit)",
-                            examples=["b7c41e0f5a2d4c1e9f0a7b3c5d2e1f60"])
+    account_id: str = Field(
+        ...,
+        description="The linked account the transfer draws on (debit) or pays into (credit)",
+        examples=["b7c41e0f5a2d4c1e9f0a7b3c5d2e1f60"],
+    )
     amount: Decimal = Field(..., description="Amount in USD, at most two decimals", examples=["2500.00"])
-    type: Literal["debit", "credit"] = Field("credit", description="credit: pay out of the account; debit: pull "
-                                             "funds from the counterparty", examples=["credit"])
+    type: Literal["debit", "credit"] = Field(
+        "credit",
+        description="credit: pay out of the account; debit: pull funds from the counterparty",
+        examples=["credit"],
+    )
     network: TransferNetwork = Field("ach", description="Payment network", examples=["same-day-ach"])
-    to_account_id: str | None = Field(None, description="Another linked account (transfer between own accounts)",
-                                      examples=["0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f"])
-    legal_name: str | None = Field(None, description="Counterparty legal name (when not an own account)",
-                                   examples=["Walsh Electrical Contractors, LLC"])
-    description: str = Field(..., description="Statement description (max 15 characters for ACH)",
-                             examples=["PAYROLL FUND"])
+    to_account_id: str | None = Field(
+        None,
+        description="Another linked account (transfer between own accounts)",
+        examples=["0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f"],
+    )
+    legal_name: str | None = Field(
+        None,
+        description="Counterparty legal name (when not an own account)",
+        examples=["Walsh Electrical Contractors, LLC"],
+    )
+    description: str = Field(
+        ..., description="Statement description (max 15 characters for ACH)", examples=["PAYROLL FUND"]
+    )
 
 
 @register
@@ -65,8 +81,9 @@ class Plaid(BankBase):
     def _account(self, account_id: str) -> dict[str, Any]:
         rows = self.select(self.D.tables.accounts, {"account_id": account_id.strip()})
         if not rows:
-            raise ToolError(f"INVALID_ACCOUNT_ID: no linked account {account_id!r} (list them with accounts.get)",
-                            "not_found")
+            raise ToolError(
+                f"INVALID_ACCOUNT_ID: no linked account {account_id!r} (list them with accounts.get)", "not_found"
+            )
         return rows[0]
 
     @tool("items.list")
@@ -96,10 +113,12 @@ class Plaid(BankBase):
         Returns {"accounts": [{account_id, item_id, name, official_name, mask, type, subtype, iso_currency_code,
         balances_current, balances_available, balances_last_updated_datetime}], "count": n}.
         """
-        extra = exp.In(this=col("account_id"), expressions=[literal(a) for a in args.account_ids]) \
-            if args.account_ids else None
-        rows = self.select(self.D.tables.accounts, {"item_id": args.item_id}, extra=extra,
-                           order_by=["item_id", "name"])
+        extra = (
+            exp.In(this=col("account_id"), expressions=[literal(a) for a in args.account_ids])
+            if args.account_ids
+            else None
+        )
+        rows = self.select(self.D.tables.accounts, {"item_id": args.item_id}, extra=extra, order_by=["item_id", "name"])
         return {"accounts": rows, "count": len(rows)}
 
     @tool("accounts.balance.get")
@@ -113,10 +132,21 @@ class Plaid(BankBase):
         Returns {"accounts": [{account_id, name, mask, balances: {current, available, iso_currency_code}}], "count": n}.
         """
         rows = self.accounts_get(args)["accounts"]
-        out = [{"account_id": r["account_id"], "item_id": r["item_id"], "name": r["name"], "mask": r["mask"],
-                "balances": {"current": r["balances_current"], "available": r["balances_available"],
-                             "iso_currency_code": r["iso_currency_code"],
-                             "last_updated_datetime": r["balances_last_updated_datetime"]}} for r in rows]
+        out = [
+            {
+                "account_id": r["account_id"],
+                "item_id": r["item_id"],
+                "name": r["name"],
+                "mask": r["mask"],
+                "balances": {
+                    "current": r["balances_current"],
+                    "available": r["balances_available"],
+                    "iso_currency_code": r["iso_currency_code"],
+                    "last_updated_datetime": r["balances_last_updated_datetime"],
+                },
+            }
+            for r in rows
+        ]
         return {"accounts": out, "count": len(out)}
 
     @tool("transactions.get")
@@ -142,7 +172,7 @@ class Plaid(BankBase):
             extra = exp.and_(extra, exp.In(this=col("account_id"), expressions=[literal(a) for a in args.account_ids]))
         rows = self.select(self.D.tables.transactions, extra=extra, order_by=["date", "transaction_id"])
         rows.sort(key=lambda r: r["date"], reverse=True)
-        page = rows[args.offset:args.offset + args.count]
+        page = rows[args.offset : args.offset + args.count]
         return {"transactions": page, "total_transactions": len(rows), "count": len(page)}
 
     @tool("bank_initiate_transfer", guarded="payment")
@@ -176,16 +206,24 @@ class Plaid(BankBase):
                 raise ToolError("legal_name is required for a counterparty (or give to_account_id)")
             counterparty = args.legal_name
         if args.network in self.D.ach_networks and len(args.description) > self.D.ach_description_limit:
-            raise ToolError(f"INVALID_FIELD: description must be at most {self.D.ach_description_limit} characters "
-                            "on ACH")
+            raise ToolError(
+                f"INVALID_FIELD: description must be at most {self.D.ach_description_limit} characters on ACH"
+            )
         if not args.description.strip():
             raise ToolError("INVALID_FIELD: description is required")
         if args.type == "credit" and amount > src["balances_available"]:
             raise ToolError(f"NSF: available balance {src['balances_available']} is less than {amount}", "rejected")
-        return {"would_create": {"transfer_id": self.new_id("transfer", src["account_id"], amount, counterparty,
-                                                           args.description),
-                                 "account_id": src["account_id"], "type": args.type, "network": args.network,
-                                 "amount": amount, "description": args.description, "legal_name": counterparty,
-                                 "status": "pending"},
-                "available_balance": src["balances_available"],
-                "note": "Plaid Transfer requires human authorization; nothing was sent."}
+        return {
+            "would_create": {
+                "transfer_id": self.new_id("transfer", src["account_id"], amount, counterparty, args.description),
+                "account_id": src["account_id"],
+                "type": args.type,
+                "network": args.network,
+                "amount": amount,
+                "description": args.description,
+                "legal_name": counterparty,
+                "status": "pending",
+            },
+            "available_balance": src["balances_available"],
+            "note": "Plaid Transfer requires human authorization; nothing was sent.",
+        }

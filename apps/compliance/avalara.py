@@ -28,8 +28,9 @@ class LocationListArgs(ToolArgs):
 
 
 class RateArgs(ToolArgs):
-    location_code: str | None = Field(None, description="Location code (the job number, or HQ); or give an address",
-                                      examples=["1042"])
+    location_code: str | None = Field(
+        None, description="Location code (the job number, or HQ); or give an address", examples=["1042"]
+    )
     region: str | None = Field(None, description="State of the address", examples=["IL"])
     county: str | None = Field(None, description="County of the address", examples=["Sangamon"])
     city: str | None = Field(None, description="City of the address", examples=["Springfield"])
@@ -78,8 +79,13 @@ class SalesTaxArchetype(App):
         if args.location_code:
             loc = self.require("locations", "location", location_code=args.location_code)
             region, county, city = loc["region"], loc["county"], loc["city"]
-            where = {"location_code": loc["location_code"], "line1": loc["line1"], "city": city,
-                     "county": county, "region": region}
+            where = {
+                "location_code": loc["location_code"],
+                "line1": loc["line1"],
+                "city": city,
+                "county": county,
+                "region": region,
+            }
         elif args.region:
             region, county, city = args.region.upper(), args.county, args.city
             where = {"location_code": None, "city": city, "county": county, "region": region}
@@ -91,11 +97,17 @@ class SalesTaxArchetype(App):
             raise ToolError(f"{self.label} has no nexus / rates for region {region}", "not_found")
         out += state
         if county:
-            out += [r for r in self.select("jurisdiction_rates", {"jurisdiction_type": "CTY", "region": region})
-                    if (r["county"] or "").lower() == county.lower()]
+            out += [
+                r
+                for r in self.select("jurisdiction_rates", {"jurisdiction_type": "CTY", "region": region})
+                if (r["county"] or "").lower() == county.lower()
+            ]
         if city:
-            out += [r for r in self.select("jurisdiction_rates", {"jurisdiction_type": "CIT", "region": region})
-                    if (r["city"] or "").lower() == city.lower()]
+            out += [
+                r
+                for r in self.select("jurisdiction_rates", {"jurisdiction_type": "CIT", "region": region})
+                if (r["city"] or "").lower() == city.lower()
+            ]
         return where, out
 
     # ------------------------------------------------------------------ reads
@@ -118,8 +130,9 @@ class SalesTaxArchetype(App):
 
         Returns {"locations": [{location_code, description, address_type, line1, city, county, region, country}], "count": n}.
         """  # noqa: E501 - the docstring is the tool description, kept as it is
-        rows = self.select("locations", {"region": args.region.upper() if args.region else None,
-                                         "address_type": args.address_type})
+        rows = self.select(
+            "locations", {"region": args.region.upper() if args.region else None, "address_type": args.address_type}
+        )
         return {"locations": rows, "count": len(rows)}
 
     @tool("tax_rates.get")
@@ -136,8 +149,11 @@ class SalesTaxArchetype(App):
         "total_rate": "0.080000"}.
         """
         where, rates = self._jurisdictions(args)
-        return {"address": where, "jurisdictions": rates,
-                "total_rate": sum((r["rate"] for r in rates), Decimal("0.000000"))}
+        return {
+            "address": where,
+            "jurisdictions": rates,
+            "total_rate": sum((r["rate"] for r in rates), Decimal("0.000000")),
+        }
 
     @tool("taxes.calculate")
     def taxes_calculate(self, args: CalculateArgs) -> dict[str, Any]:
@@ -156,12 +172,25 @@ class SalesTaxArchetype(App):
         """
         amount = money_arg(args.amount, "amount", allow_negative=True)
         where, rates = self._jurisdictions(args)
-        details = [{"jurisdiction_code": r["jurisdiction_code"], "jurisdiction_type": r["jurisdiction_type"],
-                    "jurisdiction_name": r["jurisdiction_name"], "rate": r["rate"],
-                    "tax": cents(amount * r["rate"])} for r in rates]
+        details = [
+            {
+                "jurisdiction_code": r["jurisdiction_code"],
+                "jurisdiction_type": r["jurisdiction_type"],
+                "jurisdiction_name": r["jurisdiction_name"],
+                "rate": r["rate"],
+                "tax": cents(amount * r["rate"]),
+            }
+            for r in rates
+        ]
         total_rate = sum((r["rate"] for r in rates), Decimal("0.000000"))
-        return {"address": where, "amount": amount, "doc_date": args.doc_date or self.today, "total_rate": total_rate,
-                "total_tax": cents(amount * total_rate), "details": details}
+        return {
+            "address": where,
+            "amount": amount,
+            "doc_date": args.doc_date or self.today,
+            "total_rate": total_rate,
+            "total_tax": cents(amount * total_rate),
+            "details": details,
+        }
 
     @tool("transactions.list")
     def transactions_list(self, args: TransactionListArgs) -> dict[str, Any]:
@@ -176,9 +205,16 @@ class SalesTaxArchetype(App):
         Returns {"transactions": [{transaction_code, doc_type, doc_date, reporting_period, vendor_code,
         vendor_invoice_number, location_code, region, total_amount, total_taxable, total_tax, status}], "count": n}.
         """
-        rows = self.select("transactions", {"reporting_period": args.reporting_period,
-                                            "location_code": args.location_code, "status": args.status,
-                                            "vendor_code": args.vendor_code}, order_by=["doc_date", "transaction_code"])
+        rows = self.select(
+            "transactions",
+            {
+                "reporting_period": args.reporting_period,
+                "location_code": args.location_code,
+                "status": args.status,
+                "vendor_code": args.vendor_code,
+            },
+            order_by=["doc_date", "transaction_code"],
+        )
         return {"transactions": rows, "count": len(rows)}
 
     @tool("returns.list")
@@ -193,9 +229,15 @@ class SalesTaxArchetype(App):
         Returns {"returns": [{return_id, filing_period, region, form_name, transaction_count, total_taxable,
         total_tax_due, due_date, status, filed_date}], "count": n}.
         """
-        rows = self.select("filing_returns", {"filing_period": args.filing_period,
-                                              "region": args.region.upper() if args.region else None,
-                                              "status": args.status}, order_by=["filing_period", "region"])
+        rows = self.select(
+            "filing_returns",
+            {
+                "filing_period": args.filing_period,
+                "region": args.region.upper() if args.region else None,
+                "status": args.status,
+            },
+            order_by=["filing_period", "region"],
+        )
         return {"returns": rows, "count": len(rows)}
 
     # ------------------------------------------------------------------ writes
@@ -222,24 +264,38 @@ class SalesTaxArchetype(App):
         return_id = self.new_id("return", company["company_code"], args.filing_period, region)
         existing = self.select("filing_returns", {"filing_period": args.filing_period, "region": region})
         if existing and existing[0]["status"] != "Draft":
-            raise ToolError(f"the {region} return for {args.filing_period} is already {existing[0]['status']}",
-                            "conflict")
-        txns = self.select("transactions", {"reporting_period": args.filing_period, "region": region,
-                                            "status": "Committed"})
+            raise ToolError(
+                f"the {region} return for {args.filing_period} is already {existing[0]['status']}", "conflict"
+            )
+        txns = self.select(
+            "transactions", {"reporting_period": args.filing_period, "region": region, "status": "Committed"}
+        )
         year, month = (int(x) for x in args.filing_period.split("-"))
         due = date(year + (month == 12), month % 12 + 1, 20)
-        values = {"transaction_count": len(txns),
-                  "total_taxable": sum((t["total_taxable"] for t in txns), ZERO),
-                  "total_tax_due": sum((t["total_tax"] for t in txns), ZERO)}
+        values = {
+            "transaction_count": len(txns),
+            "total_taxable": sum((t["total_taxable"] for t in txns), ZERO),
+            "total_tax_due": sum((t["total_tax"] for t in txns), ZERO),
+        }
         if existing:
             self.update("filing_returns", {"return_id": existing[0]["return_id"]}, values)
             return_id = existing[0]["return_id"]
         else:
-            self.insert("filing_returns", {"return_id": return_id, "company_code": company["company_code"],
-                                           "filing_period": args.filing_period, "region": region,
-                                           "form_name": "ST-1" if region == "IL" else f"{region}-SUT", **values,
-                                           "due_date": due, "status": "Draft", "filed_date": None,
-                                           "created_at": self.now})
+            self.insert(
+                "filing_returns",
+                {
+                    "return_id": return_id,
+                    "company_code": company["company_code"],
+                    "filing_period": args.filing_period,
+                    "region": region,
+                    "form_name": "ST-1" if region == "IL" else f"{region}-SUT",
+                    **values,
+                    "due_date": due,
+                    "status": "Draft",
+                    "filed_date": None,
+                    "created_at": self.now,
+                },
+            )
         return {"return": self.require("filing_returns", "return", return_id=return_id)}
 
     # ------------------------------------------------------------------ guarded

@@ -57,14 +57,21 @@ class InvoiceApplication(ToolArgs):
 class PaymentCreateArgs(ToolArgs):
     vendor_id: str = Field(..., description="Corpay supplier id to pay", examples=["CP-558201"])
     funding_account_id: str = Field(..., description="Funding account to draw on", examples=["FA-BA-OPER"])
-    amount: Decimal = Field(..., description="Payment amount (= sum of the invoice applications)",
-                            examples=["43650.00"])
-    invoices: list[InvoiceApplication] = Field(..., min_length=1, description="Invoices the payment settles",
-                                               examples=[[{"invoice_number": "WEC-2026-003", "amount": "43650.00"}]])
+    amount: Decimal = Field(
+        ..., description="Payment amount (= sum of the invoice applications)", examples=["43650.00"]
+    )
+    invoices: list[InvoiceApplication] = Field(
+        ...,
+        min_length=1,
+        description="Invoices the payment settles",
+        examples=[[{"invoice_number": "WEC-2026-003", "amount": "43650.00"}]],
+    )
     payment_method: Literal["VirtualCard", "ACH", "Check"] | None = Field(
-        None, description="Method (default: the vendor's enrolled method)", examples=["ACH"])
-    payment_date: date | None = Field(None, description="Date to release the payment (default: today)",
-                                      examples=["2026-02-02"])
+        None, description="Method (default: the vendor's enrolled method)", examples=["ACH"]
+    )
+    payment_date: date | None = Field(
+        None, description="Date to release the payment (default: today)", examples=["2026-02-02"]
+    )
 
 
 class VendorPaymentsArchetype(App):
@@ -86,9 +93,15 @@ class VendorPaymentsArchetype(App):
         Returns {"vendors": [{vendor_id, vendor_name, payment_method, enrollment_status, enrolled_date, remit_email,
         remit_address, remit_city, remit_state, remit_zip, ach_account_last4}], "count": n}.
         """
-        rows = self.select("vendors", {"vendor_id": args.vendor_id, "payment_method": args.payment_method,
-                                       "enrollment_status": args.enrollment_status},
-                           extra=ilike("vendor_name", args.name_contains))
+        rows = self.select(
+            "vendors",
+            {
+                "vendor_id": args.vendor_id,
+                "payment_method": args.payment_method,
+                "enrollment_status": args.enrollment_status,
+            },
+            extra=ilike("vendor_name", args.name_contains),
+        )
         return {"vendors": rows, "count": len(rows)}
 
     @tool("funding_accounts.list")
@@ -111,9 +124,12 @@ class VendorPaymentsArchetype(App):
 
         Returns {"batches": [{batch_id, funding_account_id, batch_date, payment_count, total_amount, status}], "count": n}.
         """  # noqa: E501 - the docstring is the tool description, kept as it is
-        rows = self.select("payment_batches", {"funding_account_id": args.funding_account_id},
-                           extra=date_range("batch_date", args.date_from, args.date_to),
-                           order_by=["batch_date", "batch_id"])
+        rows = self.select(
+            "payment_batches",
+            {"funding_account_id": args.funding_account_id},
+            extra=date_range("batch_date", args.date_from, args.date_to),
+            order_by=["batch_date", "batch_id"],
+        )
         return {"batches": rows, "count": len(rows)}
 
     @tool("payments.list")
@@ -131,10 +147,17 @@ class VendorPaymentsArchetype(App):
         Returns {"payments": [{payment_id, batch_id, vendor_id, payee_name, payment_method, check_number, amount,
         payment_date, status, cleared_date}], "count": n, "total_amount": "..."}.
         """
-        rows = self.select("payments", {"vendor_id": args.vendor_id, "batch_id": args.batch_id, "status": args.status,
-                                        "check_number": args.check_number},
-                           extra=date_range("payment_date", args.date_from, args.date_to),
-                           order_by=["payment_date", "payment_id"])
+        rows = self.select(
+            "payments",
+            {
+                "vendor_id": args.vendor_id,
+                "batch_id": args.batch_id,
+                "status": args.status,
+                "check_number": args.check_number,
+            },
+            extra=date_range("payment_date", args.date_from, args.date_to),
+            order_by=["payment_date", "payment_id"],
+        )
         return {"payments": rows, "count": len(rows), "total_amount": sum((r["amount"] for r in rows), ZERO)}
 
     @tool("payments.get")
@@ -185,24 +208,37 @@ class VendorPaymentsArchetype(App):
         self.require("funding_accounts", "funding account", funding_account_id=args.funding_account_id)
         method = args.payment_method or vendor["payment_method"]
         if method != "Check" and (vendor["enrollment_status"] != "Enrolled" or vendor["payment_method"] != method):
-            raise ToolError(f"{vendor['vendor_name']} is not enrolled for {method} "
-                            f"(enrolled: {vendor['payment_method']}, {vendor['enrollment_status']})", "rejected")
+            raise ToolError(
+                f"{vendor['vendor_name']} is not enrolled for {method} "
+                f"(enrolled: {vendor['payment_method']}, {vendor['enrollment_status']})",
+                "rejected",
+            )
         amount = money_arg(args.amount, "amount")
         if amount <= 0:
             raise ToolError("amount must be greater than zero", "invalid_argument")
         applied = [money_arg(i.amount, f"invoice {i.invoice_number} amount") for i in args.invoices]
         if sum(applied, ZERO) != amount:
-            raise ToolError(f"the invoice applications add up to {sum(applied, ZERO)}, not {amount}",
-                            "invalid_argument")
+            raise ToolError(
+                f"the invoice applications add up to {sum(applied, ZERO)}, not {amount}", "invalid_argument"
+            )
         when = args.payment_date or self.today
         if when < self.today:
             raise ToolError(f"payment_date {when} is in the past", "invalid_argument")
-        return {"would_pay": {"vendor_id": vendor["vendor_id"], "vendor_name": vendor["vendor_name"],
-                              "payment_method": method, "funding_account_id": args.funding_account_id,
-                              "amount": amount, "payment_date": when,
-                              "invoices": [{"invoice_number": i.invoice_number, "amount": a}
-                                           for i, a in zip(args.invoices, applied, strict=True)]},
-                "status": "pending_human_approval"}
+        return {
+            "would_pay": {
+                "vendor_id": vendor["vendor_id"],
+                "vendor_name": vendor["vendor_name"],
+                "payment_method": method,
+                "funding_account_id": args.funding_account_id,
+                "amount": amount,
+                "payment_date": when,
+                "invoices": [
+                    {"invoice_number": i.invoice_number, "amount": a}
+                    for i, a in zip(args.invoices, applied, strict=True)
+                ],
+            },
+            "status": "pending_human_approval",
+        }
 
     # ------------------------------------------------------------------ integration (Python-level)
     def payments_for_check(self, check_number: int) -> list[dict[str, Any]]:
@@ -217,4 +253,3 @@ class Corpay(VendorPaymentsArchetype):
     name: ClassVar[str] = "corpay"
     label: ClassVar[str] = "Corpay"
     tier = "B"
-

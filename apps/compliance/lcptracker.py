@@ -23,8 +23,9 @@ from cfab.apps.registry import register
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import equals_all
 
-FlagCode = Literal["underpayment", "fringe_shortfall", "apprentice_ratio", "unregistered_apprentice",
-                   "misclassification", "other"]
+FlagCode = Literal[
+    "underpayment", "fringe_shortfall", "apprentice_ratio", "unregistered_apprentice", "misclassification", "other"
+]
 DAYS = ("hours_sun", "hours_mon", "hours_tue", "hours_wed", "hours_thu", "hours_fri", "hours_sat")
 
 
@@ -57,8 +58,9 @@ class SubmissionListArgs(ToolArgs):
 
 
 class SubmissionRefArgs(ToolArgs):
-    payroll_id: str | None = Field(None, description="WH-347 payroll id; or give project_id and week_ending",
-                                   examples=["CP-1042-2026-01-24"])
+    payroll_id: str | None = Field(
+        None, description="WH-347 payroll id; or give project_id and week_ending", examples=["CP-1042-2026-01-24"]
+    )
     project_id: str | None = Field(None, description="Project code (job number)", examples=["1042"])
     week_ending: date | None = Field(None, description="Week-ending date", examples=["2026-01-24"])
 
@@ -66,10 +68,18 @@ class SubmissionRefArgs(ToolArgs):
 class FlagArgs(ToolArgs):
     payroll_id: str = Field(..., description="The WH-347 payroll id", examples=["CP-1042-2026-01-24"])
     line_number: int = Field(..., ge=1, description="Line number on the payroll", examples=[3])
-    code: FlagCode = Field(..., description="underpayment | fringe_shortfall | apprentice_ratio | "
-                           "unregistered_apprentice | misclassification | other", examples=["underpayment"])
-    note: str = Field(..., min_length=1, description="What is wrong, with the figures",
-                      examples=["Paid $45.00/hr base; determination IL20250012-mod3 requires $48.50 for Electrician"])
+    code: FlagCode = Field(
+        ...,
+        description="underpayment | fringe_shortfall | apprentice_ratio | "
+        "unregistered_apprentice | misclassification | other",
+        examples=["underpayment"],
+    )
+    note: str = Field(
+        ...,
+        min_length=1,
+        description="What is wrong, with the figures",
+        examples=["Paid $45.00/hr base; determination IL20250012-mod3 requires $48.50 for Electrician"],
+    )
 
 
 class FlagListArgs(ToolArgs):
@@ -87,7 +97,7 @@ class CertifiedPayrollArchetype(App):
 
     archetype = "Lien/CertPayroll/Tax"
     kind: ClassVar[str] = "certified_payroll"
-    REVIEWER: ClassVar[str] = "api.reviewer"    # who the agent's flags are recorded as
+    REVIEWER: ClassVar[str] = "api.reviewer"  # who the agent's flags are recorded as
     PRIME_ID: ClassVar[str] = "C00001"
 
     # ------------------------------------------------------------------ helpers
@@ -101,8 +111,9 @@ class CertifiedPayrollArchetype(App):
             raise ToolError("give payroll_id, or project_id and week_ending", "invalid_argument")
         rows = self.select("payrolls", {"project_id": project_id, "week_ending": week_ending})
         if not rows:
-            raise ToolError(f"no certified payroll for project {project_id} week ending {week_ending} in {self.label}",
-                            "not_found")
+            raise ToolError(
+                f"no certified payroll for project {project_id} week ending {week_ending} in {self.label}", "not_found"
+            )
         return rows[0]
 
     def _lines(self, payroll_id: str) -> list[dict[str, Any]]:
@@ -136,9 +147,15 @@ class CertifiedPayrollArchetype(App):
         rows = self.select("contractors", extra=ilike("contractor_name", args.name_contains))
         if args.project_id:
             links = {r["contractor_id"]: r for r in self.select("project_contractors", {"project_id": args.project_id})}
-            rows = [{**r, "tier": links[r["contractor_id"]]["tier"],
-                     "contract_amount": links[r["contractor_id"]]["contract_amount"]}
-                    for r in rows if r["contractor_id"] in links]
+            rows = [
+                {
+                    **r,
+                    "tier": links[r["contractor_id"]]["tier"],
+                    "contract_amount": links[r["contractor_id"]]["contract_amount"],
+                }
+                for r in rows
+                if r["contractor_id"] in links
+            ]
         return {"contractors": rows, "count": len(rows)}
 
     @tool("employees.list")
@@ -156,11 +173,26 @@ class CertifiedPayrollArchetype(App):
         extra = None
         if args.name_contains:
             extra = exp.or_(ilike("first_name", args.name_contains), ilike("last_name", args.name_contains))
-        rows = self.select("employees", {"contractor_id": args.contractor_id, "classification": args.classification},
-                           extra=extra, columns=["employee_id", "contractor_id", "first_name", "last_name", "trade",
-                                                 "classification", "level", "apprentice_registration",
-                                                 "apprentice_percent", "union_local", "base_rate", "fringe_rate",
-                                                 "status"])
+        rows = self.select(
+            "employees",
+            {"contractor_id": args.contractor_id, "classification": args.classification},
+            extra=extra,
+            columns=[
+                "employee_id",
+                "contractor_id",
+                "first_name",
+                "last_name",
+                "trade",
+                "classification",
+                "level",
+                "apprentice_registration",
+                "apprentice_percent",
+                "union_local",
+                "base_rate",
+                "fringe_rate",
+                "status",
+            ],
+        )
         return {"employees": rows, "count": len(rows)}
 
     @tool("wage_determinations.get")
@@ -179,8 +211,9 @@ class CertifiedPayrollArchetype(App):
         if not project["decision_id"]:
             raise ToolError(f"project {args.project_id} has no wage determination on file", "not_found")
         decision = self.require("wage_decisions", "wage decision", decision_id=project["decision_id"])
-        rates = self.select("wage_decision_rates", {"decision_id": decision["decision_id"]},
-                            order_by=["classification"])
+        rates = self.select(
+            "wage_decision_rates", {"decision_id": decision["decision_id"]}, order_by=["classification"]
+        )
         ratios = self.select("apprentice_ratios", order_by=["trade"])
         return {"project_id": args.project_id, "decision": decision, "rates": rates, "apprentice_ratios": ratios}
 
@@ -198,12 +231,16 @@ class CertifiedPayrollArchetype(App):
         Returns {"submissions": [{payroll_id, project_id, contractor_id, decision_id, payroll_number, week_ending,
         is_final, status, certified_by, certified_date, line_count}], "count": n}.
         """
-        rows = self.select("payrolls", {"project_id": args.project_id, "status": args.status,
-                                        "week_ending": args.week_ending},
-                           extra=date_range("week_ending", args.week_ending_from, args.week_ending_to),
-                           order_by=["project_id", "week_ending"])
-        counts = {r["payroll_id"]: r["n"] for r in self.query(
-            "SELECT payroll_id, count(*) AS n FROM lcptracker.payroll_lines GROUP BY payroll_id")}
+        rows = self.select(
+            "payrolls",
+            {"project_id": args.project_id, "status": args.status, "week_ending": args.week_ending},
+            extra=date_range("week_ending", args.week_ending_from, args.week_ending_to),
+            order_by=["project_id", "week_ending"],
+        )
+        counts = {
+            r["payroll_id"]: r["n"]
+            for r in self.query("SELECT payroll_id, count(*) AS n FROM lcptracker.payroll_lines GROUP BY payroll_id")
+        }
         rows = [{**r, "line_count": counts.get(r["payroll_id"], 0)} for r in rows]
         return {"submissions": rows, "count": len(rows)}
 
@@ -272,23 +309,44 @@ class CertifiedPayrollArchetype(App):
             if ln["fringe_paid"] is None or ln["fringe_paid"] < 0:
                 err(no, "fringe_paid", "fringe paid cannot be negative")
             if ln["straight_time_hours"] + ln["overtime_hours"] != ln["total_hours"]:
-                err(no, "overtime_hours", f"straight time {ln['straight_time_hours']} + overtime "
-                    f"{ln['overtime_hours']} hours do not add up to the total {ln['total_hours']}")
+                err(
+                    no,
+                    "overtime_hours",
+                    f"straight time {ln['straight_time_hours']} + overtime "
+                    f"{ln['overtime_hours']} hours do not add up to the total {ln['total_hours']}",
+                )
             if ln["rate_paid"] is not None:
-                gross = cents(ln["straight_time_hours"] * ln["rate_paid"]
-                              + ln["overtime_hours"] * ln["rate_paid"] * Decimal("1.5"))
+                gross = cents(
+                    ln["straight_time_hours"] * ln["rate_paid"]
+                    + ln["overtime_hours"] * ln["rate_paid"] * Decimal("1.5")
+                )
                 if gross != ln["gross_this_project"]:
-                    err(no, "gross_this_project",
+                    err(
+                        no,
+                        "gross_this_project",
                         f"straight time x rate + overtime x 1.5 x rate = {gross}, "
-                        f"the line says {ln['gross_this_project']}")
+                        f"the line says {ln['gross_this_project']}",
+                    )
             if ln["employee_id"] in seen:
-                err(no, "employee_id",
-                    f"employee {ln['employee_id']} already appears on line {seen[ln['employee_id']]}")
+                err(
+                    no, "employee_id", f"employee {ln['employee_id']} already appears on line {seen[ln['employee_id']]}"
+                )
             seen.setdefault(ln["employee_id"], no)
-        return {"payroll_id": payroll["payroll_id"], "format_valid": not errors, "errors": errors,
-                "checks": ["required_fields", "daily_hours_range", "hours_total", "overtime_split", "gross_arithmetic",
-                           "duplicate_worker"],
-                "lines_checked": len(lines), "scope": "format only"}
+        return {
+            "payroll_id": payroll["payroll_id"],
+            "format_valid": not errors,
+            "errors": errors,
+            "checks": [
+                "required_fields",
+                "daily_hours_range",
+                "hours_total",
+                "overtime_split",
+                "gross_arithmetic",
+                "duplicate_worker",
+            ],
+            "lines_checked": len(lines),
+            "scope": "format only",
+        }
 
     @tool("flags.list")
     def flags_list(self, args: FlagListArgs) -> dict[str, Any]:
@@ -305,8 +363,12 @@ class CertifiedPayrollArchetype(App):
         if args.project_id:
             ids = [r["payroll_id"] for r in self.select("payrolls", {"project_id": args.project_id})]
             extra = equals_all({"payroll_id": ids or ["<none>"]})
-        rows = self.select("compliance_flags", {"payroll_id": args.payroll_id, "code": args.code}, extra=extra,
-                           order_by=["payroll_id", "line_number", "code"])
+        rows = self.select(
+            "compliance_flags",
+            {"payroll_id": args.payroll_id, "code": args.code},
+            extra=extra,
+            order_by=["payroll_id", "line_number", "code"],
+        )
         return {"flags": rows, "count": len(rows)}
 
     # ------------------------------------------------------------------ writes
@@ -330,14 +392,25 @@ class CertifiedPayrollArchetype(App):
         self.require("payrolls", "certified payroll", payroll_id=args.payroll_id)
         if not self.select("payroll_lines", {"payroll_id": args.payroll_id, "line_number": args.line_number}):
             raise ToolError(f"payroll {args.payroll_id} has no line {args.line_number}", "not_found")
-        dup = self.select("compliance_flags", {"payroll_id": args.payroll_id, "line_number": args.line_number,
-                                               "code": args.code})
+        dup = self.select(
+            "compliance_flags", {"payroll_id": args.payroll_id, "line_number": args.line_number, "code": args.code}
+        )
         if dup:
-            raise ToolError(f"line {args.line_number} of {args.payroll_id} is already flagged {args.code} "
-                            f"(flag {dup[0]['flag_id']})", "conflict")
-        row = {"flag_id": self.new_id("flag", args.payroll_id, args.line_number, args.code),
-               "payroll_id": args.payroll_id, "line_number": args.line_number, "code": args.code,
-               "note": args.note.strip(), "status": "Open", "created_by": self.REVIEWER, "created_at": self.now}
+            raise ToolError(
+                f"line {args.line_number} of {args.payroll_id} is already flagged {args.code} "
+                f"(flag {dup[0]['flag_id']})",
+                "conflict",
+            )
+        row = {
+            "flag_id": self.new_id("flag", args.payroll_id, args.line_number, args.code),
+            "payroll_id": args.payroll_id,
+            "line_number": args.line_number,
+            "code": args.code,
+            "note": args.note.strip(),
+            "status": "Open",
+            "created_by": self.REVIEWER,
+            "created_at": self.now,
+        }
         self.insert("compliance_flags", row)
         return {"flag": row}
 
@@ -352,8 +425,9 @@ class CertifiedPayrollArchetype(App):
         """
         flag = self.require("compliance_flags", "flag", flag_id=args.flag_id)
         if flag["created_by"] != self.REVIEWER:
-            raise ToolError(f"flag {args.flag_id} was raised by {flag['created_by']}; you can only remove your own",
-                            "rejected")
+            raise ToolError(
+                f"flag {args.flag_id} was raised by {flag['created_by']}; you can only remove your own", "rejected"
+            )
         self.delete("compliance_flags", {"flag_id": args.flag_id})
         return {"deleted": args.flag_id}
 
@@ -374,10 +448,16 @@ class CertifiedPayrollArchetype(App):
         if payroll["status"] == "Accepted":
             raise ToolError(f"payroll {payroll['payroll_id']} was already accepted by the agency", "rejected")
         flags = self.select("compliance_flags", {"payroll_id": payroll["payroll_id"], "status": "Open"})
-        return {"would_certify_and_file": {"payroll_id": payroll["payroll_id"], "project_id": payroll["project_id"],
-                                           "week_ending": payroll["week_ending"],
-                                           "lines": len(self._lines(payroll["payroll_id"])), "open_flags": len(flags)},
-                "status": "pending_human_approval"}
+        return {
+            "would_certify_and_file": {
+                "payroll_id": payroll["payroll_id"],
+                "project_id": payroll["project_id"],
+                "week_ending": payroll["week_ending"],
+                "lines": len(self._lines(payroll["payroll_id"])),
+                "open_flags": len(flags),
+            },
+            "status": "pending_human_approval",
+        }
 
     # ------------------------------------------------------------------ integration (Python-level)
     def open_flags(self, project_id: str | None = None) -> list[dict[str, Any]]:
@@ -392,4 +472,3 @@ class LCPtracker(CertifiedPayrollArchetype):
     name: ClassVar[str] = "lcptracker"
     label: ClassVar[str] = "LCPtracker"
     tier = "A"
-

@@ -24,8 +24,9 @@ WaiverType = Literal["Conditional Progress", "Unconditional Progress", "Conditio
 class CompanyListArgs(ToolArgs):
     name_contains: str | None = Field(None, description="Part of the company name", examples=["walsh"])
     company_id: str | None = Field(None, description="Levelset company id", examples=["LS-20417"])
-    role: str | None = Field(None, description="Subcontractor, Supplier, Professional or Service",
-                             examples=["Subcontractor"])
+    role: str | None = Field(
+        None, description="Subcontractor, Supplier, Professional or Service", examples=["Subcontractor"]
+    )
 
 
 class JobListArgs(ToolArgs):
@@ -54,12 +55,15 @@ class RequestCreateArgs(ToolArgs):
     waiver_type: WaiverType = Field(..., description="Waiver type to request", examples=["Conditional Progress"])
     amount: Decimal = Field(..., description="Payment amount the waiver covers", examples=["43650.00"])
     through_date: date = Field(..., description="Work through date the waiver covers", examples=["2026-01-31"])
-    payment_reference: str | None = Field(None, description="The vendor's invoice / pay request number",
-                                          examples=["WEC-2026-004"])
-    due_date: date | None = Field(None, description="When the signed waiver is due (default: 14 days from today)",
-                                  examples=["2026-02-14"])
-    note: str | None = Field(None, description="Message to the vendor",
-                             examples=["Waiver for January progress billing"])
+    payment_reference: str | None = Field(
+        None, description="The vendor's invoice / pay request number", examples=["WEC-2026-004"]
+    )
+    due_date: date | None = Field(
+        None, description="When the signed waiver is due (default: 14 days from today)", examples=["2026-02-14"]
+    )
+    note: str | None = Field(
+        None, description="Message to the vendor", examples=["Waiver for January progress billing"]
+    )
 
 
 class RequestRefArgs(ToolArgs):
@@ -95,8 +99,11 @@ class LienWaiverArchetype(App):
 
         Returns {"companies": [{company_id, company_name, role, trade, email, phone, address, city, state, zip}], "count": n}.
         """  # noqa: E501 - the docstring is the tool description, kept as it is
-        rows = self.select("companies", {"company_id": args.company_id, "role": args.role},
-                           extra=ilike("company_name", args.name_contains))
+        rows = self.select(
+            "companies",
+            {"company_id": args.company_id, "role": args.role},
+            extra=ilike("company_name", args.name_contains),
+        )
         return {"companies": rows, "count": len(rows)}
 
     @tool("jobs.list")
@@ -128,10 +135,17 @@ class LienWaiverArchetype(App):
         Returns {"waivers": [{waiver_id, job_id, company_id, company_name, waiver_type, amount, through_date,
         payment_reference, status, signer_name, signed_date, document_id}], "count": n}.
         """
-        rows = self.select("waivers", {"job_id": args.job_id, "company_id": args.company_id, "status": args.status,
-                                       "waiver_type": args.waiver_type},
-                           extra=date_range("through_date", args.through_from, args.through_to),
-                           order_by=["job_id", "through_date", "waiver_id"])
+        rows = self.select(
+            "waivers",
+            {
+                "job_id": args.job_id,
+                "company_id": args.company_id,
+                "status": args.status,
+                "waiver_type": args.waiver_type,
+            },
+            extra=date_range("through_date", args.through_from, args.through_to),
+            order_by=["job_id", "through_date", "waiver_id"],
+        )
         names = {c["company_id"]: c["company_name"] for c in self.select("companies")}
         rows = [{**r, "company_name": names.get(r["company_id"])} for r in rows]
         return {"waivers": rows, "count": len(rows)}
@@ -148,8 +162,11 @@ class LienWaiverArchetype(App):
         Returns {"requests": [{request_id, job_id, company_id, waiver_type, amount, through_date, payment_reference,
         due_date, status, waiver_id, note, created_at}], "count": n}.
         """
-        rows = self.select("waiver_requests", {"job_id": args.job_id, "company_id": args.company_id,
-                                               "status": args.status}, order_by=["job_id", "created_at", "request_id"])
+        rows = self.select(
+            "waiver_requests",
+            {"job_id": args.job_id, "company_id": args.company_id, "status": args.status},
+            order_by=["job_id", "created_at", "request_id"],
+        )
         return {"requests": rows, "count": len(rows)}
 
     @tool("notices.list")
@@ -187,23 +204,44 @@ class LienWaiverArchetype(App):
         amount = money_arg(args.amount, "amount")
         if amount <= 0:
             raise ToolError("amount must be greater than zero", "invalid_argument")
-        same = self.select("waiver_requests", {"company_id": args.company_id, "job_id": args.job_id,
-                                               "waiver_type": args.waiver_type, "through_date": args.through_date,
-                                               "amount": amount})
+        same = self.select(
+            "waiver_requests",
+            {
+                "company_id": args.company_id,
+                "job_id": args.job_id,
+                "waiver_type": args.waiver_type,
+                "through_date": args.through_date,
+                "amount": amount,
+            },
+        )
         dup = [r for r in same if r["status"] != "Cancelled"]
         if dup:
-            raise ToolError(f"a {args.waiver_type} request for {amount} through {args.through_date} already exists "
-                            f"({dup[0]['request_id']}, {dup[0]['status']})", "conflict")
+            raise ToolError(
+                f"a {args.waiver_type} request for {amount} through {args.through_date} already exists "
+                f"({dup[0]['request_id']}, {dup[0]['status']})",
+                "conflict",
+            )
         due = args.due_date or (self.today + timedelta(days=14))
         if due < self.today:
             raise ToolError(f"due_date {due} is in the past", "invalid_argument")
-        row = {"request_id": "", "job_id": args.job_id, "company_id": args.company_id,
-               "waiver_type": args.waiver_type, "amount": amount, "through_date": args.through_date,
-               "payment_reference": args.payment_reference, "due_date": due, "status": "Draft", "waiver_id": None,
-               "note": args.note, "created_at": self.now}
+        row = {
+            "request_id": "",
+            "job_id": args.job_id,
+            "company_id": args.company_id,
+            "waiver_type": args.waiver_type,
+            "amount": amount,
+            "through_date": args.through_date,
+            "payment_reference": args.payment_reference,
+            "due_date": due,
+            "status": "Draft",
+            "waiver_id": None,
+            "note": args.note,
+            "created_at": self.now,
+        }
         # the id is derived from the natural key (and how many cancelled requests share it)
-        request_id = self.new_id("waiver_request", args.company_id, args.job_id, args.waiver_type,
-                                 args.through_date, amount, len(same))
+        request_id = self.new_id(
+            "waiver_request", args.company_id, args.job_id, args.waiver_type, args.through_date, amount, len(same)
+        )
         row["request_id"] = request_id
         self.insert("waiver_requests", row)
         return {"request": row}
@@ -219,8 +257,9 @@ class LienWaiverArchetype(App):
         """
         req = self.require("waiver_requests", "waiver request", request_id=args.request_id)
         if req["status"] != "Draft":
-            raise ToolError(f"request {args.request_id} is {req['status']}; only drafts can be cancelled here",
-                            "rejected")
+            raise ToolError(
+                f"request {args.request_id} is {req['status']}; only drafts can be cancelled here", "rejected"
+            )
         with self.gate.workflow("levelset.waiver_requests.cancel"):  # triggers/rules/levelset.toml
             self.update("waiver_requests", {"request_id": args.request_id}, {"status": "Cancelled"})
         return {"request": self.require("waiver_requests", "waiver request", request_id=args.request_id)}
@@ -240,11 +279,18 @@ class LienWaiverArchetype(App):
         if req["status"] != "Draft":
             raise ToolError(f"request {args.request_id} is {req['status']}, not a draft", "rejected")
         company = self.require("companies", "company", company_id=req["company_id"])
-        return {"would_send": {"request_id": req["request_id"], "company_id": company["company_id"],
-                               "company_name": company["company_name"], "email": company["email"],
-                               "waiver_type": req["waiver_type"], "amount": req["amount"],
-                               "through_date": req["through_date"]},
-                "status": "pending_human_approval"}
+        return {
+            "would_send": {
+                "request_id": req["request_id"],
+                "company_id": company["company_id"],
+                "company_name": company["company_name"],
+                "email": company["email"],
+                "waiver_type": req["waiver_type"],
+                "amount": req["amount"],
+                "through_date": req["through_date"],
+            },
+            "status": "pending_human_approval",
+        }
 
     @tool("payments.create", guarded="payment")
     def payments_create(self, args: PaymentArgs) -> dict[str, Any]:
@@ -261,22 +307,32 @@ class LienWaiverArchetype(App):
         """
         waiver = self.require("waivers", "waiver", waiver_id=args.waiver_id)
         if waiver["company_id"] != args.company_id or waiver["job_id"] != args.job_id:
-            raise ToolError(f"waiver {args.waiver_id} is not from {args.company_id} on job {args.job_id}",
-                            "invalid_argument")
+            raise ToolError(
+                f"waiver {args.waiver_id} is not from {args.company_id} on job {args.job_id}", "invalid_argument"
+            )
         if waiver["status"] not in ("Received", "Approved"):
-            raise ToolError(f"waiver {args.waiver_id} is {waiver['status']}; no signed waiver to pay against",
-                            "rejected")
+            raise ToolError(
+                f"waiver {args.waiver_id} is {waiver['status']}; no signed waiver to pay against", "rejected"
+            )
         amount = money_arg(args.amount, "amount")
         if amount <= 0 or amount > waiver["amount"]:
             raise ToolError(f"amount must be > 0 and at most the waiver amount {waiver['amount']}", "invalid_argument")
-        return {"would_pay": {"company_id": args.company_id, "job_id": args.job_id, "waiver_id": args.waiver_id,
-                              "amount": amount}, "status": "pending_human_approval"}
+        return {
+            "would_pay": {
+                "company_id": args.company_id,
+                "job_id": args.job_id,
+                "waiver_id": args.waiver_id,
+                "amount": amount,
+            },
+            "status": "pending_human_approval",
+        }
 
     # ------------------------------------------------------------------ integration (Python-level)
     def waivers_for(self, company_id: str, job_id: str | None = None) -> list[dict[str, Any]]:
         """Waivers of one company (optionally on one job), for AP holds and pay-app packages."""
-        return self.select("waivers", {"company_id": company_id, "job_id": job_id},
-                           order_by=["through_date", "waiver_id"])
+        return self.select(
+            "waivers", {"company_id": company_id, "job_id": job_id}, order_by=["through_date", "waiver_id"]
+        )
 
 
 @register
@@ -286,4 +342,3 @@ class Levelset(LienWaiverArchetype):
     name: ClassVar[str] = "levelset"
     label: ClassVar[str] = "Levelset"
     tier = "A"
-

@@ -38,10 +38,12 @@ class FormListArgs(ToolArgs):
 class FormCreateArgs(ToolArgs):
     recipient_id: str = Field(..., description="Track1099 recipient id of the payee", examples=["T1099-0003"])
     tax_year: int = Field(..., ge=2000, le=2100, description="Tax year of the payments", examples=[2025])
-    box1_nonemployee_compensation: Decimal = Field(..., description="Box 1: nonemployee compensation paid in the year",
-                                                   examples=["48250.00"])
-    box4_federal_income_tax_withheld: Decimal = Field(Decimal(0), description="Box 4: federal income tax withheld "
-                                                      "(backup withholding)", examples=["0.00"])
+    box1_nonemployee_compensation: Decimal = Field(
+        ..., description="Box 1: nonemployee compensation paid in the year", examples=["48250.00"]
+    )
+    box4_federal_income_tax_withheld: Decimal = Field(
+        Decimal(0), description="Box 4: federal income tax withheld (backup withholding)", examples=["0.00"]
+    )
     state_code: str | None = Field(None, description="Box 6 state (two letters)", examples=["IL"])
     state_income: Decimal | None = Field(None, description="Box 7: state income", examples=["48250.00"])
     state_tax_withheld: Decimal | None = Field(None, description="Box 5: state tax withheld", examples=["0.00"])
@@ -63,8 +65,11 @@ class FormRefArgs(ToolArgs):
 
 class FilingBuildArgs(ToolArgs):
     tax_year: int = Field(..., ge=2000, le=2100, description="Tax year to assemble", examples=[2025])
-    form_ids: list[str] | None = Field(None, description="Only these draft forms (default: every draft 1099-NEC of "
-                                       "the year)", examples=[["9c1e2f3a4b5d"]])
+    form_ids: list[str] | None = Field(
+        None,
+        description="Only these draft forms (default: every draft 1099-NEC of the year)",
+        examples=[["9c1e2f3a4b5d"]],
+    )
 
 
 class FilingListArgs(ToolArgs):
@@ -103,10 +108,15 @@ class InformationReturnArchetype(App):
         if not filing_id:
             return
         forms = self.select("forms_1099_nec", {"filing_id": filing_id})
-        self.update("filings", {"filing_id": filing_id},
-                    {"form_count": len(forms),
-                     "total_box1": sum((f["box1_nonemployee_compensation"] for f in forms), ZERO),
-                     "updated_at": self.now})
+        self.update(
+            "filings",
+            {"filing_id": filing_id},
+            {
+                "form_count": len(forms),
+                "total_box1": sum((f["box1_nonemployee_compensation"] for f in forms), ZERO),
+                "updated_at": self.now,
+            },
+        )
 
     # ------------------------------------------------------------------ reads
     @tool("payer.get")
@@ -133,9 +143,17 @@ class InformationReturnArchetype(App):
         federal_tax_classification, llc_tax_classification, exempt_payee_code, address, city, state, zip,
         w9_status, w9_signed_date, tin_match_status}], "count": n}.
         """
-        rows = self.select("recipients", {"tin": args.tin, "recipient_id": args.recipient_id,
-                                          "reference_id": args.reference_id, "tin_type": args.tin_type},
-                           extra=ilike("name", args.name_contains), order_by=["recipient_id"])
+        rows = self.select(
+            "recipients",
+            {
+                "tin": args.tin,
+                "recipient_id": args.recipient_id,
+                "reference_id": args.reference_id,
+                "tin_type": args.tin_type,
+            },
+            extra=ilike("name", args.name_contains),
+            order_by=["recipient_id"],
+        )
         return {"payees": rows, "count": len(rows)}
 
     @tool("forms.list")
@@ -152,11 +170,21 @@ class InformationReturnArchetype(App):
         box4_federal_income_tax_withheld, state_code, state_income, state_tax_withheld, filing_id, status}],
         "count": n, "total_box1": "..."}.
         """
-        rows = self.select("forms_1099_nec", {"tax_year": args.tax_year, "recipient_id": args.recipient_id,
-                                              "status": args.status, "filing_id": args.filing_id},
-                           order_by=["tax_year", "recipient_id"])
-        return {"forms": rows, "count": len(rows),
-                "total_box1": sum((r["box1_nonemployee_compensation"] for r in rows), ZERO)}
+        rows = self.select(
+            "forms_1099_nec",
+            {
+                "tax_year": args.tax_year,
+                "recipient_id": args.recipient_id,
+                "status": args.status,
+                "filing_id": args.filing_id,
+            },
+            order_by=["tax_year", "recipient_id"],
+        )
+        return {
+            "forms": rows,
+            "count": len(rows),
+            "total_box1": sum((r["box1_nonemployee_compensation"] for r in rows), ZERO),
+        }
 
     @tool("filings.list")
     def filings_list(self, args: FilingListArgs) -> dict[str, Any]:
@@ -197,19 +225,30 @@ class InformationReturnArchetype(App):
             raise ToolError("box1_nonemployee_compensation must be greater than zero", "invalid_argument")
         dup = self.select("forms_1099_nec", {"recipient_id": args.recipient_id, "tax_year": args.tax_year})
         if dup:
-            raise ToolError(f"payee {args.recipient_id} already has a {args.tax_year} 1099-NEC "
-                            f"(form {dup[0]['form_id']}, {dup[0]['status']})", "conflict")
-        row = {"form_id": self.new_id("1099-NEC", args.recipient_id, args.tax_year),
-               "payer_id": payee["payer_id"], "recipient_id": args.recipient_id, "tax_year": args.tax_year,
-               "box1_nonemployee_compensation": box1,
-               "box4_federal_income_tax_withheld": money_arg(args.box4_federal_income_tax_withheld,
-                                                             "box4_federal_income_tax_withheld"),
-               "state_code": args.state_code.upper() if args.state_code else None,
-               "state_payer_number": self._payer()["state_payer_id"] if args.state_code else None,
-               "state_income": self._optional_money(args.state_income, "state_income"),
-               "state_tax_withheld": self._optional_money(args.state_tax_withheld, "state_tax_withheld"),
-               "second_tin_notice": args.second_tin_notice, "filing_id": None, "status": "Draft",
-               "created_at": self.now, "updated_at": self.now}
+            raise ToolError(
+                f"payee {args.recipient_id} already has a {args.tax_year} 1099-NEC "
+                f"(form {dup[0]['form_id']}, {dup[0]['status']})",
+                "conflict",
+            )
+        row = {
+            "form_id": self.new_id("1099-NEC", args.recipient_id, args.tax_year),
+            "payer_id": payee["payer_id"],
+            "recipient_id": args.recipient_id,
+            "tax_year": args.tax_year,
+            "box1_nonemployee_compensation": box1,
+            "box4_federal_income_tax_withheld": money_arg(
+                args.box4_federal_income_tax_withheld, "box4_federal_income_tax_withheld"
+            ),
+            "state_code": args.state_code.upper() if args.state_code else None,
+            "state_payer_number": self._payer()["state_payer_id"] if args.state_code else None,
+            "state_income": self._optional_money(args.state_income, "state_income"),
+            "state_tax_withheld": self._optional_money(args.state_tax_withheld, "state_tax_withheld"),
+            "second_tin_notice": args.second_tin_notice,
+            "filing_id": None,
+            "status": "Draft",
+            "created_at": self.now,
+            "updated_at": self.now,
+        }
         self.insert("forms_1099_nec", row)
         return {"form": row}
 
@@ -273,8 +312,9 @@ class InformationReturnArchetype(App):
         Returns {"filing": {filing_id, tax_year, form_type, form_count, total_box1, status "Draft"}, "form_ids": [...]}.
         """
         payer = self._payer()
-        drafts = self.select("forms_1099_nec", {"tax_year": args.tax_year, "status": "Draft"},
-                             order_by=["recipient_id"])
+        drafts = self.select(
+            "forms_1099_nec", {"tax_year": args.tax_year, "status": "Draft"}, order_by=["recipient_id"]
+        )
         if args.form_ids is not None:
             by_id = {f["form_id"]: f for f in drafts}
             missing = [i for i in args.form_ids if i not in by_id]
@@ -288,16 +328,30 @@ class InformationReturnArchetype(App):
         if existing and existing[0]["status"] != "Draft":
             raise ToolError(f"the {args.tax_year} filing {filing_id} is {existing[0]['status']}", "conflict")
         if not existing:
-            self.insert("filings", {"filing_id": filing_id, "payer_id": payer["payer_id"], "tax_year": args.tax_year,
-                                    "form_type": self.FORM_TYPE, "form_count": 0, "total_box1": ZERO,
-                                    "status": "Draft", "created_at": self.now, "updated_at": self.now})
+            self.insert(
+                "filings",
+                {
+                    "filing_id": filing_id,
+                    "payer_id": payer["payer_id"],
+                    "tax_year": args.tax_year,
+                    "form_type": self.FORM_TYPE,
+                    "form_count": 0,
+                    "total_box1": ZERO,
+                    "status": "Draft",
+                    "created_at": self.now,
+                    "updated_at": self.now,
+                },
+            )
         for form in drafts:
             if form["filing_id"] != filing_id:
-                self.update("forms_1099_nec", {"form_id": form["form_id"]},
-                            {"filing_id": filing_id, "updated_at": self.now})
+                self.update(
+                    "forms_1099_nec", {"form_id": form["form_id"]}, {"filing_id": filing_id, "updated_at": self.now}
+                )
         self._refresh_filing(filing_id)
-        return {"filing": self.require("filings", "filing", filing_id=filing_id),
-                "form_ids": [f["form_id"] for f in self.select("forms_1099_nec", {"filing_id": filing_id})]}
+        return {
+            "filing": self.require("filings", "filing", filing_id=filing_id),
+            "form_ids": [f["form_id"] for f in self.select("forms_1099_nec", {"filing_id": filing_id})],
+        }
 
     # ------------------------------------------------------------------ guarded
     @tool("filings.efile", guarded="efile", aliases=("efile_submit",))
@@ -324,8 +378,10 @@ class InformationReturnArchetype(App):
             raise ToolError(f"filing {filing['filing_id']} is {filing['status']}", "rejected")
         if filing["form_count"] == 0:
             raise ToolError(f"filing {filing['filing_id']} has no forms", "rejected")
-        return {"would_file": {k: filing[k] for k in ("filing_id", "tax_year", "form_count", "total_box1")},
-                "status": "pending_human_approval"}
+        return {
+            "would_file": {k: filing[k] for k in ("filing_id", "tax_year", "form_count", "total_box1")},
+            "status": "pending_human_approval",
+        }
 
     # ------------------------------------------------------------------ integration (Python-level)
     def payees_by_tin(self, tin: str) -> list[dict[str, Any]]:

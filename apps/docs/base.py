@@ -92,8 +92,9 @@ class DocsArchetype(App):
     def new_folder_row(self, path: str, name: str, parent_id: str, parent_path: str) -> dict[str, Any]:
         raise NotImplementedError
 
-    def new_file_row(self, file_id: str, folder_id: str, folder: str, up: UploadContent,
-                     description: str | None, login: str) -> dict[str, Any]:
+    def new_file_row(
+        self, file_id: str, folder_id: str, folder: str, up: UploadContent, description: str | None, login: str
+    ) -> dict[str, Any]:
         raise NotImplementedError
 
     def new_version(self, row: dict[str, Any], up: UploadContent, login: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -133,18 +134,25 @@ class DocsArchetype(App):
             sizes.append(len(doc.content))
             sha1s.append(sha1_hex(doc.content))
             sha256s.append(doc.sha256)
-        table = pa.table({"id": pa.array(ids, pa.string()), "content": pa.array(contents, pa.binary()),
-                          "size": pa.array(sizes, pa.int64()), "sha1": pa.array(sha1s, pa.string()),
-                          "sha256": pa.array(sha256s, pa.string())})
+        table = pa.table(
+            {
+                "id": pa.array(ids, pa.string()),
+                "content": pa.array(contents, pa.binary()),
+                "size": pa.array(sizes, pa.int64()),
+                "sha1": pa.array(sha1s, pa.string()),
+                "sha256": pa.array(sha256s, pa.string()),
+            }
+        )
         con.register("_cfab_rendered", table)
         try:
             con.execute(cls.fill_content_sql())
         finally:
             con.unregister("_cfab_rendered")
         content = cls.FILE_COLS["content"]
-        filt = " AND ".join(f'"{k}" = \'{v}\'' for k, v in cls.FILE_FILTER.items()) or "true"
+        filt = " AND ".join(f"\"{k}\" = '{v}'" for k, v in cls.FILE_FILTER.items()) or "true"
         row = con.execute(
-            f'SELECT count(*) FROM "{cls.name}"."{cls.T_FILES}" WHERE "{content}" IS NULL AND {filt}').fetchone()
+            f'SELECT count(*) FROM "{cls.name}"."{cls.T_FILES}" WHERE "{content}" IS NULL AND {filt}'
+        ).fetchone()
         assert row is not None  # count(*) returns one row
         missing = row[0]
         if missing:
@@ -173,17 +181,31 @@ class DocsArchetype(App):
         content = self.FILE_COLS["content"]
         return [c for c in self.tbl(self.T_FILES).columns if with_content or c != content]
 
-    def _file_rows(self, where: dict[str, Any] | None = None, extra: exp.Expr | None = None,
-                   with_content: bool = False, order_by: list[str] | None = None) -> list[dict[str, Any]]:
+    def _file_rows(
+        self,
+        where: dict[str, Any] | None = None,
+        extra: exp.Expr | None = None,
+        with_content: bool = False,
+        order_by: list[str] | None = None,
+    ) -> list[dict[str, Any]]:
         filters = {**self.FILE_FILTER, **self.ACTIVE_FILTER, **(where or {})}
-        return self.select(self.T_FILES, filters, extra=extra, columns=self._file_columns(with_content),
-                           order_by=order_by or [self._fc("parent_path"), self._fc("name"), self._fc("id")])
+        return self.select(
+            self.T_FILES,
+            filters,
+            extra=extra,
+            columns=self._file_columns(with_content),
+            order_by=order_by or [self._fc("parent_path"), self._fc("name"), self._fc("id")],
+        )
 
     def _folder_rows(self, where: dict[str, Any] | None = None, extra: exp.Expr | None = None) -> list[dict[str, Any]]:
         filters = {**self.FOLDER_FILTER, **self.ACTIVE_FILTER, **(where or {})}
-        return self.select(self.T_FOLDERS, filters, extra=extra,
-                           columns=[c for c in self.tbl(self.T_FOLDERS).columns if c != self.FILE_COLS.get("content")],
-                           order_by=[self._folder_c("parent_path"), self._folder_c("name")])
+        return self.select(
+            self.T_FOLDERS,
+            filters,
+            extra=extra,
+            columns=[c for c in self.tbl(self.T_FOLDERS).columns if c != self.FILE_COLS.get("content")],
+            order_by=[self._folder_c("parent_path"), self._folder_c("name")],
+        )
 
     def _folder_path(self, row: dict[str, Any]) -> str:
         if row[self._folder_c("id")] == self.ROOT_ID:
@@ -199,13 +221,24 @@ class DocsArchetype(App):
         mime = row[mime_col] if mime_col else mime_of(name)
         sha1 = opt(row, fc, "sha1")
         sha256 = opt(row, fc, "sha256")
-        out = {"id": row[fc_("id")], "name": name, "path": join_path(folder, name), "folder": folder,
-               "folder_id": row[fc_("parent_id")], "extension": extension_of(name), "mime_type": mime,
-               "size": opt(row, fc, "size"), "sha1": sha1.lower() if sha1 else None,
-               "sha256": sha256.lower() if sha256 else None, "version": opt(row, fc, "version"),
-               "description": opt(row, fc, "description"), "created_at": opt(row, fc, "created_at"),
-               "modified_at": opt(row, fc, "modified_at"), "created_by": opt(row, fc, "created_by"),
-               "modified_by": opt(row, fc, "modified_by")}
+        out = {
+            "id": row[fc_("id")],
+            "name": name,
+            "path": join_path(folder, name),
+            "folder": folder,
+            "folder_id": row[fc_("parent_id")],
+            "extension": extension_of(name),
+            "mime_type": mime,
+            "size": opt(row, fc, "size"),
+            "sha1": sha1.lower() if sha1 else None,
+            "sha256": sha256.lower() if sha256 else None,
+            "version": opt(row, fc, "version"),
+            "description": opt(row, fc, "description"),
+            "created_at": opt(row, fc, "created_at"),
+            "modified_at": opt(row, fc, "modified_at"),
+            "created_by": opt(row, fc, "created_by"),
+            "modified_by": opt(row, fc, "modified_by"),
+        }
         out.update(self.record_extra(row))
         return out
 
@@ -237,8 +270,9 @@ class DocsArchetype(App):
         path = normalize_folder(text)
         row = self._folder_by_path(path)
         if row is None:
-            raise ToolError(f"no folder {path!r} in {self.label}; list folders with {self.name}.folders.list",
-                            "not_found")
+            raise ToolError(
+                f"no folder {path!r} in {self.label}; list folders with {self.name}.folders.list", "not_found"
+            )
         return path, row
 
     def _file(self, file_id: str | int | None, path: str | None, *, with_content: bool = False) -> dict[str, Any]:
@@ -247,15 +281,18 @@ class DocsArchetype(App):
         if file_id is not None:
             rows = self._file_rows({self._fc("id"): str(file_id).strip()}, with_content=with_content)
             if not rows:
-                raise ToolError(f"no file with id {str(file_id)!r} in {self.label}; find ids with "
-                                f"{self.name}.files.list", "not_found")
+                raise ToolError(
+                    f"no file with id {str(file_id)!r} in {self.label}; find ids with {self.name}.files.list",
+                    "not_found",
+                )
             return rows[0]
         text = str(path).strip()
         folder, name = split_path(text if text.startswith("/") else "/" + text)
         folder = normalize_folder(folder)
         pred = ieq(self._fc("name"), name, trim=False)
-        rows = self._file_rows({self._fc("parent_path"): self.native_path(folder)}, extra=pred,
-                               with_content=with_content)
+        rows = self._file_rows(
+            {self._fc("parent_path"): self.native_path(folder)}, extra=pred, with_content=with_content
+        )
         if not rows:
             raise ToolError(f"no file {join_path(folder, name)!r} in {self.label}", "not_found")
         return rows[0]
@@ -308,9 +345,9 @@ class DocsArchetype(App):
         parts += bounds(exp.cast(col(self._fc("modified_at")), "DATE"), args.modified_from, args.modified_to, "DATE")
         rows = self._file_rows(extra=all_of(*parts))
         if args.sort == "modified":
-            rows.sort(key=lambda r: (r[self._fc("id")]))
+            rows.sort(key=lambda r: r[self._fc("id")])
             rows.sort(key=lambda r: r[self._fc("modified_at")], reverse=True)
-        page = rows[args.offset:args.offset + args.limit]
+        page = rows[args.offset : args.offset + args.limit]
         return {"files": [self.record(r) for r in page], "count": len(page), "total": len(rows)}
 
     @tool("files.read")
@@ -335,11 +372,13 @@ class DocsArchetype(App):
         out: dict[str, Any] = {"file": rec, "text": None, "truncated": False}
         if ext in TEXT_EXTENSIONS or rec["mime_type"].startswith("text/"):
             text = content.decode("utf-8", errors="replace")
-            out["text"] = text[:args.max_chars]
+            out["text"] = text[: args.max_chars]
             out["truncated"] = len(text) > args.max_chars
         elif ext == "pdf" or content[:5] == b"%PDF-":
-            out["hint"] = (f"This is a PDF ({rec['size']} bytes). Its numbers exist only on the page: call "
-                           f"{self.name}.ocr_pdf(id=\"{rec['id']}\") for its text, tables and key fields.")
+            out["hint"] = (
+                f"This is a PDF ({rec['size']} bytes). Its numbers exist only on the page: call "
+                f'{self.name}.ocr_pdf(id="{rec["id"]}") for its text, tables and key fields.'
+            )
         elif ext == "xlsx":
             from cfab.apps.xlsx import XlsxError, list_sheets
 
@@ -374,9 +413,17 @@ class DocsArchetype(App):
         out = []
         for r in rows:
             fid = r[self._folder_c("id")]
-            out.append({"id": fid, "name": r[self._folder_c("name")], "path": self._folder_path(r),
-                        "parent_id": r[self._folder_c("parent_id")], "file_count": file_counts.get(fid, 0),
-                        "folder_count": folder_counts.get(fid, 0), "modified_at": r[self._folder_c("modified_at")]})
+            out.append(
+                {
+                    "id": fid,
+                    "name": r[self._folder_c("name")],
+                    "path": self._folder_path(r),
+                    "parent_id": r[self._folder_c("parent_id")],
+                    "file_count": file_counts.get(fid, 0),
+                    "folder_count": folder_counts.get(fid, 0),
+                    "modified_at": r[self._folder_c("modified_at")],
+                }
+            )
         out.sort(key=lambda f: f["path"])
         return {"folder": path, "folders": out, "count": len(out)}
 
@@ -409,8 +456,10 @@ class DocsArchetype(App):
         rec = self.record(row)
         content = bytes(row[self._fc("content")] or b"")
         if rec["extension"] != "pdf" and content[:5] != b"%PDF-":
-            raise ToolError(f"{rec['name']} is not a PDF ({rec['mime_type']}); read it with {self.name}.files.read",
-                            "invalid_argument")
+            raise ToolError(
+                f"{rec['name']} is not a PDF ({rec['mime_type']}); read it with {self.name}.files.read",
+                "invalid_argument",
+            )
         return ocr_result(content, rec, tables=args.tables, include_text=args.include_text)
 
     @tool("files.upload", writes=True)
@@ -450,14 +499,33 @@ class DocsArchetype(App):
         row = self._file(args.file_id, args.path)
         rec = self.record(row)
         vc = self.VERSION_COLS
-        history = self.select(self.T_VERSIONS, {vc["file_id"]: rec["id"]},
-                              columns=[c for c in self.tbl(self.T_VERSIONS).columns if c != vc["content"]],
-                              order_by=[vc["modified_at"]])
-        versions = [{"version": h[vc["version"]], "size": h[vc["size"]], "sha256": str(h[vc["sha256"]]).lower(),
-                     "modified_at": h[vc["modified_at"]], "modified_by": h[vc["modified_by"]], "current": False}
-                    for h in history]
-        versions.append({"version": rec["version"], "size": rec["size"], "sha256": rec["sha256"],
-                         "modified_at": rec["modified_at"], "modified_by": rec["modified_by"], "current": True})
+        history = self.select(
+            self.T_VERSIONS,
+            {vc["file_id"]: rec["id"]},
+            columns=[c for c in self.tbl(self.T_VERSIONS).columns if c != vc["content"]],
+            order_by=[vc["modified_at"]],
+        )
+        versions = [
+            {
+                "version": h[vc["version"]],
+                "size": h[vc["size"]],
+                "sha256": str(h[vc["sha256"]]).lower(),
+                "modified_at": h[vc["modified_at"]],
+                "modified_by": h[vc["modified_by"]],
+                "current": False,
+            }
+            for h in history
+        ]
+        versions.append(
+            {
+                "version": rec["version"],
+                "size": rec["size"],
+                "sha256": rec["sha256"],
+                "modified_at": rec["modified_at"],
+                "modified_by": rec["modified_by"],
+                "current": True,
+            }
+        )
         return {"file": rec, "versions": versions, "count": len(versions)}
 
     # ------------------------------------------------------------------ writing
@@ -469,8 +537,9 @@ class DocsArchetype(App):
         parent_path, name = split_path(path)
         check_name(name, "folder name")
         parent = self._ensure_folder(parent_path, created)
-        clash = self._file_rows({self._fc("parent_path"): self.native_path(parent_path)},
-                                extra=ieq(self._fc("name"), name, trim=False))
+        clash = self._file_rows(
+            {self._fc("parent_path"): self.native_path(parent_path)}, extra=ieq(self._fc("name"), name, trim=False)
+        )
         if clash:
             raise ToolError(f"cannot create folder {path!r}: a file of that name exists there", "conflict")
         new = self.new_folder_row(path, name, parent[self._folder_c("id")], parent_path)
@@ -478,8 +547,15 @@ class DocsArchetype(App):
         created.append(path)
         return new
 
-    def _store(self, folder_ref: str | None, up: UploadContent, *, description: str | None = None,
-               new_version: bool = False, login: str | None = None) -> dict[str, Any]:
+    def _store(
+        self,
+        folder_ref: str | None,
+        up: UploadContent,
+        *,
+        description: str | None = None,
+        new_version: bool = False,
+        login: str | None = None,
+    ) -> dict[str, Any]:
         login = login or self.AGENT_LOGIN
         created: list[str] = []
         text = "/" if folder_ref is None else str(folder_ref).strip()
@@ -491,8 +567,9 @@ class DocsArchetype(App):
         folder_id = folder[self._folder_c("id")]
         same = ieq(self._fc("name"), up.name, trim=False)
         existing = self._file_rows({self._fc("parent_id"): folder_id}, extra=same, with_content=True)
-        if self._folder_rows({self._folder_c("parent_id"): folder_id},
-                             extra=ieq(self._folder_c("name"), up.name, trim=False)):
+        if self._folder_rows(
+            {self._folder_c("parent_id"): folder_id}, extra=ieq(self._folder_c("name"), up.name, trim=False)
+        ):
             raise ToolError(f"{join_path(path, up.name)!r} is a folder in {self.label}", "conflict")
         if existing:
             row = existing[0]
@@ -500,21 +577,30 @@ class DocsArchetype(App):
                 raise ToolError(
                     f"a file named {row[self._fc('name')]!r} already exists in {path} (id {row[self._fc('id')]}); "
                     "choose another name, or pass new_version=true to upload these bytes as its next version",
-                    "conflict")
+                    "conflict",
+                )
             history, updates = self.new_version(row, up, login)
             self.gate.insert(self.tbl(self.T_VERSIONS).qualified, history)
             self.update(self.T_FILES, {self._fc("id"): row[self._fc("id")]}, updates)
             after = self._file_rows({self._fc("id"): row[self._fc("id")]})[0]
-            return {"file": self.record(after), "created": False, "created_folders": created,
-                    "version": after[self._fc("version")]}
+            return {
+                "file": self.record(after),
+                "created": False,
+                "created_folders": created,
+                "version": after[self._fc("version")],
+            }
         file_id = self.upload_file_id(path, up.name)
         if self._file_rows({self._fc("id"): file_id}):
             raise ToolError(f"a file with id {file_id} already exists in {self.label}", "conflict")
         row = self.new_file_row(file_id, folder_id, path, up, description, login)
         self.insert(self.T_FILES, row)
         after = self._file_rows({self._fc("id"): file_id})[0]
-        return {"file": self.record(after), "created": True, "created_folders": created,
-                "version": after[self._fc("version")]}
+        return {
+            "file": self.record(after),
+            "created": True,
+            "created_folders": created,
+            "version": after[self._fc("version")],
+        }
 
     # ------------------------------------------------------------------ integration (Python-level)
     def file_record(self, file_id: str) -> dict[str, Any] | None:
@@ -534,8 +620,16 @@ class DocsArchetype(App):
         except ToolError:
             return None
 
-    def store_file(self, folder: str, name: str, content: bytes, *, description: str | None = None,
-                   new_version: bool = False, login: str | None = None) -> dict[str, Any]:
+    def store_file(
+        self,
+        folder: str,
+        name: str,
+        content: bytes,
+        *,
+        description: str | None = None,
+        new_version: bool = False,
+        login: str | None = None,
+    ) -> dict[str, Any]:
         """Store bytes another app produced (validated like an upload); returns files.upload's result."""
         check_name(name)
         ext = extension_of(name)
@@ -546,8 +640,9 @@ class DocsArchetype(App):
         return self._store(folder, up, description=description, new_version=new_version, login=login)
 
 
-def ocr_result(content: bytes, rec: dict[str, Any], *, tables: bool = True,
-               include_text: bool = True) -> dict[str, Any]:
+def ocr_result(
+    content: bytes, rec: dict[str, Any], *, tables: bool = True, include_text: bool = True
+) -> dict[str, Any]:
     """Run ``cfab.apps.ocr.ocr_pdf`` on stored bytes and shape the tool result."""
     from cfab.apps.ocr import OcrError
     from cfab.apps.ocr import ocr_pdf as run_ocr
@@ -556,11 +651,14 @@ def ocr_result(content: bytes, rec: dict[str, Any], *, tables: bool = True,
         res = run_ocr(content, tables=tables)
     except OcrError as exc:
         raise ToolError(f"cannot read {rec.get('name')}: {exc.message}", "invalid_argument") from None
-    out: dict[str, Any] = {"file": {k: rec.get(k) for k in ("id", "name", "path", "size", "sha256")},
-                           "doc_type": res.doc_type, "pages": res.pages, "fields": dict(res.fields)}
+    out: dict[str, Any] = {
+        "file": {k: rec.get(k) for k in ("id", "name", "path", "size", "sha256")},
+        "doc_type": res.doc_type,
+        "pages": res.pages,
+        "fields": dict(res.fields),
+    }
     if tables:
         out["tables"] = [t.model_dump() for t in res.tables]
     if include_text:
         out["text"] = res.text
     return out
-

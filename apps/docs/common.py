@@ -68,8 +68,9 @@ def excel_workbook_id(document_id: str) -> str:
 
 def linked_file_id(store: str, document_id: str) -> str | None:
     """The id the document has in the app that stores it (box / sharepoint / excel)."""
-    return {"box": box_file_id, "sharepoint": sharepoint_item_id,
-            "excel": excel_workbook_id}.get(store, lambda _d: None)(document_id)
+    return {"box": box_file_id, "sharepoint": sharepoint_item_id, "excel": excel_workbook_id}.get(
+        store, lambda _d: None
+    )(document_id)
 
 
 # ------------------------------------------------------------------------------------------
@@ -122,8 +123,11 @@ def check_name(name: str, what: str = "file name") -> str:
         raise ToolError(f"the {what} {name!r} is not allowed: no leading dot and no '..'", "invalid_argument")
     bad = _BAD_NAME_CHARS.search(name)
     if bad:
-        raise ToolError(f"the {what} {name!r} contains {bad.group(0)!r}; names cannot contain "
-                        "/ \\ : * ? \" < > | or control characters", "invalid_argument")
+        raise ToolError(
+            f"the {what} {name!r} contains {bad.group(0)!r}; names cannot contain "
+            '/ \\ : * ? " < > | or control characters',
+            "invalid_argument",
+        )
     if len(name) > 255:
         raise ToolError(f"the {what} is longer than 255 characters", "invalid_argument")
     return name
@@ -142,8 +146,11 @@ def normalize_folder(path: str | None) -> str:
     parts = text.strip("/").split("/")
     for part in parts:
         if part in ("", ".", ".."):
-            raise ToolError(f"folder path {path!r} is not allowed: no empty, '.' or '..' segments "
-                            "(write it like '/Reports/2026-01')", "invalid_argument")
+            raise ToolError(
+                f"folder path {path!r} is not allowed: no empty, '.' or '..' segments "
+                "(write it like '/Reports/2026-01')",
+                "invalid_argument",
+            )
         check_name(part, "folder name")
     return "/" + "/".join(parts)
 
@@ -169,25 +176,37 @@ class UploadContent:
     content: bytes
 
 
-def decode_upload(name: str, content: str | None, content_base64: str | None, mime_type: str | None,
-                  *, max_bytes: int = MAX_UPLOAD_BYTES) -> UploadContent:
+def decode_upload(
+    name: str,
+    content: str | None,
+    content_base64: str | None,
+    mime_type: str | None,
+    *,
+    max_bytes: int = MAX_UPLOAD_BYTES,
+) -> UploadContent:
     """Validate an upload's name, type, encoding, size and bytes; ToolError with the reason."""
     check_name(name)
     ext = extension_of(name)
     if ext not in MIME_BY_EXT:
-        raise ToolError(f"file type {('.' + ext) if ext else '(no extension)'} is not allowed; upload one of "
-                        f"{', '.join('.' + e for e in ALLOWED_UPLOAD_EXTENSIONS)}", "invalid_argument")
+        raise ToolError(
+            f"file type {('.' + ext) if ext else '(no extension)'} is not allowed; upload one of "
+            f"{', '.join('.' + e for e in ALLOWED_UPLOAD_EXTENSIONS)}",
+            "invalid_argument",
+        )
     expected = MIME_BY_EXT[ext]
     if mime_type is not None and mime_type.split(";")[0].strip().lower() != expected:
-        raise ToolError(f"mime type {mime_type!r} does not match the .{ext} extension (expected {expected!r})",
-                        "invalid_argument")
+        raise ToolError(
+            f"mime type {mime_type!r} does not match the .{ext} extension (expected {expected!r})", "invalid_argument"
+        )
     if (content is None) == (content_base64 is None):
-        raise ToolError("give exactly one of content (text) or content_base64 (binary files such as .pdf/.xlsx)",
-                        "invalid_argument")
+        raise ToolError(
+            "give exactly one of content (text) or content_base64 (binary files such as .pdf/.xlsx)", "invalid_argument"
+        )
     if content is not None:
         if ext not in TEXT_EXTENSIONS:
-            raise ToolError(f".{ext} is a binary type: send its bytes as content_base64, not as text content",
-                            "invalid_argument")
+            raise ToolError(
+                f".{ext} is a binary type: send its bytes as content_base64, not as text content", "invalid_argument"
+            )
         data = content.encode("utf-8")
     else:
         compact = re.sub(r"\s+", "", content_base64 or "")
@@ -196,13 +215,15 @@ def decode_upload(name: str, content: str | None, content_base64: str | None, mi
         try:
             data = base64.b64decode(compact, validate=True)
         except (binascii.Error, ValueError) as exc:
-            raise ToolError(f"content_base64 is not valid base64 ({exc}); encode the file's bytes with "
-                            "standard base64 (A-Z a-z 0-9 + / and = padding)", "invalid_argument") from None
+            raise ToolError(
+                f"content_base64 is not valid base64 ({exc}); encode the file's bytes with "
+                "standard base64 (A-Z a-z 0-9 + / and = padding)",
+                "invalid_argument",
+            ) from None
     if not data:
         raise ToolError("the file is empty (0 bytes)", "invalid_argument")
     if len(data) > max_bytes:
-        raise ToolError(f"file is {len(data)} bytes, larger than the {max_bytes} byte upload limit",
-                        "invalid_argument")
+        raise ToolError(f"file is {len(data)} bytes, larger than the {max_bytes} byte upload limit", "invalid_argument")
     _check_bytes(ext, data)
     return UploadContent(name, ext, expected, data)
 
@@ -254,8 +275,9 @@ def clear_render_cache() -> None:
         _RENDERS.update(key=None, docs={}, types=set())
 
 
-def rendered(con: duckdb.DuckDBPyConnection, *, stores: Iterable[str] | None = None,
-             document_ids: Iterable[str] | None = None) -> dict[str, Any]:
+def rendered(
+    con: duckdb.DuckDBPyConnection, *, stores: Iterable[str] | None = None, document_ids: Iterable[str] | None = None
+) -> dict[str, Any]:
     """Rendered documents (``cfab.seeds.documents.RenderedDocument``) by document_id: those
     whose store is in ``stores`` and/or whose id is in ``document_ids``. Renders of one book
     (same content digest) are computed once and shared by every app seeding it."""
@@ -273,12 +295,14 @@ def rendered(con: duckdb.DuckDBPyConnection, *, stores: Iterable[str] | None = N
         if store_list:
             wanted += con.execute(
                 "SELECT document_id, doc_type FROM book.documents WHERE list_contains(?, store) ORDER BY document_id",
-                [store_list]).fetchall()
+                [store_list],
+            ).fetchall()
         if ids:
             wanted += con.execute(
                 "SELECT document_id, doc_type FROM book.documents WHERE list_contains(?, document_id) "
                 "ORDER BY document_id",
-                [ids]).fetchall()
+                [ids],
+            ).fetchall()
         if store_list:  # whole stores: render by type (a few set-based queries per family)
             types = sorted({t for _, t in wanted} - done)
             if types:

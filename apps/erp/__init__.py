@@ -18,5 +18,15 @@ from cfab.apps.erp.vendors import (
     VistaErp,
 )
 
-__all__ = ["ErpApp", "ERP_APPS", "VistaErp", "SageIntacct", "FoundationErp", "Cmic", "AcumaticaConstruction",
-           "Sage300Cre", "Qbo", "ComputerEase"]
+__all__ = [
+    "ErpApp",
+    "ERP_APPS",
+    "VistaErp",
+    "SageIntacct",
+    "FoundationErp",
+    "Cmic",
+    "AcumaticaConstruction",
+    "Sage300Cre",
+    "Qbo",
+    "ComputerEase",
+]

@@ -66,19 +66,27 @@ class ErpApp(ErpReads):
             if not self.rows("hold_code", {"hold_code": code}):
                 codes = ", ".join(r[self.N("hold_code", "hold_code")] for r in self.rows("hold_code"))
                 raise ToolError(f"unknown hold code {code!r}; {self.label} hold codes: {codes}", "invalid_argument")
-            existing = self.rows("vendor_hold", {"vendor_id": vid, "hold_code": code} if args.on_hold or args.hold_code
-                                 else {"vendor_id": vid})
+            existing = self.rows(
+                "vendor_hold",
+                {"vendor_id": vid, "hold_code": code} if args.on_hold or args.hold_code else {"vendor_id": vid},
+            )
             if args.on_hold:
                 if existing:
                     return {"vendor_id": vid, "on_hold": True, "hold_code": code, "changed": False}
-                self.ins("vendor_hold", {"co": 1, "vendor_id": vid, "hold_code": code, "notes": args.reason,
-                                         "added_date": self.today})
+                self.ins(
+                    "vendor_hold",
+                    {"co": 1, "vendor_id": vid, "hold_code": code, "notes": args.reason, "added_date": self.today},
+                )
                 return {"vendor_id": vid, "on_hold": True, "hold_code": code, "changed": True}
             t = self.T("vendor_hold")
             for r in existing:
                 self.delete(t.table, {t.n(k): r[t.n(k)] for k in t.pk})
-            return {"vendor_id": vid, "on_hold": bool(self._holds(vid)), "hold_code": code if args.hold_code else None,
-                    "changed": bool(existing)}
+            return {
+                "vendor_id": vid,
+                "on_hold": bool(self._holds(vid)),
+                "hold_code": code if args.hold_code else None,
+                "changed": bool(existing),
+            }
         if self.is_true(v.get(self.N("vendor", "hold"))) == args.on_hold and not args.reason:
             return {"vendor_id": vid, "on_hold": args.on_hold, "hold_code": None, "changed": False}
         vals: dict[str, Any] = {"hold": self.yn(args.on_hold)}
@@ -130,13 +138,17 @@ class ErpApp(ErpReads):
                 if not rows:
                     self._phase_ok(job_id, p.phase)
                     raise ToolError(f"job {job_id} has no cost type {p.cost_type} on phase {p.phase}", "not_found")
-                n += self.upd("budget", rows[0], {"etc_amount": _amount(p.estimate_to_complete, "estimate_to_complete"),
-                                                  "proj_status": pending})
+                n += self.upd(
+                    "budget",
+                    rows[0],
+                    {"etc_amount": _amount(p.estimate_to_complete, "estimate_to_complete"), "proj_status": pending},
+                )
             etc = j[self.N("job", "etc_amount")]
             if args.estimate_to_complete is not None:
                 etc = _amount(args.estimate_to_complete, "estimate_to_complete")
-                self.upd("job", j, {"etc_amount": etc, "etc_status": pending, "etc_date": self.today,
-                                    "etc_by": "agent"})
+                self.upd(
+                    "job", j, {"etc_amount": etc, "etc_status": pending, "etc_date": self.today, "etc_by": "agent"}
+                )
         return {"job_id": job_id, "estimate_to_complete": etc, "projection_status": pending, "phases_updated": n}
 
     # ------------------------------------------------------------------ writes: change orders
@@ -171,18 +183,48 @@ class ErpApp(ErpReads):
         number = str(max(nums, default=0) + 1).zfill(3)
         owner = args.kind == "owner"
         contract_change = amount if owner else ZERO
-        self.ins("co_hdr", {"co": 1, "job_id": job_id, "co_number": number, "description": args.description,
-                            "co_kind": self.word("co_kind", args.kind), "increases_contract": self.yn(owner),
-                            "contract_amount": contract_change, "budget_amount": amount,
-                            "status": self.word("co", "pending"), "approved_date": None,
-                            "change_event": args.change_event, "created_date": self.today})
+        self.ins(
+            "co_hdr",
+            {
+                "co": 1,
+                "job_id": job_id,
+                "co_number": number,
+                "description": args.description,
+                "co_kind": self.word("co_kind", args.kind),
+                "increases_contract": self.yn(owner),
+                "contract_amount": contract_change,
+                "budget_amount": amount,
+                "status": self.word("co", "pending"),
+                "approved_date": None,
+                "change_event": args.change_event,
+                "created_date": self.today,
+            },
+        )
         for n, i in enumerate(items, 1):
             item_amount = _amount(i.amount, "item amount")
-            self.ins("co_item", {"co": 1, "job_id": job_id, "co_number": number, "item": n, "phase": i.phase,
-                                 "cost_type": i.cost_type, "description": i.description or args.description,
-                                 "budget_amount": item_amount, "contract_amount": item_amount if owner else ZERO})
-        return {"job_id": job_id, "co_number": number, "status": self.word("co", "pending"), "kind": args.kind,
-                "contract_change": contract_change, "budget_change": amount, "items": len(items)}
+            self.ins(
+                "co_item",
+                {
+                    "co": 1,
+                    "job_id": job_id,
+                    "co_number": number,
+                    "item": n,
+                    "phase": i.phase,
+                    "cost_type": i.cost_type,
+                    "description": i.description or args.description,
+                    "budget_amount": item_amount,
+                    "contract_amount": item_amount if owner else ZERO,
+                },
+            )
+        return {
+            "job_id": job_id,
+            "co_number": number,
+            "status": self.word("co", "pending"),
+            "kind": args.kind,
+            "contract_change": contract_change,
+            "budget_change": amount,
+            "items": len(items),
+        }
 
     # ------------------------------------------------------------------ writes: journal entries
     @tool("journal_entries.stage", writes=True)
@@ -214,39 +256,79 @@ class ErpApp(ErpReads):
                     self._phase_ok(ln.job_id, ln.phase, ln.cost_type)
             dr, cr = _amount(ln.debit, "debit"), _amount(ln.credit, "credit")
             if dr < 0 or cr < 0 or (dr == 0) == (cr == 0):
-                raise ToolError("each line needs exactly one of a positive debit or a positive credit",
-                                "invalid_argument")
+                raise ToolError(
+                    "each line needs exactly one of a positive debit or a positive credit", "invalid_argument"
+                )
         if args.auto_reverse and not self.D.supports_auto_reverse:
-            raise ToolError(f"{self.label} has no auto-reversing entries; stage the reversal separately",
-                            "invalid_argument")
+            raise ToolError(
+                f"{self.label} has no auto-reversing entries; stage the reversal separately", "invalid_argument"
+            )
         hdr = self.T("je_open_hdr")
-        natural = (period, args.entry_date.isoformat(), args.description,
-                   tuple((ln.account, str(ln.debit), str(ln.credit), ln.job_id) for ln in args.lines))
+        natural = (
+            period,
+            args.entry_date.isoformat(),
+            args.description,
+            tuple((ln.account, str(ln.debit), str(ln.credit), ln.job_id) for ln in args.lines),
+        )
         key: dict[str, Any] = {"co": 1, "mth": self.period(period)}
         if hdr.has("batch_id"):
             key["batch_id"] = self._new_batch_id("je_open_hdr", *natural)
         if hdr.has("doc_id"):
             key["doc_id"] = self._new_doc_id("je", "je_open_hdr", "doc_id", *natural)
         ref = args.reference or f"JE{args.entry_date.strftime('%y%m%d')}"
-        self.ins("je_open_hdr", {**key, "jrnl": args.journal, "ref": ref, "description": args.description,
-                                 "act_date": args.entry_date, "status": self.word("je", "unposted"),
-                                 "auto_reverse": self.yn(args.auto_reverse), "created_by": "agent",
-                                 "created_date": self.today})
+        self.ins(
+            "je_open_hdr",
+            {
+                **key,
+                "jrnl": args.journal,
+                "ref": ref,
+                "description": args.description,
+                "act_date": args.entry_date,
+                "status": self.word("je", "unposted"),
+                "auto_reverse": self.yn(args.auto_reverse),
+                "created_by": "agent",
+                "created_date": self.today,
+            },
+        )
         link = {c: key[c] for c in self.T("je_open_line").link if c in key}
         tot_dr = tot_cr = ZERO
         for n, ln in enumerate(args.lines, 1):
             dr, cr = _amount(ln.debit, "debit"), _amount(ln.credit, "credit")
             tot_dr += dr
             tot_cr += cr
-            self.ins("je_open_line", {**link, "mth": key["mth"], "line_no": n, "jrnl": args.journal, "ref": ref,
-                                      "act_date": args.entry_date, "account": ln.account, "job_id": ln.job_id,
-                                      "phase": ln.phase, "cost_type": ln.cost_type,
-                                      "description": ln.memo or args.description, "debit": dr, "credit": cr,
-                                      "amount": dr - cr, "tr_type": 1 if dr > 0 else -1, "abs_amount": dr + cr})
+            self.ins(
+                "je_open_line",
+                {
+                    **link,
+                    "mth": key["mth"],
+                    "line_no": n,
+                    "jrnl": args.journal,
+                    "ref": ref,
+                    "act_date": args.entry_date,
+                    "account": ln.account,
+                    "job_id": ln.job_id,
+                    "phase": ln.phase,
+                    "cost_type": ln.cost_type,
+                    "description": ln.memo or args.description,
+                    "debit": dr,
+                    "credit": cr,
+                    "amount": dr - cr,
+                    "tr_type": 1 if dr > 0 else -1,
+                    "abs_amount": dr + cr,
+                },
+            )
         bid = key.get("doc_id", key.get("batch_id"))
-        return {"batch_id": bid, "period": period, "status": self.word("je", "unposted") if hdr.has("status")
-                else (hdr.fixed[1][0] if hdr.fixed else "unposted"), "total_debits": tot_dr, "total_credits": tot_cr,
-                "lines": len(args.lines), "auto_reverse": args.auto_reverse}
+        return {
+            "batch_id": bid,
+            "period": period,
+            "status": self.word("je", "unposted")
+            if hdr.has("status")
+            else (hdr.fixed[1][0] if hdr.fixed else "unposted"),
+            "total_debits": tot_dr,
+            "total_credits": tot_cr,
+            "lines": len(args.lines),
+            "auto_reverse": args.auto_reverse,
+        }
 
     # ------------------------------------------------------------------ writes: AP
     @tool("ap_invoices.create", writes=True)
@@ -275,25 +357,55 @@ class ErpApp(ErpReads):
         if args.lines:
             lines = [ln.model_dump() for ln in args.lines]
         elif args.amount is not None and args.phase and args.cost_type is not None:
-            lines = [{"phase": args.phase, "cost_type": args.cost_type, "amount": args.amount,
-                      "retainage": args.retainage or ZERO, "description": args.description}]
+            lines = [
+                {
+                    "phase": args.phase,
+                    "cost_type": args.cost_type,
+                    "amount": args.amount,
+                    "retainage": args.retainage or ZERO,
+                    "description": args.description,
+                }
+            ]
         else:
             raise ToolError("give lines, or amount + phase + cost_type", "invalid_argument")
         due = args.due_date or date.fromordinal(args.invoice_date.toordinal() + 30)
-        return self._create_ap(vendor_id=args.vendor_id, job_id=args.job_id, invoice_number=args.invoice_number,
-                               invoice_date=args.invoice_date, due_date=due, description=args.description,
-                               lines=lines, source="manual", source_ref=None, commitment_id=args.commitment_id,
-                               period=args.period)
+        return self._create_ap(
+            vendor_id=args.vendor_id,
+            job_id=args.job_id,
+            invoice_number=args.invoice_number,
+            invoice_date=args.invoice_date,
+            due_date=due,
+            description=args.description,
+            lines=lines,
+            source="manual",
+            source_ref=None,
+            commitment_id=args.commitment_id,
+            period=args.period,
+        )
 
-    def _create_ap(self, *, vendor_id, job_id, invoice_number, invoice_date, due_date, description, lines, source,
-                   source_ref, commitment_id=None, period=None) -> dict[str, Any]:
+    def _create_ap(
+        self,
+        *,
+        vendor_id,
+        job_id,
+        invoice_number,
+        invoice_date,
+        due_date,
+        description,
+        lines,
+        source,
+        source_ref,
+        commitment_id=None,
+        period=None,
+    ) -> dict[str, Any]:
         v = self._vendor(str(vendor_id))
         vid = v[self.N("vendor", "vendor_id")]
         job = self._job(str(job_id))[self.N("job", "job_id")]
         if self._find_ap(vid, invoice_number) is not None:
             raise ToolError(f"vendor {vid} already has invoice {invoice_number!r} in {self.label}", "conflict")
-        if commitment_id and not (self.rows("sub_hdr", {"sub_id": commitment_id}) or
-                                  self.rows("po_hdr", {"sub_id": commitment_id})):
+        if commitment_id and not (
+            self.rows("sub_hdr", {"sub_id": commitment_id}) or self.rows("po_hdr", {"sub_id": commitment_id})
+        ):
             raise ToolError(f"no subcontract or PO {commitment_id!r} in {self.label}", "not_found")
         if not lines:
             raise ToolError("an invoice needs at least one line", "invalid_argument")
@@ -317,21 +429,58 @@ class ErpApp(ErpReads):
             key["batch_seq"] = 1
         if hdr.has("doc_id"):
             key["doc_id"] = self._new_doc_id("ap", "ap_open_hdr", "doc_id", vid, invoice_number)
-        self.ins("ap_open_hdr", {**key, "vendor_id": vid, "apref": invoice_number, "description": description,
-                                 "inv_date": invoice_date, "due_date": due_date, "gl_date": gl_date, "job_id": job,
-                                 "sub_id": commitment_id, "gross": gross, "retainage": ret, "net": gross - ret,
-                                 "status": self.word("ap", "unposted"), "source": source, "source_ref": source_ref,
-                                 "created_date": self.today})
+        self.ins(
+            "ap_open_hdr",
+            {
+                **key,
+                "vendor_id": vid,
+                "apref": invoice_number,
+                "description": description,
+                "inv_date": invoice_date,
+                "due_date": due_date,
+                "gl_date": gl_date,
+                "job_id": job,
+                "sub_id": commitment_id,
+                "gross": gross,
+                "retainage": ret,
+                "net": gross - ret,
+                "status": self.word("ap", "unposted"),
+                "source": source,
+                "source_ref": source_ref,
+                "created_date": self.today,
+            },
+        )
         link = {c: key[c] for c in self.T("ap_open_line").link}
         for n, (phase, ct, amt, r, desc) in enumerate(clean, 1):
-            self.ins("ap_open_line", {**link, "line_no": n, "job_id": job, "phase": phase, "cost_type": ct,
-                                      "sub_id": commitment_id, "description": desc, "gross": amt, "retainage": r,
-                                      "net": amt - r})
+            self.ins(
+                "ap_open_line",
+                {
+                    **link,
+                    "line_no": n,
+                    "job_id": job,
+                    "phase": phase,
+                    "cost_type": ct,
+                    "sub_id": commitment_id,
+                    "description": desc,
+                    "gross": amt,
+                    "retainage": r,
+                    "net": amt - r,
+                },
+            )
         ref = key.get("doc_id") if "doc_id" in key else f"{per}/{key['batch_id']}/{key['batch_seq']}"
         status = hdr.fixed[1][0] if hdr.fixed else (self.word("ap", "unposted") if hdr.has("status") else "unposted")
-        return {"erp_ref": ref, "status": status, "vendor_id": vid, "invoice_number": invoice_number,
-                "job_id": job, "period": per, "gross": gross, "retainage": ret, "net": gross - ret,
-                "lines": len(clean)}
+        return {
+            "erp_ref": ref,
+            "status": status,
+            "vendor_id": vid,
+            "invoice_number": invoice_number,
+            "job_id": job,
+            "period": per,
+            "gross": gross,
+            "retainage": ret,
+            "net": gross - ret,
+            "lines": len(clean),
+        }
 
     # ------------------------------------------------------------------ guarded
     @tool("post", guarded="post")
@@ -445,22 +594,52 @@ class ErpApp(ErpReads):
         return {"would_approve": co}
 
     # ------------------------------------------------------------------ integration (plain Python, not tools)
-    def import_ap_invoice(self, *, vendor_id: str, job_id: str, invoice_number: str, invoice_date: date,
-                          due_date: date, description: str, lines: list[dict], source: str, source_ref: str,
-                          commitment_id: str | None = None) -> dict:
+    def import_ap_invoice(
+        self,
+        *,
+        vendor_id: str,
+        job_id: str,
+        invoice_number: str,
+        invoice_date: date,
+        due_date: date,
+        description: str,
+        lines: list[dict],
+        source: str,
+        source_ref: str,
+        commitment_id: str | None = None,
+    ) -> dict:
         """Create an UNPOSTED AP invoice from an integration (e.g. Procore requisition sync).
 
         vendor_id/job_id are THIS ERP's native ids; each line: {"phase", "cost_type", "amount", "retainage",
         "description"}. Returns {"erp_ref", "status", ...}. Raises ToolError (not_found / conflict) for an
         unknown vendor/job or a duplicate vendor + invoice number.
         """
-        return self._create_ap(vendor_id=vendor_id, job_id=job_id, invoice_number=invoice_number,
-                               invoice_date=invoice_date, due_date=due_date, description=description, lines=lines,
-                               source=source, source_ref=source_ref, commitment_id=commitment_id)
+        return self._create_ap(
+            vendor_id=vendor_id,
+            job_id=job_id,
+            invoice_number=invoice_number,
+            invoice_date=invoice_date,
+            due_date=due_date,
+            description=description,
+            lines=lines,
+            source=source,
+            source_ref=source_ref,
+            commitment_id=commitment_id,
+        )
 
-    def import_commitment(self, *, vendor_id: str, job_id: str, number: str, title: str, amount: Decimal,
-                          retainage_pct: Decimal, lines: list[dict], source_ref: str,
-                          commitment_type: str | None = None) -> dict:
+    def import_commitment(
+        self,
+        *,
+        vendor_id: str,
+        job_id: str,
+        number: str,
+        title: str,
+        amount: Decimal,
+        retainage_pct: Decimal,
+        lines: list[dict],
+        source_ref: str,
+        commitment_type: str | None = None,
+    ) -> dict:
         """Create the ERP subcontract (or PO) for a commitment synced from a PM platform.
 
         The ERP number is ``source_ref`` (the PM commitment id, e.g. 'SC-1042-3'); ``number`` is kept as the
@@ -479,21 +658,57 @@ class ErpApp(ErpReads):
         clean = []
         for ln in lines:
             self._phase_ok(job, ln["phase"], ln.get("cost_type"))
-            clean.append((ln["phase"], int(ln["cost_type"]), _amount(ln["amount"], "line amount"),
-                          ln.get("description") or title))
+            clean.append(
+                (
+                    ln["phase"],
+                    int(ln["cost_type"]),
+                    _amount(ln["amount"], "line amount"),
+                    ln.get("description") or title,
+                )
+            )
         if clean and sum((c[2] for c in clean), ZERO) != amt:
             raise ToolError("commitment lines do not sum to the amount", "invalid_argument")
         item = lg.replace("_hdr", "_item")
         with self.gate.workflow(IMPORT_COMMITMENT):  # the synced commitment arrives approved
-            self.ins(lg, {"co": 1, "sub_id": sub_id, "pm_number": number, "job_id": job, "vendor_id": vid,
-                          "description": title, "status": self.word("commit", "approved"), "orig_amount": amt,
-                          "approved_co": ZERO, "current_amount": amt, "retainage_pct": Decimal(str(retainage_pct)),
-                          "executed_date": self.today, "source_ref": source_ref})
+            self.ins(
+                lg,
+                {
+                    "co": 1,
+                    "sub_id": sub_id,
+                    "pm_number": number,
+                    "job_id": job,
+                    "vendor_id": vid,
+                    "description": title,
+                    "status": self.word("commit", "approved"),
+                    "orig_amount": amt,
+                    "approved_co": ZERO,
+                    "current_amount": amt,
+                    "retainage_pct": Decimal(str(retainage_pct)),
+                    "executed_date": self.today,
+                    "source_ref": source_ref,
+                },
+            )
             for n, (phase, ct, a, desc) in enumerate(clean, 1):
-                self.ins(item, {"co": 1, "sub_id": sub_id, "item": n, "job_id": job, "phase": phase, "cost_type": ct,
-                                "description": desc, "amount": a})
-        return {"erp_ref": sub_id, "type": ctype, "status": self.word("commit", "approved"), "amount": amt,
-                "lines": len(clean)}
+                self.ins(
+                    item,
+                    {
+                        "co": 1,
+                        "sub_id": sub_id,
+                        "item": n,
+                        "job_id": job,
+                        "phase": phase,
+                        "cost_type": ct,
+                        "description": desc,
+                        "amount": a,
+                    },
+                )
+        return {
+            "erp_ref": sub_id,
+            "type": ctype,
+            "status": self.word("commit", "approved"),
+            "amount": amt,
+            "lines": len(clean),
+        }
 
     # convenience for other apps and tasks
     def logical_columns(self, logical: str) -> dict[str, str]:

@@ -47,8 +47,9 @@ class ErpCore(App):
             try:
                 return int(str(value).strip())
             except ValueError:
-                raise ToolError(f"{self.label} vendor ids are numbers like {self.EX_VENDOR}, got {value!r}",
-                                "not_found") from None
+                raise ToolError(
+                    f"{self.label} vendor ids are numbers like {self.EX_VENDOR}, got {value!r}", "not_found"
+                ) from None
         return str(value).strip()
 
     def yn(self, flag: bool | None) -> Any:
@@ -90,15 +91,28 @@ class ErpCore(App):
         if hdr is None or not hdr.fixed or not t.link:
             return None
         hinfo = self.tbl(hdr.table)
-        sub = (exp.select(*[col(hdr.n(c)) for c in t.link]).from_(hinfo.table_expr())
-               .where(exp.In(this=col(hdr.fixed[0]), expressions=[literal(w) for w in hdr.fixed[1]])))
-        lhs = (exp.Tuple(expressions=[col(t.n(c), alias) for c in t.link]) if len(t.link) > 1
-               else col(t.n(t.link[0]), alias))
+        sub = (
+            exp.select(*[col(hdr.n(c)) for c in t.link])
+            .from_(hinfo.table_expr())
+            .where(exp.In(this=col(hdr.fixed[0]), expressions=[literal(w) for w in hdr.fixed[1]]))
+        )
+        lhs = (
+            exp.Tuple(expressions=[col(t.n(c), alias) for c in t.link])
+            if len(t.link) > 1
+            else col(t.n(t.link[0]), alias)
+        )
         return exp.In(this=lhs, query=sub.subquery())
 
-    def rows(self, logical: str, where: dict[str, Any] | None = None, *,
-             extra: Sequence[exp.Expr | None] | None = None,
-             order: list[str] | None = None, limit: int | None = None, desc: bool = False) -> list[dict[str, Any]]:
+    def rows(
+        self,
+        logical: str,
+        where: dict[str, Any] | None = None,
+        *,
+        extra: Sequence[exp.Expr | None] | None = None,
+        order: list[str] | None = None,
+        limit: int | None = None,
+        desc: bool = False,
+    ) -> list[dict[str, Any]]:
         """Native rows of a logical table (fixed filter applied); ``where`` keys are logical columns,
         ``extra`` more predicates (None ones skipped)."""
         t = self.T(logical)
@@ -140,12 +154,20 @@ class ErpCore(App):
 
     # ------------------------------------------------------------------ lookups
     def _vendor(self, vendor_id: str) -> dict[str, Any]:
-        return self.one("vendor", "vendor", f" (vendor ids look like {self.EX_VENDOR}; translate other systems' ids "
-                                            "with hh2.vendor_map.lookup)", vendor_id=self.vid(vendor_id))
+        return self.one(
+            "vendor",
+            "vendor",
+            f" (vendor ids look like {self.EX_VENDOR}; translate other systems' ids with hh2.vendor_map.lookup)",
+            vendor_id=self.vid(vendor_id),
+        )
 
     def _job(self, job_id: str) -> dict[str, Any]:
-        return self.one("job", "job", f" ({self.label} job ids look like {self.EX_JOB!r}; see hh2.job_map.list)",
-                        job_id=job_id.strip())
+        return self.one(
+            "job",
+            "job",
+            f" ({self.label} job ids look like {self.EX_JOB!r}; see hh2.job_map.list)",
+            job_id=job_id.strip(),
+        )
 
     def _holds(self, vendor_id: Any) -> list[dict[str, Any]]:
         if self.D.hold_mode == "table":
@@ -161,12 +183,15 @@ class ErpCore(App):
         where = {"job_id": job_id, "phase": phase}
         if not self.rows("budget", where):
             known = sorted({r[self.N("budget", "phase")] for r in self.rows("budget", {"job_id": job_id})})[:40]
-            raise ToolError(f"phase {phase!r} is not set up on job {job_id} in {self.label}; its phases: "
-                            f"{', '.join(known) or 'none'} (map PM cost codes with hh2.cost_code_map.list)",
-                            "not_found")
+            raise ToolError(
+                f"phase {phase!r} is not set up on job {job_id} in {self.label}; its phases: "
+                f"{', '.join(known) or 'none'} (map PM cost codes with hh2.cost_code_map.list)",
+                "not_found",
+            )
         if cost_type is not None and not 1 <= int(cost_type) <= 5:
-            raise ToolError("cost types are 1 labor, 2 material, 3 subcontract, 4 equipment, 5 other",
-                            "invalid_argument")
+            raise ToolError(
+                "cost types are 1 labor, 2 material, 3 subcontract, 4 equipment, 5 other", "invalid_argument"
+            )
 
     def _period_row(self, canonical: str) -> dict[str, Any]:
         return self.one("fiscal_period", "fiscal period", "", mth=self.period(canonical))
@@ -193,8 +218,12 @@ class ErpCore(App):
             else:
                 value = fmt.prefix + str(n + fmt.offset).rjust(fmt.width, "0")
             info = self.tbl(t.table)
-            q = exp.select("1").from_(info.table_expr()).where(
-                exp.EQ(this=col(t.n(column)), expression=literal(value, info.columns[t.n(column)]))).limit(1)
+            q = (
+                exp.select("1")
+                .from_(info.table_expr())
+                .where(exp.EQ(this=col(t.n(column)), expression=literal(value, info.columns[t.n(column)])))
+                .limit(1)
+            )
             if not self.query(q):
                 return value
             n += 1

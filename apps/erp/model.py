@@ -37,9 +37,9 @@ class LTable:
     name: str
     comment: str
     cols: tuple[LCol, ...]
-    source: str | None = None          # canonical SELECT (None: starts empty)
-    order: str = ""                    # ORDER BY of the projection (deterministic row order)
-    kind: str = "state"                # state|posted|unposted: drives the generated rules
+    source: str | None = None  # canonical SELECT (None: starts empty)
+    order: str = ""  # ORDER BY of the projection (deterministic row order)
+    kind: str = "state"  # state|posted|unposted: drives the generated rules
 
     def col(self, name: str) -> LCol:
         for c in self.cols:
@@ -106,7 +106,9 @@ WITH docs AS (
     FROM book.journal_entries je
 )"""
 
-_JE_LINES = JE_DOCS + """,
+_JE_LINES = (
+    JE_DOCS
+    + """,
 lines AS (
     SELECT d.doc_seq, d.period, d.journal, d.je_number, d.entry_date, d.auto_reverse, d.description AS je_description,
            jl.*, m.erp_phase, m.erp_cost_type, vi.system_vendor_id AS vendor_id{trans}
@@ -115,11 +117,15 @@ lines AS (
     LEFT JOIN book.erp_phase_map m ON m.cost_code = jl.cost_code
     LEFT JOIN book.vendor_identities vi ON vi.vendor_key = jl.vendor_key AND vi.system = '{sys}'
 )"""
+)
 # ``trans`` numbers every posted line in (period, doc_seq, line_no) order. A projection of a
 # subset of the lines numbers its own rows in that same order (JE_LINES_UNNUMBERED), which
 # gives the same numbers as ordering by ``trans`` and spares a window over every journal line.
-JE_LINES = _JE_LINES.replace("{trans}", """,
-           row_number() OVER (ORDER BY d.period, d.doc_seq, jl.line_no) AS trans""")
+JE_LINES = _JE_LINES.replace(
+    "{trans}",
+    """,
+           row_number() OVER (ORDER BY d.period, d.doc_seq, jl.line_no) AS trans""",
+)
 JE_LINES_UNNUMBERED = _JE_LINES.replace("{trans}", "")
 
 COMMITMENTS = """
@@ -140,16 +146,32 @@ JOIN book.erp_phase_map m ON m.cost_code = l.cost_code
 WHERE c.erp_synced AND c.commitment_type = '{ctype}'"""
 
 _AP_HDR_COLS = (
-    C("co", "int"), C("mth", "period"), C("batch_id", "int"), C("batch_seq", "int"), C("doc_id", "docid"),
-    C("vendor_id", "vendor"), C("apref", "text", "the vendor's invoice number"), C("description", "text"),
-    C("inv_date", "date"), C("due_date", "date"), C("gl_date", "date", "GL posting date"),
-    C("job_id", "job"), C("sub_id", "text", "commitment (subcontract/PO) the invoice bills"),
-    C("gross", "money"), C("retainage", "money"), C("net", "money"), C("status", "status:ap"),
-    C("source", "text"), C("source_ref", "text"), C("created_date", "date"),
+    C("co", "int"),
+    C("mth", "period"),
+    C("batch_id", "int"),
+    C("batch_seq", "int"),
+    C("doc_id", "docid"),
+    C("vendor_id", "vendor"),
+    C("apref", "text", "the vendor's invoice number"),
+    C("description", "text"),
+    C("inv_date", "date"),
+    C("due_date", "date"),
+    C("gl_date", "date", "GL posting date"),
+    C("job_id", "job"),
+    C("sub_id", "text", "commitment (subcontract/PO) the invoice bills"),
+    C("gross", "money"),
+    C("retainage", "money"),
+    C("net", "money"),
+    C("status", "status:ap"),
+    C("source", "text"),
+    C("source_ref", "text"),
+    C("created_date", "date"),
 )
 _AP_HDR_POSTED = _AP_HDR_COLS + (C("paid_amount", "money"), C("pay_status", "status:pay"))
 
-AP_HDR_SELECT = AP_DOCS + """
+AP_HDR_SELECT = (
+    AP_DOCS
+    + """
 SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, d.vendor_id, d.invoice_number AS apref,
        d.description, d.invoice_date AS inv_date, d.due_date, d.invoice_date AS gl_date, d.job_number AS job_id,
        d.commitment_id AS sub_id, d.gross_amount AS gross, d.retainage_amount AS retainage, d.net_amount AS net,
@@ -158,15 +180,29 @@ SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, d.vendor_id
        d.paid_amount,
        CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status
 FROM docs d WHERE d.erp_status = '{status}'"""  # noqa: E501
-
-_AP_LINE_COLS = (
-    C("co", "int"), C("mth", "period"), C("batch_id", "int"), C("batch_seq", "int"), C("doc_id", "docid"),
-    C("line_no", "int"), C("job_id", "job"), C("phase", "text"), C("cost_type", "int"),
-    C("sub_id", "text"), C("sub_item", "int"), C("description", "text"), C("gross", "money"),
-    C("retainage", "money"), C("net", "money"),
 )
 
-AP_LINE_SELECT = AP_DOCS + """
+_AP_LINE_COLS = (
+    C("co", "int"),
+    C("mth", "period"),
+    C("batch_id", "int"),
+    C("batch_seq", "int"),
+    C("doc_id", "docid"),
+    C("line_no", "int"),
+    C("job_id", "job"),
+    C("phase", "text"),
+    C("cost_type", "int"),
+    C("sub_id", "text"),
+    C("sub_item", "int"),
+    C("description", "text"),
+    C("gross", "money"),
+    C("retainage", "money"),
+    C("net", "money"),
+)
+
+AP_LINE_SELECT = (
+    AP_DOCS
+    + """
 SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, l.line_no, d.job_number AS job_id,
        m.erp_phase AS phase, m.erp_cost_type AS cost_type, d.commitment_id AS sub_id,
        l.commitment_line_no AS sub_item, l.description, l.amount AS gross, l.retainage,
@@ -175,25 +211,57 @@ FROM docs d
 JOIN book.ap_invoice_lines l ON l.invoice_id = d.invoice_id
 JOIN book.erp_phase_map m ON m.cost_code = l.cost_code
 WHERE d.erp_status = '{status}'"""
+)
 
 _JE_HDR_COLS = (
-    C("co", "int"), C("mth", "period"), C("batch_id", "int"), C("doc_id", "docid"), C("jrnl", "text"),
-    C("ref", "text", "the entry's reference number"), C("description", "text"), C("act_date", "date"),
-    C("status", "status:je"), C("auto_reverse", "bool"), C("created_by", "text"), C("created_date", "date"),
+    C("co", "int"),
+    C("mth", "period"),
+    C("batch_id", "int"),
+    C("doc_id", "docid"),
+    C("jrnl", "text"),
+    C("ref", "text", "the entry's reference number"),
+    C("description", "text"),
+    C("act_date", "date"),
+    C("status", "status:je"),
+    C("auto_reverse", "bool"),
+    C("created_by", "text"),
+    C("created_date", "date"),
     C("source_ref", "text"),
 )
 _JE_LINE_COLS = (
-    C("co", "int"), C("mth", "period"), C("batch_id", "int"), C("doc_id", "docid"), C("line_no", "int"),
-    C("trans", "int"), C("jrnl", "text"), C("ref", "text"), C("act_date", "date"), C("account", "text"),
-    C("job_id", "job"), C("phase", "text"), C("cost_type", "int"), C("vendor_id", "vendor"),
-    C("description", "text"), C("debit", "money"), C("credit", "money"),
+    C("co", "int"),
+    C("mth", "period"),
+    C("batch_id", "int"),
+    C("doc_id", "docid"),
+    C("line_no", "int"),
+    C("trans", "int"),
+    C("jrnl", "text"),
+    C("ref", "text"),
+    C("act_date", "date"),
+    C("account", "text"),
+    C("job_id", "job"),
+    C("phase", "text"),
+    C("cost_type", "int"),
+    C("vendor_id", "vendor"),
+    C("description", "text"),
+    C("debit", "money"),
+    C("credit", "money"),
     C("amount", "money", "signed: debit positive, credit negative"),
-    C("tr_type", "int", "1 debit, -1 credit"), C("abs_amount", "money", "unsigned amount"),
+    C("tr_type", "int", "1 debit, -1 credit"),
+    C("abs_amount", "money", "unsigned amount"),
 )
 
 # each line table's header table (posting and closing rules cascade from header to lines)
-HEADER_OF = {"ap_open_line": "ap_open_hdr", "ap_line": "ap_hdr", "je_open_line": "je_open_hdr", "je_line": "je_hdr",
-             "sub_item": "sub_hdr", "po_item": "po_hdr", "co_item": "co_hdr", "contract_item": "contract"}
+HEADER_OF = {
+    "ap_open_line": "ap_open_hdr",
+    "ap_line": "ap_hdr",
+    "je_open_line": "je_open_hdr",
+    "je_line": "je_hdr",
+    "sub_item": "sub_hdr",
+    "po_item": "po_hdr",
+    "co_item": "co_hdr",
+    "contract_item": "contract",
+}
 
 TABLES: dict[str, LTable] = {}
 
@@ -202,12 +270,31 @@ def _add(t: LTable) -> None:
     TABLES[t.name] = t
 
 
-_add(LTable("vendor", "vendor master: ids and spellings as this ERP keeps them, 1099 settings, payment hold", (
-    C("co", "int"), C("vendor_id", "vendor"), C("name", "text"), C("sort_name", "text"),
-    C("vendor_type", "status:vendor_type"), C("tin", "text"), C("is_1099", "bool"), C("type_1099", "text"),
-    C("active", "bool"), C("terms", "text"), C("address", "text"), C("city", "text"), C("state", "text"),
-    C("zip", "text"), C("phone", "text"), C("email", "text"), C("hold", "bool"), C("hold_reason", "text"),
-), """
+_add(
+    LTable(
+        "vendor",
+        "vendor master: ids and spellings as this ERP keeps them, 1099 settings, payment hold",
+        (
+            C("co", "int"),
+            C("vendor_id", "vendor"),
+            C("name", "text"),
+            C("sort_name", "text"),
+            C("vendor_type", "status:vendor_type"),
+            C("tin", "text"),
+            C("is_1099", "bool"),
+            C("type_1099", "text"),
+            C("active", "bool"),
+            C("terms", "text"),
+            C("address", "text"),
+            C("city", "text"),
+            C("state", "text"),
+            C("zip", "text"),
+            C("phone", "text"),
+            C("email", "text"),
+            C("hold", "bool"),
+            C("hold_reason", "text"),
+        ),
+        """
 SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        upper(left(regexp_replace(vi.spelled_name, '[^A-Za-z0-9]', '', 'g'), 15)) AS sort_name,
        v.vendor_type, v.tin,
@@ -217,35 +304,88 @@ SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        v.status = 'active' AS active, v.payment_terms AS terms, v.address, v.city, v.state, v.zip, v.phone, v.email,
        false AS hold, CAST(NULL AS VARCHAR) AS hold_reason
 FROM book.vendor_identities vi JOIN book.vendors v USING (vendor_key)
-WHERE vi.system = '{sys}'""", "vendor_id"))
+WHERE vi.system = '{sys}'""",
+        "vendor_id",
+    )
+)
 
-_add(LTable("hold_code", "payment hold codes", (C("co", "int"), C("hold_code", "text"), C("description", "text")), """
+_add(
+    LTable(
+        "hold_code",
+        "payment hold codes",
+        (C("co", "int"), C("hold_code", "text"), C("description", "text")),
+        """
 SELECT 1 AS co, h.hold_code, h.description FROM (VALUES
     ('COI', 'Certificate of insurance expired or missing'), ('LIEN', 'Lien waiver missing'),
     ('W9', 'W-9 / TIN not on file'), ('DISP', 'Disputed invoice'), ('MGMT', 'Management hold'))
-    AS h(hold_code, description)""", "hold_code"))
+    AS h(hold_code, description)""",
+        "hold_code",
+    )
+)
 
-_add(LTable("vendor_hold", "payment holds placed on vendors (one row per vendor and hold code)", (
-    C("co", "int"), C("vendor_id", "vendor"), C("hold_code", "text"), C("notes", "text"), C("added_date", "date"),
-)))
+_add(
+    LTable(
+        "vendor_hold",
+        "payment holds placed on vendors (one row per vendor and hold code)",
+        (
+            C("co", "int"),
+            C("vendor_id", "vendor"),
+            C("hold_code", "text"),
+            C("notes", "text"),
+            C("added_date", "date"),
+        ),
+    )
+)
 
-_add(LTable("job", "job master: one row per job; the ERP's estimated cost to complete and its projection status", (
-    C("co", "int"), C("job_id", "job"), C("name", "text"), C("status", "status:job"), C("contract_id", "job"),
-    C("project_manager", "text"), C("start_date", "date"), C("est_completion_date", "date"),
-    C("address", "text"), C("city", "text"), C("state", "text"), C("prevailing_wage", "bool"),
-    C("etc_amount", "money"), C("etc_status", "status:proj"), C("etc_date", "date"), C("etc_by", "text"),
-), f"""
+_add(
+    LTable(
+        "job",
+        "job master: one row per job; the ERP's estimated cost to complete and its projection status",
+        (
+            C("co", "int"),
+            C("job_id", "job"),
+            C("name", "text"),
+            C("status", "status:job"),
+            C("contract_id", "job"),
+            C("project_manager", "text"),
+            C("start_date", "date"),
+            C("est_completion_date", "date"),
+            C("address", "text"),
+            C("city", "text"),
+            C("state", "text"),
+            C("prevailing_wage", "bool"),
+            C("etc_amount", "money"),
+            C("etc_status", "status:proj"),
+            C("etc_date", "date"),
+            C("etc_by", "text"),
+        ),
+        f"""
 SELECT 1 AS co, j.job_number AS job_id, j.name, j.status, j.job_number AS contract_id, j.project_manager,
        j.start_date, j.est_completion_date, j.address, j.city, j.state, j.is_prevailing_wage AS prevailing_wage,
        j.erp_est_cost_to_complete AS etc_amount, 'posted' AS etc_status,
        CAST(date_trunc('month', {CLOCK}) - INTERVAL 1 DAY AS DATE) AS etc_date, j.project_manager AS etc_by
-FROM book.jobs j""", "job_id"))
+FROM book.jobs j""",
+        "job_id",
+    )
+)
 
-_add(LTable("contract", "prime (owner) contracts: original and current value (original + approved owner COs)", (
-    C("co", "int"), C("contract_id", "job"), C("contract_number", "text"), C("description", "text"),
-    C("customer", "text"), C("orig_amount", "money"), C("current_amount", "money"), C("retainage_pct", "pct"),
-    C("start_date", "date"), C("status", "status:contract"),
-), """
+_add(
+    LTable(
+        "contract",
+        "prime (owner) contracts: original and current value (original + approved owner COs)",
+        (
+            C("co", "int"),
+            C("contract_id", "job"),
+            C("contract_number", "text"),
+            C("description", "text"),
+            C("customer", "text"),
+            C("orig_amount", "money"),
+            C("current_amount", "money"),
+            C("retainage_pct", "pct"),
+            C("start_date", "date"),
+            C("status", "status:contract"),
+        ),
+        """
 SELECT 1 AS co, pc.job_number AS contract_id, pc.contract_number, j.name AS description, o.name AS customer,
        pc.original_amount AS orig_amount,
        pc.original_amount + coalesce((SELECT sum(co.amount) FROM book.change_orders co
@@ -253,31 +393,71 @@ SELECT 1 AS co, pc.job_number AS contract_id, pc.contract_number, j.name AS desc
                                         AND co.increases_contract AND co.status = 'approved'), 0) AS current_amount,
        pc.retainage_pct, pc.executed_date AS start_date, pc.status
 FROM book.prime_contracts pc JOIN book.jobs j USING (job_number) JOIN book.owners o ON o.owner_id = pc.owner_id""",
-   "contract_id"))
+        "contract_id",
+    )
+)
 
-_add(LTable("contract_item", "prime contract items (the owner schedule of values)", (
-    C("co", "int"), C("contract_id", "job"), C("item", "text"), C("description", "text"),
-    C("orig_amount", "money"), C("current_amount", "money"), C("retainage_pct", "pct"),
-), """
+_add(
+    LTable(
+        "contract_item",
+        "prime contract items (the owner schedule of values)",
+        (
+            C("co", "int"),
+            C("contract_id", "job"),
+            C("item", "text"),
+            C("description", "text"),
+            C("orig_amount", "money"),
+            C("current_amount", "money"),
+            C("retainage_pct", "pct"),
+        ),
+        """
 SELECT 1 AS co, s.job_number AS contract_id, s.item_number AS item, s.description,
        CASE WHEN s.source = 'original' THEN s.scheduled_value ELSE 0 END AS orig_amount,
        s.scheduled_value AS current_amount, pc.retainage_pct
-FROM book.prime_sov_lines s JOIN book.prime_contracts pc USING (job_number)""", "contract_id, item"))
+FROM book.prime_sov_lines s JOIN book.prime_contracts pc USING (job_number)""",
+        "contract_id, item",
+    )
+)
 
-_add(LTable("job_phase", "phases set up on each job", (
-    C("co", "int"), C("job_id", "job"), C("phase", "text"), C("description", "text"), C("contract_id", "job"),
-    C("active", "bool"),
-), PHASES + """
+_add(
+    LTable(
+        "job_phase",
+        "phases set up on each job",
+        (
+            C("co", "int"),
+            C("job_id", "job"),
+            C("phase", "text"),
+            C("description", "text"),
+            C("contract_id", "job"),
+            C("active", "bool"),
+        ),
+        PHASES
+        + """
 SELECT 1 AS co, job_number AS job_id, erp_phase AS phase, arg_min(description, erp_cost_type) AS description,
        job_number AS contract_id, true AS active
-FROM phases GROUP BY job_number, erp_phase""", "job_id, phase"))
+FROM phases GROUP BY job_number, erp_phase""",
+        "job_id, phase",
+    )
+)
 
-_add(LTable("budget", "job cost budget per phase and cost type: original, approved changes, revised, "
-                      "the ERP's estimate to complete", (
-    C("co", "int"), C("job_id", "job"), C("phase", "text"), C("cost_type", "int"), C("description", "text"),
-    C("orig_budget", "money"), C("approved_changes", "money"), C("revised_budget", "money"),
-    C("etc_amount", "money"), C("proj_status", "status:proj"),
-), PHASES + """,
+_add(
+    LTable(
+        "budget",
+        "job cost budget per phase and cost type: original, approved changes, revised, the ERP's estimate to complete",
+        (
+            C("co", "int"),
+            C("job_id", "job"),
+            C("phase", "text"),
+            C("cost_type", "int"),
+            C("description", "text"),
+            C("orig_budget", "money"),
+            C("approved_changes", "money"),
+            C("revised_budget", "money"),
+            C("etc_amount", "money"),
+            C("proj_status", "status:proj"),
+        ),
+        PHASES
+        + """,
 budget AS (
     SELECT b.job_number, m.erp_phase, m.erp_cost_type, sum(b.original_budget) AS orig_budget,
            sum(b.approved_changes) AS approved_changes, sum(b.revised_budget) AS revised_budget,
@@ -290,71 +470,203 @@ SELECT 1 AS co, p.job_number AS job_id, p.erp_phase AS phase, p.erp_cost_type AS
        coalesce(b.revised_budget, 0) AS revised_budget, coalesce(b.etc_amount, 0) AS etc_amount,
        'posted' AS proj_status
 FROM phases p LEFT JOIN budget b ON b.job_number = p.job_number AND b.erp_phase = p.erp_phase
-                                 AND b.erp_cost_type = p.erp_cost_type""", "job_id, phase, cost_type"))
+                                 AND b.erp_cost_type = p.erp_cost_type""",
+        "job_id, phase, cost_type",
+    )
+)
 
-_add(LTable("cost_detail", "posted job cost detail (actual cost transactions by job, phase and cost type)", (
-    C("co", "int"), C("mth", "period"), C("trans", "int"), C("job_id", "job"), C("phase", "text"),
-    C("cost_type", "int"), C("act_date", "date"), C("source", "text"), C("description", "text"),
-    C("vendor_id", "vendor"), C("ref", "text"), C("amount", "money"),
-), JE_LINES_UNNUMBERED + """
-SELECT 1 AS co, l.period AS mth, row_number() OVER (ORDER BY l.period, l.doc_seq, l.line_no) AS trans, l.job_number AS job_id,
+_add(
+    LTable(
+        "cost_detail",
+        "posted job cost detail (actual cost transactions by job, phase and cost type)",
+        (
+            C("co", "int"),
+            C("mth", "period"),
+            C("trans", "int"),
+            C("job_id", "job"),
+            C("phase", "text"),
+            C("cost_type", "int"),
+            C("act_date", "date"),
+            C("source", "text"),
+            C("description", "text"),
+            C("vendor_id", "vendor"),
+            C("ref", "text"),
+            C("amount", "money"),
+        ),
+        JE_LINES_UNNUMBERED
+        + """
+SELECT 1 AS co, l.period AS mth, row_number() OVER (ORDER BY l.period, l.doc_seq, l.line_no) AS trans,
+       l.job_number AS job_id,
        l.erp_phase AS phase, l.erp_cost_type AS cost_type, l.entry_date AS act_date, l.journal AS source,
        coalesce(l.memo, l.je_description) AS description, l.vendor_id, l.je_number AS ref,
        l.debit - l.credit AS amount
 FROM lines l JOIN book.gl_accounts a ON a.account = l.account
-WHERE a.is_job_cost AND l.job_number IS NOT NULL AND l.erp_phase IS NOT NULL""", "trans", kind="posted"))  # noqa: E501
+WHERE a.is_job_cost AND l.job_number IS NOT NULL AND l.erp_phase IS NOT NULL""",
+        "trans",
+        kind="posted",
+    )
+)  # noqa: E501
 
 for _kind, _ctype in (("sub", "subcontract"), ("po", "purchase_order")):
     _what = "subcontracts" if _kind == "sub" else "purchase orders"
-    _add(LTable(f"{_kind}_hdr", f"{_what} (synced commitments only)", (
-        C("co", "int"), C("sub_id", "text"), C("pm_number", "text"), C("job_id", "job"), C("vendor_id", "vendor"),
-        C("description", "text"), C("status", "status:commit"), C("orig_amount", "money"),
-        C("approved_co", "money"), C("current_amount", "money"), C("retainage_pct", "pct"),
-        C("executed_date", "date"), C("source_ref", "text"),
-    ), "SELECT 1 AS co, s.*, s.sub_id AS source_ref FROM (" + COMMITMENTS.replace("{ctype}", _ctype) + ") s",
-        "sub_id"))
-    _add(LTable(f"{_kind}_item", f"{_what} items by phase and cost type", (
-        C("co", "int"), C("sub_id", "text"), C("item", "int"), C("job_id", "job"), C("phase", "text"),
-        C("cost_type", "int"), C("description", "text"), C("amount", "money"),
-    ), "SELECT 1 AS co, s.* FROM (" + COMMITMENT_ITEMS.replace("{ctype}", _ctype) + ") s", "sub_id, item"))
+    _add(
+        LTable(
+            f"{_kind}_hdr",
+            f"{_what} (synced commitments only)",
+            (
+                C("co", "int"),
+                C("sub_id", "text"),
+                C("pm_number", "text"),
+                C("job_id", "job"),
+                C("vendor_id", "vendor"),
+                C("description", "text"),
+                C("status", "status:commit"),
+                C("orig_amount", "money"),
+                C("approved_co", "money"),
+                C("current_amount", "money"),
+                C("retainage_pct", "pct"),
+                C("executed_date", "date"),
+                C("source_ref", "text"),
+            ),
+            "SELECT 1 AS co, s.*, s.sub_id AS source_ref FROM (" + COMMITMENTS.replace("{ctype}", _ctype) + ") s",
+            "sub_id",
+        )
+    )
+    _add(
+        LTable(
+            f"{_kind}_item",
+            f"{_what} items by phase and cost type",
+            (
+                C("co", "int"),
+                C("sub_id", "text"),
+                C("item", "int"),
+                C("job_id", "job"),
+                C("phase", "text"),
+                C("cost_type", "int"),
+                C("description", "text"),
+                C("amount", "money"),
+            ),
+            "SELECT 1 AS co, s.* FROM (" + COMMITMENT_ITEMS.replace("{ctype}", _ctype) + ") s",
+            "sub_id, item",
+        )
+    )
 
-_add(LTable("ap_open_hdr", "UNPOSTED AP invoices (entered, awaiting posting)", _AP_HDR_COLS,
-            AP_HDR_SELECT.replace("{status}", "unposted"), "doc_id", kind="unposted"))
-_add(LTable("ap_open_line", "lines of unposted AP invoices", _AP_LINE_COLS,
-            AP_LINE_SELECT.replace("{status}", "unposted"), "doc_id, line_no", kind="unposted"))
-_add(LTable("ap_hdr", "POSTED AP invoices", _AP_HDR_POSTED, AP_HDR_SELECT.replace("{status}", "posted"),
-            "doc_id", kind="posted"))
-_add(LTable("ap_line", "lines of posted AP invoices", _AP_LINE_COLS, AP_LINE_SELECT.replace("{status}", "posted"),
-            "doc_id, line_no", kind="posted"))
+_add(
+    LTable(
+        "ap_open_hdr",
+        "UNPOSTED AP invoices (entered, awaiting posting)",
+        _AP_HDR_COLS,
+        AP_HDR_SELECT.replace("{status}", "unposted"),
+        "doc_id",
+        kind="unposted",
+    )
+)
+_add(
+    LTable(
+        "ap_open_line",
+        "lines of unposted AP invoices",
+        _AP_LINE_COLS,
+        AP_LINE_SELECT.replace("{status}", "unposted"),
+        "doc_id, line_no",
+        kind="unposted",
+    )
+)
+_add(
+    LTable(
+        "ap_hdr",
+        "POSTED AP invoices",
+        _AP_HDR_POSTED,
+        AP_HDR_SELECT.replace("{status}", "posted"),
+        "doc_id",
+        kind="posted",
+    )
+)
+_add(
+    LTable(
+        "ap_line",
+        "lines of posted AP invoices",
+        _AP_LINE_COLS,
+        AP_LINE_SELECT.replace("{status}", "posted"),
+        "doc_id, line_no",
+        kind="posted",
+    )
+)
 
 _add(LTable("je_open_hdr", "UNPOSTED (draft) journal entry batches", _JE_HDR_COLS, kind="unposted"))
 _add(LTable("je_open_line", "lines of unposted journal entry batches", _JE_LINE_COLS, kind="unposted"))
-_add(LTable("je_hdr", "POSTED journal entries (GL history)", _JE_HDR_COLS, JE_DOCS + """
+_add(
+    LTable(
+        "je_hdr",
+        "POSTED journal entries (GL history)",
+        _JE_HDR_COLS,
+        JE_DOCS
+        + """
 SELECT 1 AS co, d.period AS mth, CAST(NULL AS INTEGER) AS batch_id, d.doc_seq AS doc_id, d.journal AS jrnl,
        d.je_number AS ref, d.description, d.entry_date AS act_date, 'posted' AS status, d.auto_reverse,
        'system' AS created_by, d.entry_date AS created_date, d.source_ref
-FROM docs d""", "doc_id", kind="posted"))
-_add(LTable("je_line", "POSTED journal lines (GL detail)", _JE_LINE_COLS, JE_LINES + """
+FROM docs d""",
+        "doc_id",
+        kind="posted",
+    )
+)
+_add(
+    LTable(
+        "je_line",
+        "POSTED journal lines (GL detail)",
+        _JE_LINE_COLS,
+        JE_LINES
+        + """
 SELECT 1 AS co, l.period AS mth, CAST(NULL AS INTEGER) AS batch_id, l.doc_seq AS doc_id, l.line_no, l.trans,
        l.journal AS jrnl, l.je_number AS ref, l.entry_date AS act_date, l.account, l.job_number AS job_id,
-       l.erp_phase AS phase, l.erp_cost_type AS cost_type, l.vendor_id, coalesce(l.memo, l.je_description) AS description,
+       l.erp_phase AS phase, l.erp_cost_type AS cost_type, l.vendor_id,
+       coalesce(l.memo, l.je_description) AS description,
        l.debit, l.credit, l.debit - l.credit AS amount, CASE WHEN l.debit > 0 THEN 1 ELSE -1 END AS tr_type,
        abs(l.debit - l.credit) AS abs_amount
-FROM lines l""", "trans", kind="posted"))  # noqa: E501
+FROM lines l""",
+        "trans",
+        kind="posted",
+    )
+)  # noqa: E501
 
-_add(LTable("gl_account", "chart of accounts", (
-    C("co", "int"), C("account", "text"), C("description", "text"), C("acct_type", "status:acct_type"),
-    C("normal_balance", "text"), C("active", "bool"), C("is_job_cost", "bool"), C("is_control", "bool"),
-), """
+_add(
+    LTable(
+        "gl_account",
+        "chart of accounts",
+        (
+            C("co", "int"),
+            C("account", "text"),
+            C("description", "text"),
+            C("acct_type", "status:acct_type"),
+            C("normal_balance", "text"),
+            C("active", "bool"),
+            C("is_job_cost", "bool"),
+            C("is_control", "bool"),
+        ),
+        """
 SELECT 1 AS co, a.account, a.name AS description, a.account_type AS acct_type, a.normal_balance, true AS active,
-       a.is_job_cost, a.is_control FROM book.gl_accounts a""", "account"))
+       a.is_job_cost, a.is_control FROM book.gl_accounts a""",
+        "account",
+    )
+)
 
-_add(LTable("fiscal_period", "fiscal periods (months) and whether they are open or closed", (
-    C("co", "int"), C("mth", "period"), C("start_date", "date"), C("end_date", "date"),
-    C("fiscal_year", "int"), C("status", "status:period"),
-), """
+_add(
+    LTable(
+        "fiscal_period",
+        "fiscal periods (months) and whether they are open or closed",
+        (
+            C("co", "int"),
+            C("mth", "period"),
+            C("start_date", "date"),
+            C("end_date", "date"),
+            C("fiscal_year", "int"),
+            C("status", "status:period"),
+        ),
+        """
 SELECT 1 AS co, p.period AS mth, p.start_date, p.end_date, year(p.start_date) AS fiscal_year, p.status
-FROM book.gl_periods p""", "mth"))
+FROM book.gl_periods p""",
+        "mth",
+    )
+)
 
 _CO_SRC = """
 WITH cos AS (
@@ -362,52 +674,114 @@ WITH cos AS (
     FROM book.change_orders co
     WHERE co.co_type IN ('owner', 'internal') AND co.status = 'approved'
 )"""
-_add(LTable("co_hdr", "job change orders: owner COs (contract and budget) and internal transfers (budget only)", (
-    C("co", "int"), C("job_id", "job"), C("co_number", "text"), C("description", "text"),
-    C("co_kind", "status:co_kind"), C("increases_contract", "bool"), C("contract_amount", "money"),
-    C("budget_amount", "money"), C("status", "status:co"), C("approved_date", "date"), C("change_event", "int"),
-    C("created_date", "date"), C("source_ref", "text"),
-), _CO_SRC + """
+_add(
+    LTable(
+        "co_hdr",
+        "job change orders: owner COs (contract and budget) and internal transfers (budget only)",
+        (
+            C("co", "int"),
+            C("job_id", "job"),
+            C("co_number", "text"),
+            C("description", "text"),
+            C("co_kind", "status:co_kind"),
+            C("increases_contract", "bool"),
+            C("contract_amount", "money"),
+            C("budget_amount", "money"),
+            C("status", "status:co"),
+            C("approved_date", "date"),
+            C("change_event", "int"),
+            C("created_date", "date"),
+            C("source_ref", "text"),
+        ),
+        _CO_SRC
+        + """
 SELECT 1 AS co, c.job_number AS job_id, lpad(CAST(c.seq AS VARCHAR), 3, '0') AS co_number, c.description,
        c.co_type AS co_kind, c.increases_contract,
        CASE WHEN c.increases_contract THEN c.amount ELSE 0 END AS contract_amount, c.amount AS budget_amount,
        c.status, c.approved_date, ce.number AS change_event, c.approved_date AS created_date, c.co_id AS source_ref
-FROM cos c LEFT JOIN book.change_events ce ON ce.change_event_id = c.change_event_id""", "job_id, co_number"))
+FROM cos c LEFT JOIN book.change_events ce ON ce.change_event_id = c.change_event_id""",
+        "job_id, co_number",
+    )
+)
 
-_add(LTable("co_item", "change order items: budget change per phase/cost type and the contract change", (
-    C("co", "int"), C("job_id", "job"), C("co_number", "text"), C("item", "int"), C("phase", "text"),
-    C("cost_type", "int"), C("description", "text"), C("budget_amount", "money"), C("contract_amount", "money"),
-), _CO_SRC + """
+_add(
+    LTable(
+        "co_item",
+        "change order items: budget change per phase/cost type and the contract change",
+        (
+            C("co", "int"),
+            C("job_id", "job"),
+            C("co_number", "text"),
+            C("item", "int"),
+            C("phase", "text"),
+            C("cost_type", "int"),
+            C("description", "text"),
+            C("budget_amount", "money"),
+            C("contract_amount", "money"),
+        ),
+        _CO_SRC
+        + """
 SELECT 1 AS co, c.job_number AS job_id, lpad(CAST(c.seq AS VARCHAR), 3, '0') AS co_number, l.line_no AS item,
        m.erp_phase AS phase, m.erp_cost_type AS cost_type, cc.description, l.amount AS budget_amount,
        CASE WHEN c.increases_contract THEN l.amount ELSE 0 END AS contract_amount
 FROM cos c JOIN book.change_order_lines l ON l.co_id = c.co_id
 JOIN book.erp_phase_map m ON m.cost_code = l.cost_code JOIN book.cost_codes cc ON cc.cost_code = l.cost_code""",
-   "job_id, co_number, item"))
+        "job_id, co_number, item",
+    )
+)
 
-_add(LTable("check", "the issued-check register (AP and payroll checks as printed)", (
-    C("co", "int"), C("bank_acct", "text"), C("check_number", "int"), C("mth", "period"), C("issue_date", "date"),
-    C("vendor_id", "vendor"), C("payee_name", "text"), C("amount", "money"), C("status", "status:check"),
-    C("cleared_date", "date"), C("check_kind", "text"),
-), """
+_add(
+    LTable(
+        "check",
+        "the issued-check register (AP and payroll checks as printed)",
+        (
+            C("co", "int"),
+            C("bank_acct", "text"),
+            C("check_number", "int"),
+            C("mth", "period"),
+            C("issue_date", "date"),
+            C("vendor_id", "vendor"),
+            C("payee_name", "text"),
+            C("amount", "money"),
+            C("status", "status:check"),
+            C("cleared_date", "date"),
+            C("check_kind", "text"),
+        ),
+        """
 SELECT 1 AS co, k.bank_account_id AS bank_acct, k.check_number, strftime(k.issue_date, '%Y-%m') AS mth,
        k.issue_date, vi.system_vendor_id AS vendor_id, k.payee_name, k.amount, k.status, k.cleared_date,
        CASE WHEN k.payee_vendor_key IS NULL THEN 'PR' ELSE 'AP' END AS check_kind
 FROM book.checks k
 LEFT JOIN book.vendor_identities vi ON vi.vendor_key = k.payee_vendor_key AND vi.system = '{sys}'""",
-   "bank_acct, check_number", kind="posted"))
+        "bank_acct, check_number",
+        kind="posted",
+    )
+)
 
-_add(LTable("check_detail", "which AP invoices each check paid", (
-    C("co", "int"), C("bank_acct", "text"), C("check_number", "int"), C("vendor_id", "vendor"),
-    C("apref", "text"), C("amount", "money"),
-), """
+_add(
+    LTable(
+        "check_detail",
+        "which AP invoices each check paid",
+        (
+            C("co", "int"),
+            C("bank_acct", "text"),
+            C("check_number", "int"),
+            C("vendor_id", "vendor"),
+            C("apref", "text"),
+            C("amount", "money"),
+        ),
+        """
 SELECT 1 AS co, k.bank_account_id AS bank_acct, k.check_number, vi.system_vendor_id AS vendor_id,
        i.invoice_number AS apref, a.amount
 FROM book.check_applications a
 JOIN book.checks k USING (check_id)
 JOIN book.ap_invoices i USING (invoice_id)
 JOIN book.vendor_identities vi ON vi.vendor_key = i.vendor_key AND vi.system = '{sys}'
-WHERE i.erp_status IN ('unposted', 'posted')""", "bank_acct, check_number, apref", kind="posted"))
+WHERE i.erp_status IN ('unposted', 'posted')""",
+        "bank_acct, check_number, apref",
+        kind="posted",
+    )
+)
 
 # Canonical status words per domain (the vendor maps each to its own word).
 STATUS_DOMAINS: dict[str, tuple[str, ...]] = {

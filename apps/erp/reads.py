@@ -110,17 +110,22 @@ class ErpReads(ErpCore):
         j = self._job(args.job_id)
         c = self.rows("contract", {"contract_id": j[self.N("job", "contract_id")]})
         b = self.rows("budget", {"job_id": j[self.N("job", "job_id")]})
-        tot = {"original": sum((r[self.N("budget", "orig_budget")] or ZERO for r in b), ZERO),
-               "revised": sum((r[self.N("budget", "revised_budget")] or ZERO for r in b), ZERO),
-               "estimate_to_complete": sum((r[self.N("budget", "etc_amount")] or ZERO for r in b), ZERO)}
+        tot = {
+            "original": sum((r[self.N("budget", "orig_budget")] or ZERO for r in b), ZERO),
+            "revised": sum((r[self.N("budget", "revised_budget")] or ZERO for r in b), ZERO),
+            "estimate_to_complete": sum((r[self.N("budget", "etc_amount")] or ZERO for r in b), ZERO),
+        }
         return {"job": j, "contract": c[0] if c else None, "budget_total": tot}
 
     def _sum_by_phase(self, logical: str, job_id: str, amount: str, extra_where: dict | None = None) -> dict:
         t = self.T(logical)
         info = self.tbl(t.table)
-        q = (exp.select(col(t.n("phase")), col(t.n("cost_type")), exp.func("sum", col(t.n(amount))).as_("amt"))
-             .from_(info.table_expr()).where(equals_all({t.n("job_id"): job_id, **(extra_where or {})}, info))
-             .group_by(col(t.n("phase")), col(t.n("cost_type"))))
+        q = (
+            exp.select(col(t.n("phase")), col(t.n("cost_type")), exp.func("sum", col(t.n(amount))).as_("amt"))
+            .from_(info.table_expr())
+            .where(equals_all({t.n("job_id"): job_id, **(extra_where or {})}, info))
+            .group_by(col(t.n("phase")), col(t.n("cost_type")))
+        )
         f = self._fixed(t)
         if f is not None:
             q = q.where(f)
@@ -150,16 +155,36 @@ class ErpReads(ErpCore):
         lines = []
         for r in self.rows("budget", {"job_id": job_id, "phase": args.phase}):
             k = (r[b.n("phase")], r[b.n("cost_type")])
-            lines.append({"phase": k[0], "cost_type": k[1], "description": r.get(b.cols.get("description", ""), None),
-                          "original_budget": r[b.n("orig_budget")], "approved_changes": r[b.n("approved_changes")],
-                          "revised_budget": r[b.n("revised_budget")], "committed": committed.get(k, ZERO),
-                          "actual_to_date": actual.get(k, ZERO), "estimate_to_complete": r[b.n("etc_amount")],
-                          "projection_status": r[b.n("proj_status")]})
-        keys = ("original_budget", "approved_changes", "revised_budget", "committed", "actual_to_date",
-                "estimate_to_complete")
+            lines.append(
+                {
+                    "phase": k[0],
+                    "cost_type": k[1],
+                    "description": r.get(b.cols.get("description", ""), None),
+                    "original_budget": r[b.n("orig_budget")],
+                    "approved_changes": r[b.n("approved_changes")],
+                    "revised_budget": r[b.n("revised_budget")],
+                    "committed": committed.get(k, ZERO),
+                    "actual_to_date": actual.get(k, ZERO),
+                    "estimate_to_complete": r[b.n("etc_amount")],
+                    "projection_status": r[b.n("proj_status")],
+                }
+            )
+        keys = (
+            "original_budget",
+            "approved_changes",
+            "revised_budget",
+            "committed",
+            "actual_to_date",
+            "estimate_to_complete",
+        )
         totals = {k: sum((ln[k] or ZERO for ln in lines), ZERO) for k in keys}
-        return {"job_id": job_id, "lines": lines, "count": len(lines), "totals": totals,
-                "job_estimate_to_complete": j[self.N("job", "etc_amount")]}
+        return {
+            "job_id": job_id,
+            "lines": lines,
+            "count": len(lines),
+            "totals": totals,
+            "job_estimate_to_complete": j[self.N("job", "etc_amount")],
+        }
 
     @tool("contracts.get")
     def contracts_get(self, args: ContractArgs) -> dict[str, Any]:
@@ -180,8 +205,11 @@ class ErpReads(ErpCore):
 
     # ------------------------------------------------------------------ reads: commitments
     def _commitments(self, logical: str, args: CommitListArgs) -> list[dict[str, Any]]:
-        where = {"job_id": args.job_id, "vendor_id": self.vid(args.vendor_id) if args.vendor_id else None,
-                 "status": self.word("commit", args.status) if args.status else None}
+        where = {
+            "job_id": args.job_id,
+            "vendor_id": self.vid(args.vendor_id) if args.vendor_id else None,
+            "status": self.word("commit", args.status) if args.status else None,
+        }
         out = self.rows(logical, where)
         if args.include_items:
             item = logical.replace("_hdr", "_item")
@@ -218,8 +246,11 @@ class ErpReads(ErpCore):
             if got:
                 items = self.rows(lg.replace("_hdr", "_item"), {"sub_id": args.subcontract_id.strip()})
                 return {"subcontract": got[0], "items": items, "type": kind}
-        raise ToolError(f"no subcontract or PO {args.subcontract_id!r} in {self.label} (commitments not yet synced "
-                        "from the PM system are not here)", "not_found")
+        raise ToolError(
+            f"no subcontract or PO {args.subcontract_id!r} in {self.label} (commitments not yet synced "
+            "from the PM system are not here)",
+            "not_found",
+        )
 
     @tool("purchase_orders.list")
     def purchase_orders_list(self, args: CommitListArgs) -> dict[str, Any]:
@@ -276,8 +307,11 @@ class ErpReads(ErpCore):
 
         Returns {"invoices": [<header row> + posting_status], "count": n}.
         """
-        where = {"job_id": args.job_id, "vendor_id": self.vid(args.vendor_id) if args.vendor_id else None,
-                 "apref": args.invoice_number}
+        where = {
+            "job_id": args.job_id,
+            "vendor_id": self.vid(args.vendor_id) if args.vendor_id else None,
+            "apref": args.invoice_number,
+        }
 
         def extra(lg: str) -> list[exp.Expr]:
             return bounds(self.N(lg, "inv_date"), args.date_from, args.date_to, "DATE")
@@ -297,18 +331,23 @@ class ErpReads(ErpCore):
         """
         hit = self._find_ap(self.vid(args.vendor_id), args.invoice_number)
         if hit is None:
-            raise ToolError(f"no AP invoice {args.invoice_number!r} for vendor {args.vendor_id} in {self.label}",
-                            "not_found")
+            raise ToolError(
+                f"no AP invoice {args.invoice_number!r} for vendor {args.vendor_id} in {self.label}", "not_found"
+            )
         lg, row = hit
-        return {"invoice": row, "lines": self._ap_lines(lg, row),
-                "posting_status": "unposted" if lg == "ap_open_hdr" else "posted"}
+        return {
+            "invoice": row,
+            "lines": self._ap_lines(lg, row),
+            "posting_status": "unposted" if lg == "ap_open_hdr" else "posted",
+        }
 
     # ------------------------------------------------------------------ reads: GL
     def _je_lines(self, hdr_logical: str, row: dict[str, Any]) -> list[dict[str, Any]]:
         line = {"je_open_hdr": "je_open_line", "je_hdr": "je_line"}[hdr_logical]
         t = self.T(line)
-        return self.rows(line, {c: row[self.N(hdr_logical, c)] for c in t.link}, order=["line_no"]
-                         if t.has("line_no") else ["trans"])
+        return self.rows(
+            line, {c: row[self.N(hdr_logical, c)] for c in t.link}, order=["line_no"] if t.has("line_no") else ["trans"]
+        )
 
     @tool("journal_entries.list")
     def journal_entries_list(self, args: JeListArgs) -> dict[str, Any]:
@@ -331,15 +370,25 @@ class ErpReads(ErpCore):
             extra: list[exp.Expr] = []
             if args.period:
                 p = self._period_row(args.period)
-                extra += bounds(t.n("act_date"), p[self.N("fiscal_period", "start_date")],
-                                p[self.N("fiscal_period", "end_date")], "DATE")
+                extra += bounds(
+                    t.n("act_date"),
+                    p[self.N("fiscal_period", "start_date")],
+                    p[self.N("fiscal_period", "end_date")],
+                    "DATE",
+                )
             if args.job_id:
                 line = self.T(lg.replace("_hdr", "_line"))
                 linfo = self.tbl(line.table)
-                sub = (exp.select(*[col(line.n(c)) for c in line.link]).from_(linfo.table_expr())
-                       .where(exp.EQ(this=col(line.n("job_id")), expression=literal(args.job_id))))
-                lhs = (exp.Tuple(expressions=[col(t.n(c)) for c in line.link]) if len(line.link) > 1
-                       else col(t.n(line.link[0])))
+                sub = (
+                    exp.select(*[col(line.n(c)) for c in line.link])
+                    .from_(linfo.table_expr())
+                    .where(exp.EQ(this=col(line.n("job_id")), expression=literal(args.job_id)))
+                )
+                lhs = (
+                    exp.Tuple(expressions=[col(t.n(c)) for c in line.link])
+                    if len(line.link) > 1
+                    else col(t.n(line.link[0]))
+                )
                 extra.append(exp.In(this=lhs, query=sub.subquery()))
             for r in self.rows(lg, extra=extra, order=["act_date"], desc=True, limit=args.limit):
                 r["posting_status"] = st
@@ -396,8 +445,15 @@ class ErpReads(ErpCore):
             dr, cr = self._dr_cr(t, r)
             debits += dr
             credits += cr
-        return {"account": args.account, "through_period": args.through_period, "job_id": args.job_id,
-                "debits": debits, "credits": credits, "balance": debits - credits, "lines": len(rows)}
+        return {
+            "account": args.account,
+            "through_period": args.through_period,
+            "job_id": args.job_id,
+            "debits": debits,
+            "credits": credits,
+            "balance": debits - credits,
+            "lines": len(rows),
+        }
 
     def _dr_cr(self, t: TMap, r: dict[str, Any]) -> tuple[Decimal, Decimal]:
         if self.D.je_amounts == "dc":
@@ -443,11 +499,16 @@ class ErpReads(ErpCore):
         Returns {"checks": [...], "count": n}.
         """
         t = self.T("check")
-        extra = [*bounds(t.n("check_number"), args.check_from, args.check_to),
-                 *bounds(t.n("issue_date"), args.date_from, args.date_to, "DATE"),
-                 ilike(t.n("payee_name"), args.payee_contains)]
-        where = {"bank_acct": args.bank_account, "vendor_id": self.vid(args.vendor_id) if args.vendor_id else None,
-                 "status": self.word("check", args.status) if args.status else None}
+        extra = [
+            *bounds(t.n("check_number"), args.check_from, args.check_to),
+            *bounds(t.n("issue_date"), args.date_from, args.date_to, "DATE"),
+            ilike(t.n("payee_name"), args.payee_contains),
+        ]
+        where = {
+            "bank_acct": args.bank_account,
+            "vendor_id": self.vid(args.vendor_id) if args.vendor_id else None,
+            "status": self.word("check", args.status) if args.status else None,
+        }
         rows = self.rows("check", where, extra=extra, order=["bank_acct", "check_number"], limit=args.limit)
         return {"checks": rows, "count": len(rows)}
 
@@ -468,6 +529,8 @@ class ErpReads(ErpCore):
         outcome = run_read(self.con, args.sql, [self.schema_name()], max_rows=args.max_rows)
         data = outcome.model_dump(mode="json")
         if not data.pop("ok", True):
-            raise ToolError(data.get("message") or "query failed",
-                            "rejected" if data.get("kind") == "refused" else "invalid_argument")
+            raise ToolError(
+                data.get("message") or "query failed",
+                "rejected" if data.get("kind") == "refused" else "invalid_argument",
+            )
         return {k: data[k] for k in ("columns", "rows", "row_count", "truncated") if k in data}

@@ -33,8 +33,10 @@ class VistaErp(ErpApp):
     TOOL_NAMES: ClassVar[dict[str, str]] = _names("vista")
     EX_VENDOR: ClassVar[str] = "20147"
     EX_JOB: ClassVar[str] = "1042-"
-    EX_NOTE: ClassVar[str] = ("Vista keeps vendor holds as hold codes (APVH rows against HQ hold codes): placing a "
-                              "hold adds one APVH row; releasing it removes that row.")
+    EX_NOTE: ClassVar[str] = (
+        "Vista keeps vendor holds as hold codes (APVH rows against HQ hold codes): placing a "
+        "hold adds one APVH row; releasing it removes that row."
+    )
 
 
 @register
@@ -122,5 +124,7 @@ class ComputerEase(ErpApp):
     EX_JOB: ClassVar[str] = "1042"
 
 
-ERP_APPS: dict[str, type[ErpApp]] = {c.name: c for c in (VistaErp, SageIntacct, FoundationErp, Cmic,
-                                                          AcumaticaConstruction, Sage300Cre, Qbo, ComputerEase)}
+ERP_APPS: dict[str, type[ErpApp]] = {
+    c.name: c
+    for c in (VistaErp, SageIntacct, FoundationErp, Cmic, AcumaticaConstruction, Sage300Cre, Qbo, ComputerEase)
+}

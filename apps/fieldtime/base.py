@@ -21,7 +21,7 @@ from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
 
 MAX_ROWS = 500
-DEFAULT_APPROVER = "payroll@companyA.com"   # who approves when no approver is named
+DEFAULT_APPROVER = "payroll@companyA.com"  # who approves when no approver is named
 
 
 def week_ending(day: date) -> date:
@@ -30,8 +30,7 @@ def week_ending(day: date) -> date:
 
 
 class ProjectsArgs(ToolArgs):
-    status: Literal["active", "inactive", "all"] = Field("active", description="Project status",
-                                                         examples=["active"])
+    status: Literal["active", "inactive", "all"] = Field("active", description="Project status", examples=["active"])
 
 
 class CostCodesArgs(ToolArgs):
@@ -41,8 +40,9 @@ class CostCodesArgs(ToolArgs):
 class WorkersArgs(ToolArgs):
     trade: str | None = Field(None, description="Trade", examples=["Electrician"])
     name_contains: str | None = Field(None, description="Case-insensitive part of the name", examples=["lopez"])
-    project: str | None = Field(None, description="Only workers with timecards on this project (id or job number)",
-                                examples=["1042"])
+    project: str | None = Field(
+        None, description="Only workers with timecards on this project (id or job number)", examples=["1042"]
+    )
 
 
 class TimecardsArgs(ToolArgs):
@@ -91,8 +91,11 @@ class FieldTimeApp(App):
         d = cls.__dict__.get("D")
         if d is not None:
             cls.name, cls.label, cls.TOOL_NAMES = d.app, d.label, dict(d.tool_names)
-            cls.T_TC, cls.PENDING, cls.APPROVED = (d.tables.timecards, d.words.timecard_pending,
-                                                   d.words.timecard_approved)
+            cls.T_TC, cls.PENDING, cls.APPROVED = (
+                d.tables.timecards,
+                d.words.timecard_pending,
+                d.words.timecard_approved,
+            )
 
     # ------------------------------------------------------------------ helpers
     def _project(self, ref: str | None) -> dict[str, Any] | None:
@@ -138,8 +141,9 @@ class FieldTimeApp(App):
         Returns {"project_id", "cost_codes": [{cost_code, description}], "count": n}.
         """
         pid = self._project_id(args.project)
-        rows = self.select(self.D.tables.cost_codes, {"project_id": pid}, columns=["cost_code", "description"],
-                           order_by=["cost_code"])
+        rows = self.select(
+            self.D.tables.cost_codes, {"project_id": pid}, columns=["cost_code", "description"], order_by=["cost_code"]
+        )
         return {"project_id": pid, "cost_codes": rows, "count": len(rows)}
 
     @tool("workers.list")
@@ -156,16 +160,24 @@ class FieldTimeApp(App):
         """
         extras: list[exp.Expr] = []
         if args.name_contains:
-            full = exp.DPipe(this=exp.DPipe(this=col("first_name"), expression=literal(" ")),
-                             expression=col("last_name"))
+            full = exp.DPipe(
+                this=exp.DPipe(this=col("first_name"), expression=literal(" ")), expression=col("last_name")
+            )
             extras.append(exp.ILike(this=full, expression=literal(f"%{args.name_contains}%")))
         if args.project:
             pid = self._project_id(args.project)
-            sub = (exp.select(col("employee_id")).from_(self.tbl(self.D.tables.timecards).table_expr())
-                   .where(exp.EQ(this=col("project_id"), expression=literal(pid))))
+            sub = (
+                exp.select(col("employee_id"))
+                .from_(self.tbl(self.D.tables.timecards).table_expr())
+                .where(exp.EQ(this=col("project_id"), expression=literal(pid)))
+            )
             extras.append(exp.In(this=col("employee_id"), query=sub.subquery()))
-        rows = self.select(self.D.tables.workers, {"trade": args.trade}, extra=exp.and_(*extras) if extras else None,
-                           order_by=["last_name", "first_name", "employee_id"])
+        rows = self.select(
+            self.D.tables.workers,
+            {"trade": args.trade},
+            extra=exp.and_(*extras) if extras else None,
+            order_by=["last_name", "first_name", "employee_id"],
+        )
         return {"workers": rows, "count": len(rows)}
 
     @tool("crews.list")
@@ -213,13 +225,23 @@ class FieldTimeApp(App):
             parts.append(exp.GTE(this=col("work_date"), expression=literal(args.date_from, "DATE")))
         if args.date_to:
             parts.append(exp.LTE(this=col("work_date"), expression=literal(args.date_to, "DATE")))
-        rows = self.select(self.D.tables.timecards, {"project_id": self._project_id(args.project),
-                                                     "employee_id": args.worker, "status": status,
-                                                     "cost_code": args.cost_code},
-                           extra=exp.and_(*parts) if parts else None,
-                           order_by=["work_date", "project_id", "employee_id", "timecard_id"], limit=args.limit + 1)
-        return {"timecards": rows[:args.limit], "count": min(len(rows), args.limit),
-                "truncated": len(rows) > args.limit}
+        rows = self.select(
+            self.D.tables.timecards,
+            {
+                "project_id": self._project_id(args.project),
+                "employee_id": args.worker,
+                "status": status,
+                "cost_code": args.cost_code,
+            },
+            extra=exp.and_(*parts) if parts else None,
+            order_by=["work_date", "project_id", "employee_id", "timecard_id"],
+            limit=args.limit + 1,
+        )
+        return {
+            "timecards": rows[: args.limit],
+            "count": min(len(rows), args.limit),
+            "truncated": len(rows) > args.limit,
+        }
 
     @tool("timecards.get")
     def timecards_get(self, args: TimecardGetArgs) -> dict[str, Any]:
@@ -250,29 +272,46 @@ class FieldTimeApp(App):
         """
         parts = []
         if args.week_ending:
-            parts += [exp.GTE(this=col("work_date"), expression=literal(args.week_ending - timedelta(days=6), "DATE")),
-                      exp.LTE(this=col("work_date"), expression=literal(args.week_ending, "DATE"))]
+            parts += [
+                exp.GTE(this=col("work_date"), expression=literal(args.week_ending - timedelta(days=6), "DATE")),
+                exp.LTE(this=col("work_date"), expression=literal(args.week_ending, "DATE")),
+            ]
         status = None if args.include_pending else self.D.words.timecard_approved
-        cards = self.select(self.D.tables.timecards, {"project_id": self._project_id(args.project),
-                                                      "employee_id": args.worker, "status": status},
-                            extra=exp.and_(*parts) if parts else None,
-                            order_by=["work_date", "timecard_id"])
+        cards = self.select(
+            self.D.tables.timecards,
+            {"project_id": self._project_id(args.project), "employee_id": args.worker, "status": status},
+            extra=exp.and_(*parts) if parts else None,
+            order_by=["work_date", "timecard_id"],
+        )
         jobs = {p["project_id"]: p["job_number"] for p in self.select(self.D.tables.projects)}
         acc: dict[tuple, dict[str, Any]] = {}
         for c in cards:
             key = (c["employee_id"], week_ending(c["work_date"]), c["project_id"], c["cost_code"])
-            row = acc.setdefault(key, {"employee_id": key[0], "week_ending": key[1], "project_id": key[2],
-                                       "job_number": jobs.get(key[2]), "cost_code": key[3],
-                                       "regular_hours": Decimal("0.00"), "overtime_hours": Decimal("0.00"),
-                                       "timecards": 0, "exported": True})
+            row = acc.setdefault(
+                key,
+                {
+                    "employee_id": key[0],
+                    "week_ending": key[1],
+                    "project_id": key[2],
+                    "job_number": jobs.get(key[2]),
+                    "cost_code": key[3],
+                    "regular_hours": Decimal("0.00"),
+                    "overtime_hours": Decimal("0.00"),
+                    "timecards": 0,
+                    "exported": True,
+                },
+            )
             row["regular_hours"] += c["regular_hours"]
             row["overtime_hours"] += c["overtime_hours"]
             row["timecards"] += 1
             row["exported"] = row["exported"] and bool(c["exported_to_payroll"])
         rows = [acc[k] for k in sorted(acc, key=lambda k: (k[1], k[0], k[2], k[3]))]
-        return {"rows": rows, "count": len(rows),
-                "total_regular": sum((r["regular_hours"] for r in rows), Decimal("0.00")),
-                "total_overtime": sum((r["overtime_hours"] for r in rows), Decimal("0.00"))}
+        return {
+            "rows": rows,
+            "count": len(rows),
+            "total_regular": sum((r["regular_hours"] for r in rows), Decimal("0.00")),
+            "total_overtime": sum((r["overtime_hours"] for r in rows), Decimal("0.00")),
+        }
 
     # ------------------------------------------------------------------ writes
     @tool("timecards.approve", writes=True)
@@ -290,7 +329,9 @@ class FieldTimeApp(App):
         if tc["status"] == approved:
             raise ToolError(f"timecard {tc['timecard_id']} is already approved (by {tc['approved_by']})", "conflict")
         approver = (args.approver or DEFAULT_APPROVER).strip()
-        self.update(timecards, {"timecard_id": tc["timecard_id"]},
-                    {"status": approved, "approved_by": approver, "approved_at": self.now})
-        return {"timecard_id": tc["timecard_id"], "status": approved, "approved_by": approver,
-                "approved_at": self.now}
+        self.update(
+            timecards,
+            {"timecard_id": tc["timecard_id"]},
+            {"status": approved, "approved_by": approver, "approved_at": self.now},
+        )
+        return {"timecard_id": tc["timecard_id"], "status": approved, "approved_by": approver, "approved_at": self.now}

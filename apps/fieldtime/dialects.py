@@ -29,8 +29,8 @@ class FieldTimeWords:
 
     timecard_pending: str
     timecard_approved: str
-    record_active: str       # a project or worker in use
-    record_inactive: str     # a closed project, a worker who left
+    record_active: str  # a project or worker in use
+    record_inactive: str  # a closed project, a worker who left
 
     def __post_init__(self) -> None:
         if self.timecard_pending == self.timecard_approved:
@@ -73,47 +73,64 @@ class FieldTimeExamples:
 class FieldTimeDialect:
     """One field time-tracking vendor: every way it differs from the archetype's reference vocabulary."""
 
-    app: str                                  # the schema and tool namespace (and the timecards' source system)
-    label: str                                # the product name agents read
+    app: str  # the schema and tool namespace (and the timecards' source system)
+    label: str  # the product name agents read
     tables: FieldTimeTables
     words: FieldTimeWords
-    project_ids: IdFormat                     # book key: the job number
-    crew_ids: IdFormat                        # book key: job number ':' trade
-    timecard_ids: IdFormat                    # book key: the book's timecard id
+    project_ids: IdFormat  # book key: the job number
+    crew_ids: IdFormat  # book key: job number ':' trade
+    timecard_ids: IdFormat  # book key: the book's timecard id
     examples: FieldTimeExamples
-    tool_names: dict[str, str] = field(default_factory=dict)   # archetype tool name -> native name
+    tool_names: dict[str, str] = field(default_factory=dict)  # archetype tool name -> native name
 
 
 RHUMBIX = FieldTimeDialect(
     app="rhumbix",
     label="Rhumbix",
-    tables=FieldTimeTables(projects="projects", cost_codes="cost_codes", workers="employees", crews="crews",
-                           timecards="timekeeping_entries"),
-    words=FieldTimeWords(timecard_pending="PENDING", timecard_approved="APPROVED", record_active="ACTIVE",
-                         record_inactive="INACTIVE"),
+    tables=FieldTimeTables(
+        projects="projects",
+        cost_codes="cost_codes",
+        workers="employees",
+        crews="crews",
+        timecards="timekeeping_entries",
+    ),
+    words=FieldTimeWords(
+        timecard_pending="PENDING", timecard_approved="APPROVED", record_active="ACTIVE", record_inactive="INACTIVE"
+    ),
     project_ids=JobNumberIds(),
     crew_ids=HashedIds(prefix="crew_", namespace="rhumbix:crew:", length=10),
     timecard_ids=HashedIds(prefix="te_", namespace="rhumbix:entry:", length=16),
     examples=FieldTimeExamples(worker="RX-1001", timecard="te_3f9a0c12d4e5b6a7"),
-    tool_names={"timecards.list": "timekeeping.entries.list", "timecards.get": "timekeeping.entries.get",
-                "timecards.approve": "timekeeping.entries.approve", "workers.list": "employees.list",
-                "payroll_export.summary": "reports.payroll_export"},
+    tool_names={
+        "timecards.list": "timekeeping.entries.list",
+        "timecards.get": "timekeeping.entries.get",
+        "timecards.approve": "timekeeping.entries.approve",
+        "workers.list": "employees.list",
+        "payroll_export.summary": "reports.payroll_export",
+    },
 )
 
 BUSYBUSY = FieldTimeDialect(
     app="busybusy",
     label="busybusy",
-    tables=FieldTimeTables(projects="projects", cost_codes="cost_codes", workers="members", crews="member_groups",
-                           timecards="time_entries"),
-    words=FieldTimeWords(timecard_pending="Pending", timecard_approved="Approved", record_active="Active",
-                         record_inactive="Archived"),
+    tables=FieldTimeTables(
+        projects="projects", cost_codes="cost_codes", workers="members", crews="member_groups", timecards="time_entries"
+    ),
+    words=FieldTimeWords(
+        timecard_pending="Pending", timecard_approved="Approved", record_active="Active", record_inactive="Archived"
+    ),
     project_ids=UuidIds(namespace="busybusy:project:"),
     crew_ids=UuidIds(namespace="busybusy:group:"),
     timecard_ids=UuidIds(namespace="busybusy:entry:"),
     examples=FieldTimeExamples(worker="bb-000003e9", timecard="1c9e2f4a-7b3d-4e8f-9a0b-c1d2e3f4a5b6"),
-    tool_names={"timecards.list": "time_entries.list", "timecards.get": "time_entries.get",
-                "timecards.approve": "time_entries.approve", "workers.list": "members.list",
-                "crews.list": "member_groups.list", "payroll_export.summary": "reports.time_by_cost_code"},
+    tool_names={
+        "timecards.list": "time_entries.list",
+        "timecards.get": "time_entries.get",
+        "timecards.approve": "time_entries.approve",
+        "workers.list": "members.list",
+        "crews.list": "member_groups.list",
+        "payroll_export.summary": "reports.time_by_cost_code",
+    },
 )
 
 DIALECTS: dict[str, FieldTimeDialect] = {d.app: d for d in (RHUMBIX, BUSYBUSY)}

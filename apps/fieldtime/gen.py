@@ -21,7 +21,7 @@ from cfab.apps.fieldtime.dialects import DIALECTS, FieldTimeDialect, HashedIds, 
 from cfab.apps.fieldtime.model import ENTITIES, PROJECTIONS, TABLES
 from cfab.apps.payroll.gen import comment_lines, ddl, projection_sql, system_job_id
 
-UUID_GROUPS = ((1, 8), (9, 4), (13, 4), (17, 4), (21, 12))   # (start, length) of each md5 group
+UUID_GROUPS = ((1, 8), (9, 4), (13, 4), (17, 4), (21, 12))  # (start, length) of each md5 group
 
 
 def _md5(namespace: str, key: exp.Expr) -> exp.Expr:
@@ -34,8 +34,10 @@ def record_id(d: FieldTimeDialect, ids: IdFormat, key: exp.Expr) -> exp.Expr:
         digits = exp.func("substr", _md5(ids.namespace, key), exp.Literal.number(1), exp.Literal.number(ids.length))
         return exp.DPipe(this=lit(ids.prefix), expression=digits)
     if isinstance(ids, UuidIds):
-        groups = [exp.func("substr", _md5(ids.namespace, key), exp.Literal.number(start), exp.Literal.number(n))
-                  for start, n in UUID_GROUPS]
+        groups = [
+            exp.func("substr", _md5(ids.namespace, key), exp.Literal.number(start), exp.Literal.number(n))
+            for start, n in UUID_GROUPS
+        ]
         uuid: exp.Expr = groups[0]
         for g in groups[1:]:
             uuid = exp.DPipe(this=exp.DPipe(this=uuid, expression=lit("-")), expression=g)
@@ -47,11 +49,14 @@ def vendor_sql(d: FieldTimeDialect) -> VendorSql:
     return VendorSql(
         schema=d.app,
         tables=asdict(d.tables),
-        functions={"job_number": lambda job: system_job_id(d.app, job),
-                   "project_id": lambda job: record_id(d, d.project_ids, job),
-                   "crew_id": lambda key: record_id(d, d.crew_ids, key),
-                   "timecard_id": lambda key: record_id(d, d.timecard_ids, key)},
-        values={"system": lit(d.app), **{k: lit(v) for k, v in asdict(d.words).items()}})
+        functions={
+            "job_number": lambda job: system_job_id(d.app, job),
+            "project_id": lambda job: record_id(d, d.project_ids, job),
+            "crew_id": lambda key: record_id(d, d.crew_ids, key),
+            "timecard_id": lambda key: record_id(d, d.timecard_ids, key),
+        },
+        values={"system": lit(d.app), **{k: lit(v) for k, v in asdict(d.words).items()}},
+    )
 
 
 def rules(d: FieldTimeDialect) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -62,56 +67,106 @@ def rules(d: FieldTimeDialect) -> tuple[list[dict[str, Any]], list[dict[str, Any
     exported = {alias: exp.column("exported_to_payroll", table=alias) for alias in ("new", "old", "row")}
     words = [w.timecard_pending, w.timecard_approved]
     rs = [
-        rule(f"{s}.export_by_integration", timecards, "reject",
-             "timecards are exported to payroll by the nightly payroll export, not by edits",
-             on=["insert", "update"],
-             partial=f"the transition into exported, named for its message; {s}.exported_timecard_locked "
-                     f"covers every operation",
-             when=sql_text(exp.and_(exported["new"], exp.not_(exp.func("coalesce", exported["old"], exp.false()))))),
-        rule(f"{s}.exported_timecard_locked", timecards, "reject",
-             "timecard {timecard_id} was approved and exported to payroll on {exported_at}; it cannot change here "
-             "(correct it with an adjustment in payroll)",
-             fact=sql_text(exp.func("coalesce", exported["row"], exp.false()))),
-        rule(f"{s}.status_vocabulary", timecards, "reject",
-             "a timecard status is " + " or ".join(f"'{x}'" for x in words),
-             on=["insert", "update"], partial="validates the status a timecard is written with; a DELETE writes none",
-             when=sql_text(exp.not_(exp.In(this=exp.column("status", table="new"),
-                                           expressions=[lit(x) for x in words])))),
+        rule(
+            f"{s}.export_by_integration",
+            timecards,
+            "reject",
+            "timecards are exported to payroll by the nightly payroll export, not by edits",
+            on=["insert", "update"],
+            partial=f"the transition into exported, named for its message; {s}.exported_timecard_locked "
+            f"covers every operation",
+            when=sql_text(exp.and_(exported["new"], exp.not_(exp.func("coalesce", exported["old"], exp.false())))),
+        ),
+        rule(
+            f"{s}.exported_timecard_locked",
+            timecards,
+            "reject",
+            "timecard {timecard_id} was approved and exported to payroll on {exported_at}; it cannot change here "
+            "(correct it with an adjustment in payroll)",
+            fact=sql_text(exp.func("coalesce", exported["row"], exp.false())),
+        ),
+        rule(
+            f"{s}.status_vocabulary",
+            timecards,
+            "reject",
+            "a timecard status is " + " or ".join(f"'{x}'" for x in words),
+            on=["insert", "update"],
+            partial="validates the status a timecard is written with; a DELETE writes none",
+            when=sql_text(
+                exp.not_(exp.In(this=exp.column("status", table="new"), expressions=[lit(x) for x in words]))
+            ),
+        ),
     ]
     regular, overtime = exp.column("regular_hours"), exp.column("overtime_hours")
     zero = exp.Literal.number(0)
-    in_a_day = exp.and_(exp.GTE(this=regular, expression=zero), exp.GTE(this=overtime, expression=zero),
-                        exp.LTE(this=exp.Add(this=regular, expression=overtime), expression=exp.Literal.number(24)))
-    asserts = [{"id": f"{s}.hours_in_a_day", "table": timecards, "group_by": ["timecard_id"],
-                "check": sql_text(exp.Anonymous(this="bool_and", expressions=[in_a_day])),
-                "message": "timecard {timecard_id}: hours must be between 0 and 24 in a day"}]
+    in_a_day = exp.and_(
+        exp.GTE(this=regular, expression=zero),
+        exp.GTE(this=overtime, expression=zero),
+        exp.LTE(this=exp.Add(this=regular, expression=overtime), expression=exp.Literal.number(24)),
+    )
+    asserts = [
+        {
+            "id": f"{s}.hours_in_a_day",
+            "table": timecards,
+            "group_by": ["timecard_id"],
+            "check": sql_text(exp.Anonymous(this="bool_and", expressions=[in_a_day])),
+            "message": "timecard {timecard_id}: hours must be between 0 and 24 in a day",
+        }
+    ]
     return rs, asserts
 
 
-GENERATED = ("GENERATED by cfab.apps.fieldtime.gen from the field-time archetype (cfab/apps/fieldtime/model.py, "
-             "gen.py) and this vendor's dialect (dialects.py); edit those and regenerate, never this file.")
+GENERATED = (
+    "GENERATED by cfab.apps.fieldtime.gen from the field-time archetype (cfab/apps/fieldtime/model.py, "
+    "gen.py) and this vendor's dialect (dialects.py); edit those and regenerate, never this file."
+)
 
 
 def render(d: FieldTimeDialect) -> dict[str, str]:
     """The four files of one field-time vendor, by kind: schema, views, entities, rules."""
     v = vendor_sql(d)
-    schema = ddl(v, TABLES, [
-        f"-- {d.app}: {d.label}, the field time-tracking app. Projects and their cost codes, workers and",
-        "-- crews, and the daily timecards the crews enter; a supervisor approves them and approved cards",
-        "-- are exported to payroll (then they are locked).", *comment_lines(GENERATED)], asdict(d.words), d.label)
-    views = projection_sql(v, TABLES, PROJECTIONS, [
-        f"-- {d.app}: projection of the book's timecards whose source system is {d.app}, with the projects,",
-        "-- cost codes, workers and crews they use. Worker ids come from book.employee_identities (system",
-        f"-- '{d.app}'). Approved cards have been exported to payroll (the payroll apps hold their hours):",
-        "-- approved at 18:00 on the work day, exported by the nightly run (on the clock day: at midday).",
-        "-- No divergence is honoured here.", *comment_lines(GENERATED)])
-    entities = entities_sql(v, ENTITIES, [
-        f"-- {d.app}: consistency projections (ids resolved through hh2.employee_map / hh2.job_map).",
-        *comment_lines(GENERATED)])
+    schema = ddl(
+        v,
+        TABLES,
+        [
+            f"-- {d.app}: {d.label}, the field time-tracking app. Projects and their cost codes, workers and",
+            "-- crews, and the daily timecards the crews enter; a supervisor approves them and approved cards",
+            "-- are exported to payroll (then they are locked).",
+            *comment_lines(GENERATED),
+        ],
+        asdict(d.words),
+        d.label,
+    )
+    views = projection_sql(
+        v,
+        TABLES,
+        PROJECTIONS,
+        [
+            f"-- {d.app}: projection of the book's timecards whose source system is {d.app}, with the projects,",
+            "-- cost codes, workers and crews they use. Worker ids come from book.employee_identities (system",
+            f"-- '{d.app}'). Approved cards have been exported to payroll (the payroll apps hold their hours):",
+            "-- approved at 18:00 on the work day, exported by the nightly run (on the clock day: at midday).",
+            "-- No divergence is honoured here.",
+            *comment_lines(GENERATED),
+        ],
+    )
+    entities = entities_sql(
+        v,
+        ENTITIES,
+        [
+            f"-- {d.app}: consistency projections (ids resolved through hh2.employee_map / hh2.job_map).",
+            *comment_lines(GENERATED),
+        ],
+    )
     rs, asserts = rules(d)
-    rules_text = rules_toml([
-        f"# {d.app} ({d.label}): approved timecards exported to payroll are locked; hours stay in a day.",
-        *("#" + line.removeprefix("--") for line in comment_lines(GENERATED))], rs, asserts)
+    rules_text = rules_toml(
+        [
+            f"# {d.app} ({d.label}): approved timecards exported to payroll are locked; hours stay in a day.",
+            *("#" + line.removeprefix("--") for line in comment_lines(GENERATED)),
+        ],
+        rs,
+        asserts,
+    )
     return {"schema": schema, "views": views, "entities": entities, "rules": rules_text}
 
 

@@ -32,38 +32,84 @@ def _c(name: str, type_: str = "VARCHAR", required: bool = True, note: str = "",
 _STATUS = _c("status", words=("record_active", "record_inactive"))
 
 TABLES: tuple[Table, ...] = (
-    Table("projects", "", (
-        _c("project_id"), _c("job_number", note="the company's job number as {label} holds it"), _c("name"),
-        _c("superintendent"), _c("city"), _c("state"), _STATUS), ("project_id",)),
-    Table("cost_codes", "Cost codes enabled on each project.", (
-        _c("project_id"), _c("cost_code", note="CSI MasterFormat '26-100'"), _c("description")),
-          ("project_id", "cost_code")),
-    Table("workers", "Field workers (ids from the company's identity map).", (
-        _c("employee_id"), _c("first_name"), _c("last_name"), _c("trade"), _c("classification"),
-        _c("level", note="journeyman | apprentice | foreman"), _c("union_local", required=False), _STATUS),
-          ("employee_id",)),
-    Table("crews", "Crews: one per project and trade, led by a foreman of that trade when one works there.", (
-        _c("crew_id"), _c("project_id"), _c("name"), _c("trade"), _c("foreman_employee_id", required=False)),
-          ("crew_id",)),
-    Table("timecards", "Daily timecards per worker, project and cost code.", (
-        _c("timecard_id"), _c("employee_id"), _c("project_id"), _c("crew_id", required=False), _c("cost_code"),
-        _c("work_date", "DATE"), _c("regular_hours", HOURS), _c("overtime_hours", HOURS),
-        _c("status", words=("timecard_pending", "timecard_approved")), _c("approved_by", required=False),
-        _c("approved_at", "TIMESTAMP", required=False),
-        _c("exported_to_payroll", "BOOLEAN", note="picked up by the payroll export (then locked)"),
-        _c("exported_at", "TIMESTAMP", required=False)), ("timecard_id",)),
+    Table(
+        "projects",
+        "",
+        (
+            _c("project_id"),
+            _c("job_number", note="the company's job number as {label} holds it"),
+            _c("name"),
+            _c("superintendent"),
+            _c("city"),
+            _c("state"),
+            _STATUS,
+        ),
+        ("project_id",),
+    ),
+    Table(
+        "cost_codes",
+        "Cost codes enabled on each project.",
+        (_c("project_id"), _c("cost_code", note="CSI MasterFormat '26-100'"), _c("description")),
+        ("project_id", "cost_code"),
+    ),
+    Table(
+        "workers",
+        "Field workers (ids from the company's identity map).",
+        (
+            _c("employee_id"),
+            _c("first_name"),
+            _c("last_name"),
+            _c("trade"),
+            _c("classification"),
+            _c("level", note="journeyman | apprentice | foreman"),
+            _c("union_local", required=False),
+            _STATUS,
+        ),
+        ("employee_id",),
+    ),
+    Table(
+        "crews",
+        "Crews: one per project and trade, led by a foreman of that trade when one works there.",
+        (_c("crew_id"), _c("project_id"), _c("name"), _c("trade"), _c("foreman_employee_id", required=False)),
+        ("crew_id",),
+    ),
+    Table(
+        "timecards",
+        "Daily timecards per worker, project and cost code.",
+        (
+            _c("timecard_id"),
+            _c("employee_id"),
+            _c("project_id"),
+            _c("crew_id", required=False),
+            _c("cost_code"),
+            _c("work_date", "DATE"),
+            _c("regular_hours", HOURS),
+            _c("overtime_hours", HOURS),
+            _c("status", words=("timecard_pending", "timecard_approved")),
+            _c("approved_by", required=False),
+            _c("approved_at", "TIMESTAMP", required=False),
+            _c("exported_to_payroll", "BOOLEAN", note="picked up by the payroll export (then locked)"),
+            _c("exported_at", "TIMESTAMP", required=False),
+        ),
+        ("timecard_id",),
+    ),
 )
 
 # ---------------------------------------------------------------------------------------------
 # The projection of the book: one SELECT per table, in the table's column order
 # ---------------------------------------------------------------------------------------------
-PROJECTIONS: dict[str, tuple[str, str]] = {   # table -> (comment, SELECT)
-    "projects": ("", """
+PROJECTIONS: dict[str, tuple[str, str]] = {  # table -> (comment, SELECT)
+    "projects": (
+        "",
+        """
 SELECT vendor_project_id(j.job_number), vendor_job_number(j.job_number), j.name, j.superintendent, j.city, j.state,
        CASE j.status WHEN 'active' THEN $record_active ELSE $record_inactive END
 FROM book.jobs j
-ORDER BY j.job_number"""),
-    "cost_codes": ("The labour cost codes of each job's budget and every cost code its timecards use.", """
+ORDER BY j.job_number""",
+    ),
+    "cost_codes": (
+        "The labour cost codes of each job's budget and every cost code its timecards use.",
+        """
 SELECT vendor_project_id(j.job_number), c.cost_code, c.description
 FROM (
     SELECT job_number, cost_code FROM book.budget_lines
@@ -73,14 +119,20 @@ FROM (
 ) u
 JOIN book.jobs j ON j.job_number = u.job_number
 JOIN book.cost_codes c ON c.cost_code = u.cost_code
-ORDER BY 1, 2"""),
-    "workers": ("", """
+ORDER BY 1, 2""",
+    ),
+    "workers": (
+        "",
+        """
 SELECT ei.system_employee_id, e.first_name, e.last_name, e.trade, e.classification, e.level, e.union_local,
        CASE e.status WHEN 'active' THEN $record_active ELSE $record_inactive END
 FROM book.employees e
 JOIN book.employee_identities ei ON ei.employee_id = e.employee_id AND ei.system = $system
-ORDER BY ei.system_employee_id"""),
-    "crews": ("", """
+ORDER BY ei.system_employee_id""",
+    ),
+    "crews": (
+        "",
+        """
 SELECT vendor_crew_id(t.job_number || ':' || e.trade), vendor_project_id(t.job_number),
        e.trade || ' crew - ' || t.job_number, e.trade,
        min(CASE WHEN e.level = 'foreman' THEN ei.system_employee_id END)
@@ -89,9 +141,11 @@ JOIN book.employees e ON e.employee_id = t.employee_id
 JOIN book.employee_identities ei ON ei.employee_id = t.employee_id AND ei.system = $system
 WHERE t.source_system = $system
 GROUP BY t.job_number, e.trade
-ORDER BY 1"""),
-    "timecards": ("Approved at 18:00 on the work day and exported by the nightly run; on the clock day, at "
-                  "midday.", """
+ORDER BY 1""",
+    ),
+    "timecards": (
+        "Approved at 18:00 on the work day and exported by the nightly run; on the clock day, at midday.",
+        """
 SELECT vendor_timecard_id(t.timecard_id), ei.system_employee_id, vendor_project_id(t.job_number),
        vendor_crew_id(t.job_number || ':' || e.trade), t.cost_code, t.work_date,
        t.hours_regular, t.hours_overtime,
@@ -108,21 +162,28 @@ JOIN book.employees e ON e.employee_id = t.employee_id
 JOIN book.employee_identities ei ON ei.employee_id = t.employee_id AND ei.system = $system
 CROSS JOIN (SELECT CAST(value AS DATE) AS clock FROM cfab_internal.meta WHERE key = 'clock') c
 WHERE t.source_system = $system
-ORDER BY t.timecard_id"""),
+ORDER BY t.timecard_id""",
+    ),
 }
 
 # ---------------------------------------------------------------------------------------------
 # Entity projections for the consistency check (views/consistency.py)
 # ---------------------------------------------------------------------------------------------
-ENTITIES: tuple[tuple[str, str], ...] = (   # (entity, SELECT)
-    ("employee", """
+ENTITIES: tuple[tuple[str, str], ...] = (  # (entity, SELECT)
+    (
+        "employee",
+        """
 SELECT coalesce(m.master_employee_id, w.employee_id) AS entity_key,
        w.first_name || ' ' || w.last_name AS name,
        w.classification AS classification
 FROM vendor.workers w
-LEFT JOIN hh2.employee_map m ON m.system = $system AND m.system_employee_id = w.employee_id"""),
-    ("job", """
+LEFT JOIN hh2.employee_map m ON m.system = $system AND m.system_employee_id = w.employee_id""",
+    ),
+    (
+        "job",
+        """
 SELECT coalesce(m.master_job_number, p.job_number) AS entity_key, p.name AS name
 FROM vendor.projects p
-LEFT JOIN hh2.job_map m ON m.system = $system AND m.system_job_id = p.job_number"""),
+LEFT JOIN hh2.job_map m ON m.system = $system AND m.system_job_id = p.job_number""",
+    ),
 )

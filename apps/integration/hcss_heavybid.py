@@ -21,10 +21,12 @@ class EstimateListArgs(ToolArgs):
 
 
 class EstimateRefArgs(ToolArgs):
-    estimate_id: str | None = Field(None, description="Estimate id; or give job_number for its awarded estimate",
-                                    examples=["EST-1042"])
-    job_number: str | None = Field(None, description="Job number (returns the awarded estimate, else the latest)",
-                                   examples=["1042"])
+    estimate_id: str | None = Field(
+        None, description="Estimate id; or give job_number for its awarded estimate", examples=["EST-1042"]
+    )
+    job_number: str | None = Field(
+        None, description="Job number (returns the awarded estimate, else the latest)", examples=["1042"]
+    )
 
 
 class BidItemListArgs(ToolArgs):
@@ -34,8 +36,9 @@ class BidItemListArgs(ToolArgs):
 
 class ResourceListArgs(ToolArgs):
     estimate_id: str = Field(..., description="Estimate id", examples=["EST-1042"])
-    resource_type: str | None = Field(None, description="Labor, Material, Subcontract, Equipment or Other",
-                                      examples=["Subcontract"])
+    resource_type: str | None = Field(
+        None, description="Labor, Material, Subcontract, Equipment or Other", examples=["Subcontract"]
+    )
 
 
 @register
@@ -72,9 +75,12 @@ class HcssHeavyBid(App):
         Returns {"estimates": [{estimate_id, estimate_code, job_number, estimate_name, bid_date, status, total_cost,
         markup_percent, bid_total, item_count}], "count": n}.
         """
-        rows = self.select("estimates", {"job_number": args.job_number, "status": args.status},
-                           extra=date_range("bid_date", args.bid_date_from, args.bid_date_to),
-                           order_by=["job_number", "bid_date", "estimate_id"])
+        rows = self.select(
+            "estimates",
+            {"job_number": args.job_number, "status": args.status},
+            extra=date_range("bid_date", args.bid_date_from, args.bid_date_to),
+            order_by=["job_number", "bid_date", "estimate_id"],
+        )
         return {"estimates": rows, "count": len(rows)}
 
     @tool("estimates.get")
@@ -104,8 +110,9 @@ class HcssHeavyBid(App):
         total_cost}], "count": n}.
         """
         self.require("estimates", "estimate", estimate_id=args.estimate_id)
-        rows = self.select("biditems", {"estimate_id": args.estimate_id, "cost_code": args.cost_code},
-                           order_by=["item_no"])
+        rows = self.select(
+            "biditems", {"estimate_id": args.estimate_id, "cost_code": args.cost_code}, order_by=["item_no"]
+        )
         return {"biditems": rows, "count": len(rows)}
 
     @tool("resources.list")
@@ -120,8 +127,11 @@ class HcssHeavyBid(App):
         total}], "count": n}.
         """
         self.require("estimates", "estimate", estimate_id=args.estimate_id)
-        rows = self.select("resources", {"estimate_id": args.estimate_id, "resource_type": args.resource_type},
-                           order_by=["biditem_code", "resource_code"])
+        rows = self.select(
+            "resources",
+            {"estimate_id": args.estimate_id, "resource_type": args.resource_type},
+            order_by=["biditem_code", "resource_code"],
+        )
         return {"resources": rows, "count": len(rows)}
 
     # ------------------------------------------------------------------ integration (Python-level)

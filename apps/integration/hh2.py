@@ -18,8 +18,9 @@ from cfab.schema.sqlbuild import col, literal
 class VendorMapArgs(ToolArgs):
     master_vendor_id: str | None = Field(None, description="Master vendor number", examples=["V1000"])
     system: str | None = Field(None, description="System (app) name", examples=["vista_erp"])
-    name_contains: str | None = Field(None, description="Case-insensitive part of any system's spelling",
-                                      examples=["walsh"])
+    name_contains: str | None = Field(
+        None, description="Case-insensitive part of any system's spelling", examples=["walsh"]
+    )
 
 
 class VendorLookupArgs(ToolArgs):
@@ -75,8 +76,12 @@ class Hh2(App):
         if like is not None:
             sub = exp.select(col("master_vendor_id")).from_(self.tbl("vendor_map").table_expr()).where(like)
             extra = exp.In(this=col("master_vendor_id"), query=sub.subquery())
-        rows = self.select("vendor_map", {"master_vendor_id": args.master_vendor_id, "system": args.system},
-                           extra=extra, order_by=["master_vendor_id", "system"])
+        rows = self.select(
+            "vendor_map",
+            {"master_vendor_id": args.master_vendor_id, "system": args.system},
+            extra=extra,
+            order_by=["master_vendor_id", "system"],
+        )
         return {"rows": rows, "count": len(rows)}
 
     @tool("vendor_map.lookup")
@@ -91,12 +96,15 @@ class Hh2(App):
         """
         hit = self.select("vendor_map", {"system": args.system, "system_vendor_id": args.system_vendor_id})
         if not hit:
-            raise ToolError(f"no vendor with {args.system} id {args.system_vendor_id!r} in the hh2 vendor map",
-                            "not_found")
+            raise ToolError(
+                f"no vendor with {args.system} id {args.system_vendor_id!r} in the hh2 vendor map", "not_found"
+            )
         master = hit[0]["master_vendor_id"]
         rows = self.select("vendor_map", {"master_vendor_id": master})
-        return {"master_vendor_id": master,
-                "ids": {r["system"]: {"id": r["system_vendor_id"], "name": r["system_vendor_name"]} for r in rows}}
+        return {
+            "master_vendor_id": master,
+            "ids": {r["system"]: {"id": r["system_vendor_id"], "name": r["system_vendor_name"]} for r in rows},
+        }
 
     @tool("job_map.list")
     def job_map_list(self, args: JobMapArgs) -> dict[str, Any]:
@@ -108,8 +116,11 @@ class Hh2(App):
 
         Returns {"rows": [{master_job_number, system, system_job_id, job_name}], "count": n}.
         """
-        rows = self.select("job_map", {"master_job_number": args.master_job_number, "system": args.system},
-                           order_by=["master_job_number", "system"])
+        rows = self.select(
+            "job_map",
+            {"master_job_number": args.master_job_number, "system": args.system},
+            order_by=["master_job_number", "system"],
+        )
         return {"rows": rows, "count": len(rows)}
 
     @tool("cost_code_map.list")
@@ -122,8 +133,11 @@ class Hh2(App):
 
         Returns {"rows": [{cost_code, erp_system, erp_phase, erp_cost_type, description, note}], "count": n}.
         """
-        rows = self.select("cost_code_map", {"cost_code": args.cost_code, "erp_system": args.erp_system},
-                           order_by=["cost_code", "erp_system"])
+        rows = self.select(
+            "cost_code_map",
+            {"cost_code": args.cost_code, "erp_system": args.erp_system},
+            order_by=["cost_code", "erp_system"],
+        )
         return {"rows": rows, "count": len(rows)}
 
     @tool("employee_map.list")
@@ -136,8 +150,11 @@ class Hh2(App):
 
         Returns {"rows": [{master_employee_id, system, system_employee_id, employee_name}], "count": n}.
         """
-        rows = self.select("employee_map", {"master_employee_id": args.master_employee_id, "system": args.system},
-                           order_by=["master_employee_id", "system"])
+        rows = self.select(
+            "employee_map",
+            {"master_employee_id": args.master_employee_id, "system": args.system},
+            order_by=["master_employee_id", "system"],
+        )
         return {"rows": rows, "count": len(rows)}
 
     @tool("union_local_map.list")
@@ -163,7 +180,9 @@ class Hh2(App):
         """
         extra = None
         if args.system:
-            extra = exp.or_(exp.EQ(this=col("source_system"), expression=literal(args.system)),
-                            exp.EQ(this=col("target_system"), expression=literal(args.system)))
+            extra = exp.or_(
+                exp.EQ(this=col("source_system"), expression=literal(args.system)),
+                exp.EQ(this=col("target_system"), expression=literal(args.system)),
+            )
         rows = self.select("sync_log", extra=extra, order_by=["sync_id"])
         return {"rows": rows, "count": len(rows)}

@@ -83,12 +83,16 @@ def to_cell_value(ref: str, value: Any) -> Any:
             except InvalidOperation:
                 return value
         return value
-    raise ToolError(f"cell {ref}: cannot write a {type(value).__name__}; give a number, text, true/false, "
-                    "a formula like '=B2*0.1' or null to clear", "invalid_argument")
+    raise ToolError(
+        f"cell {ref}: cannot write a {type(value).__name__}; give a number, text, true/false, "
+        "a formula like '=B2*0.1' or null to clear",
+        "invalid_argument",
+    )
 
 
-def cell_rows(workbook_id: str, workbook_name: str, content: bytes,
-              sheets: set[str] | None = None) -> list[dict[str, Any]]:
+def cell_rows(
+    workbook_id: str, workbook_name: str, content: bytes, sheets: set[str] | None = None
+) -> list[dict[str, Any]]:
     """The excel.cells rows of a workbook's bytes (optionally only some sheets)."""
     return workbook_rows(workbook_id, workbook_name, content, sheets)[1]
 
@@ -98,25 +102,37 @@ def sheet_rows(workbook_id: str, content: bytes) -> list[dict[str, Any]]:
     return workbook_rows(workbook_id, "", content, set())[0]
 
 
-def workbook_rows(workbook_id: str, workbook_name: str, content: bytes,
-                  sheets: set[str] | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def workbook_rows(
+    workbook_id: str, workbook_name: str, content: bytes, sheets: set[str] | None = None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The excel.worksheets rows and the excel.cells rows (optionally only some sheets) of a
     workbook's bytes, from one parse."""
     from cfab.apps.xlsx import sheets_and_cells
 
     states, all_cells = sheets_and_cells(content)
     names = {"visible": "Visible", "hidden": "Hidden", "veryHidden": "VeryHidden"}
-    sheet_out = [{"workbook_id": workbook_id, "name": title, "position": i, "visibility": names.get(state, "Visible")}
-                 for i, (title, state) in enumerate(states)]
+    sheet_out = [
+        {"workbook_id": workbook_id, "name": title, "position": i, "visibility": names.get(state, "Visible")}
+        for i, (title, state) in enumerate(states)
+    ]
     out = []
     for c in all_cells:
         if sheets is not None and c.sheet not in sheets:
             continue
         letters, row = coordinate_from_string(c.cell)
-        out.append({"workbook_id": workbook_id, "sheet": c.sheet, "cell": c.cell, "workbook": workbook_name,
-                    "row_index": int(row), "column_index": int(column_index_from_string(letters)),
-                    "value": None if c.formula else cell_text(c.value), "formula": c.formula,
-                    "data_type": c.data_type})
+        out.append(
+            {
+                "workbook_id": workbook_id,
+                "sheet": c.sheet,
+                "cell": c.cell,
+                "workbook": workbook_name,
+                "row_index": int(row),
+                "column_index": int(column_index_from_string(letters)),
+                "value": None if c.formula else cell_text(c.value),
+                "formula": c.formula,
+                "data_type": c.data_type,
+            }
+        )
     return sheet_out, out
 
 
@@ -135,18 +151,47 @@ def standard_workbooks(clock: date) -> list[dict[str, Any]]:
     carries no store='excel' documents)."""
     ym = clock.strftime("%Y-%m")
     specs = [
-        ("wip_schedule", f"/Close/{ym}", f"WIP Schedule {ym}.xlsx",
-         f"Work-in-progress schedule as of {clock.isoformat()}"),
-        ("accrual_schedule", f"/Close/{ym}", f"Subcontract Accrual {ym}.xlsx",
-         f"Subcontract accrual schedule (template), period ending {clock.isoformat()}"),
-        ("vendor_1099", "/Tax/1099", f"1099 Vendors {clock.year - 1}.xlsx",
-         f"1099 vendor review, tax year {clock.year - 1}"),
-        ("sov_export", "/Billing/SOV", f"SOV Export {clock.isoformat()}.xlsx",
-         "Prime contract schedules of values (export)"),
+        (
+            "wip_schedule",
+            f"/Close/{ym}",
+            f"WIP Schedule {ym}.xlsx",
+            f"Work-in-progress schedule as of {clock.isoformat()}",
+        ),
+        (
+            "accrual_schedule",
+            f"/Close/{ym}",
+            f"Subcontract Accrual {ym}.xlsx",
+            f"Subcontract accrual schedule (template), period ending {clock.isoformat()}",
+        ),
+        (
+            "vendor_1099",
+            "/Tax/1099",
+            f"1099 Vendors {clock.year - 1}.xlsx",
+            f"1099 vendor review, tax year {clock.year - 1}",
+        ),
+        (
+            "sov_export",
+            "/Billing/SOV",
+            f"SOV Export {clock.isoformat()}.xlsx",
+            "Prime contract schedules of values (export)",
+        ),
     ]
-    return [{"document_id": stable_id("workbook", key), "doc_type": "workbook", "natural_key": key, "store": "excel",
-             "folder": folder, "filename": filename, "mime_type": XLSX, "title": title, "job_number": None,
-             "vendor_key": None, "created_date": clock} for key, folder, filename, title in specs]
+    return [
+        {
+            "document_id": stable_id("workbook", key),
+            "doc_type": "workbook",
+            "natural_key": key,
+            "store": "excel",
+            "folder": folder,
+            "filename": filename,
+            "mime_type": XLSX,
+            "title": title,
+            "job_number": None,
+            "vendor_key": None,
+            "created_date": clock,
+        }
+        for key, folder, filename, title in specs
+    ]
 
 
 def render_standard(con: duckdb.DuckDBPyConnection, doc: dict[str, Any]) -> bytes:
@@ -183,33 +228,42 @@ class WorkbookRefArgs(ToolArgs):
 class RangeReadArgs(ToolArgs):
     workbook: str = Field(..., description="Workbook id, name or full path", examples=["WIP Schedule 2026-01.xlsx"])
     sheet: str = Field(..., description="Worksheet name", examples=["WIP"])
-    range: str | None = Field(None, description="A1 range like 'A5:K12' or one cell 'F6'; omit for the used range",
-                              examples=["A5:K12"])
+    range: str | None = Field(
+        None, description="A1 range like 'A5:K12' or one cell 'F6'; omit for the used range", examples=["A5:K12"]
+    )
 
 
 class CellsWriteArgs(ToolArgs):
-    workbook: str = Field(..., description="Workbook id, name or full path",
-                          examples=["Subcontract Accrual 2026-01.xlsx"])
+    workbook: str = Field(
+        ..., description="Workbook id, name or full path", examples=["Subcontract Accrual 2026-01.xlsx"]
+    )
     sheet: str = Field(..., description="Worksheet name", examples=["Accrual"])
-    values: dict[str, Scalar] = Field(..., description="Cell -> value: numbers (exact), text, true/false, formulas "
-                                      "starting with '=', null to clear; a leading apostrophe keeps text as text",
-                                      examples=[{"G6": "312000.00", "H6": 280000, "J6": "=G6-H6"}])
+    values: dict[str, Scalar] = Field(
+        ...,
+        description="Cell -> value: numbers (exact), text, true/false, formulas "
+        "starting with '=', null to clear; a leading apostrophe keeps text as text",
+        examples=[{"G6": "312000.00", "H6": 280000, "J6": "=G6-H6"}],
+    )
 
 
 class SheetAddArgs(ToolArgs):
     workbook: str = Field(..., description="Workbook id, name or full path", examples=["WIP Schedule 2026-01.xlsx"])
     name: str = Field(..., description="New worksheet name (1-31 characters, none of []:*?/\\)", examples=["Review"])
-    rows: list[list[Scalar]] | None = Field(None, description="Optional rows written from A1",
-                                            examples=[[["Job", "Note"], ["1042", "ok"]]])
+    rows: list[list[Scalar]] | None = Field(
+        None, description="Optional rows written from A1", examples=[[["Job", "Note"], ["1042", "ok"]]]
+    )
 
 
 class WorkbookCreateArgs(ToolArgs):
-    name: str = Field(..., description="Workbook name (.xlsx is added if missing)",
-                      examples=["Accrual review 2026-01.xlsx"])
+    name: str = Field(
+        ..., description="Workbook name (.xlsx is added if missing)", examples=["Accrual review 2026-01.xlsx"]
+    )
     folder: str = Field("/", description="Folder path", examples=["/Close/2026-01"])
     sheets: dict[str, list[list[Scalar]]] | None = Field(
-        None, description="Optional sheets: name -> rows written from A1 (formulas start with '=')",
-        examples=[{"Summary": [["Job", "Accrual"], ["3100", "12500.00"], ["Total", "=SUM(B2:B2)"]]}])
+        None,
+        description="Optional sheets: name -> rows written from A1 (formulas start with '=')",
+        examples=[{"Summary": [["Job", "Accrual"], ["3100", "12500.00"], ["Total", "=SUM(B2:B2)"]]}],
+    )
     description: str | None = Field(None, description="Optional description", examples=["January accrual review"])
 
 
@@ -236,17 +290,30 @@ class Excel(App):
         super().seed(con, inputs)
         docs = rendered(con, stores=["excel"])
         contents = {excel_workbook_id(d): doc.content for d, doc in docs.items()}
-        if not docs and not _scalar(con, "SELECT count(*) FROM book.documents WHERE store = 'excel'") \
-                and _scalar(con, "SELECT count(*) FROM book.jobs"):
+        if (
+            not docs
+            and not _scalar(con, "SELECT count(*) FROM book.documents WHERE store = 'excel'")
+            and _scalar(con, "SELECT count(*) FROM book.jobs")
+        ):
             # the book names no workbooks yet: seed the standard four (same ids the generator's
             # book.documents rows would give them)
             domain = _scalar(con, "SELECT coalesce(min(email_domain), 'companyA.com') FROM book.company")
             for doc in standard_workbooks(inputs.clock):
                 wid = excel_workbook_id(doc["document_id"])
                 stamp = datetime.combine(doc["created_date"], time(9, 0))
-                con.execute("INSERT INTO excel.workbooks VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, NULL)",
-                            [wid, doc["filename"], doc["folder"], doc["title"], stamp, stamp,
-                             f"controller@{domain}", f"controller@{domain}"])
+                con.execute(
+                    "INSERT INTO excel.workbooks VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?, ?, NULL)",
+                    [
+                        wid,
+                        doc["filename"],
+                        doc["folder"],
+                        doc["title"],
+                        stamp,
+                        stamp,
+                        f"controller@{domain}",
+                        f"controller@{domain}",
+                    ],
+                )
                 contents[wid] = render_standard(con, doc)
         names = dict(con.execute("SELECT id, name FROM excel.workbooks").fetchall())
         books, sheets, cells = [], [], []
@@ -256,30 +323,52 @@ class Excel(App):
             sheet_part, cell_part = workbook_rows(wid, names[wid], content)
             sheets.extend(sheet_part)
             cells.extend(cell_part)
-        con.register("_cfab_books", pa.table({"id": pa.array([b[0] for b in books], pa.string()),
-                                              "content": pa.array([b[1] for b in books], pa.binary()),
-                                              "size": pa.array([b[2] for b in books], pa.int64()),
-                                              "sha256": pa.array([b[3] for b in books], pa.string())}))
+        con.register(
+            "_cfab_books",
+            pa.table(
+                {
+                    "id": pa.array([b[0] for b in books], pa.string()),
+                    "content": pa.array([b[1] for b in books], pa.binary()),
+                    "size": pa.array([b[2] for b in books], pa.int64()),
+                    "sha256": pa.array([b[3] for b in books], pa.string()),
+                }
+            ),
+        )
         try:
-            con.execute("UPDATE excel.workbooks SET content = r.content, size = r.size, sha256 = r.sha256 "
-                        "FROM _cfab_books r WHERE excel.workbooks.id = r.id")
+            con.execute(
+                "UPDATE excel.workbooks SET content = r.content, size = r.size, sha256 = r.sha256 "
+                "FROM _cfab_books r WHERE excel.workbooks.id = r.id"
+            )
         finally:
             con.unregister("_cfab_books")
         if sheets:
             con.register("_cfab_sheets", pa.Table.from_pylist(sheets))
             try:
-                con.execute("INSERT INTO excel.worksheets SELECT workbook_id, name, position, visibility "
-                            "FROM _cfab_sheets")
+                con.execute(
+                    "INSERT INTO excel.worksheets SELECT workbook_id, name, position, visibility FROM _cfab_sheets"
+                )
             finally:
                 con.unregister("_cfab_sheets")
         if cells:
-            schema = pa.schema([("workbook_id", pa.string()), ("sheet", pa.string()), ("cell", pa.string()),
-                                ("workbook", pa.string()), ("row_index", pa.int32()), ("column_index", pa.int32()),
-                                ("value", pa.string()), ("formula", pa.string()), ("data_type", pa.string())])
+            schema = pa.schema(
+                [
+                    ("workbook_id", pa.string()),
+                    ("sheet", pa.string()),
+                    ("cell", pa.string()),
+                    ("workbook", pa.string()),
+                    ("row_index", pa.int32()),
+                    ("column_index", pa.int32()),
+                    ("value", pa.string()),
+                    ("formula", pa.string()),
+                    ("data_type", pa.string()),
+                ]
+            )
             con.register("_cfab_cells", pa.Table.from_pylist(cells, schema=schema))
             try:
-                con.execute("INSERT INTO excel.cells SELECT workbook_id, sheet, cell, workbook, row_index, "
-                            "column_index, value, formula, data_type FROM _cfab_cells")
+                con.execute(
+                    "INSERT INTO excel.cells SELECT workbook_id, sheet, cell, workbook, row_index, "
+                    "column_index, value, formula, data_type FROM _cfab_cells"
+                )
             finally:
                 con.unregister("_cfab_cells")
         missing = _scalar(con, "SELECT count(*) FROM excel.workbooks WHERE content IS NULL")
@@ -287,8 +376,18 @@ class Excel(App):
             raise RuntimeError(f"excel: {missing} workbook record(s) got no rendered bytes")
 
     # ------------------------------------------------------------------ helpers
-    _META = ["id", "name", "path", "description", "size", "sha256", "created_at", "modified_at", "created_by",
-             "last_modified_by"]
+    _META = [
+        "id",
+        "name",
+        "path",
+        "description",
+        "size",
+        "sha256",
+        "created_at",
+        "modified_at",
+        "created_by",
+        "last_modified_by",
+    ]
 
     def _record(self, row: dict[str, Any]) -> dict[str, Any]:
         rec = {k: row.get(k) for k in self._META}
@@ -310,8 +409,12 @@ class Excel(App):
         if not rows:
             raise ToolError(f"no workbook {ref!r} in Excel; list them with excel.workbooks.list", "not_found")
         if len(rows) > 1:
-            raise ToolError(f"{len(rows)} workbooks are named {ref!r} (in " + ", ".join(r["path"] for r in rows)
-                            + "); give the id or the full path", "invalid_argument")
+            raise ToolError(
+                f"{len(rows)} workbooks are named {ref!r} (in "
+                + ", ".join(r["path"] for r in rows)
+                + "); give the id or the full path",
+                "invalid_argument",
+            )
         return rows[0]
 
     def _sheets(self, workbook_id: str) -> list[dict[str, Any]]:
@@ -328,17 +431,28 @@ class Excel(App):
 
     def _save(self, wb: dict[str, Any], content: bytes, sheets: set[str] | None) -> dict[str, int]:
         """Store new bytes and bring worksheets and cells (of ``sheets``, or all) in step."""
-        self.update("workbooks", {"id": wb["id"]}, {"content": content, "size": len(content),
-                                                    "sha256": sha256_hex(content), "modified_at": self.now,
-                                                    "last_modified_by": self.AGENT_LOGIN})
+        self.update(
+            "workbooks",
+            {"id": wb["id"]},
+            {
+                "content": content,
+                "size": len(content),
+                "sha256": sha256_hex(content),
+                "modified_at": self.now,
+                "last_modified_by": self.AGENT_LOGIN,
+            },
+        )
         have = {s["name"]: s for s in self._sheets(wb["id"])}
         for s in sheet_rows(wb["id"], content):
             old = have.get(s["name"])
             if old is None:
                 self.insert("worksheets", s)
             elif (old["position"], old["visibility"]) != (s["position"], s["visibility"]):
-                self.update("worksheets", {"workbook_id": wb["id"], "name": s["name"]},
-                            {"position": s["position"], "visibility": s["visibility"]})
+                self.update(
+                    "worksheets",
+                    {"workbook_id": wb["id"], "name": s["name"]},
+                    {"position": s["position"], "visibility": s["visibility"]},
+                )
         new = {(c["sheet"], c["cell"]): c for c in cell_rows(wb["id"], wb["name"], content, sheets)}
         where = {"workbook_id": wb["id"]}
         if sheets is not None:
@@ -351,8 +465,11 @@ class Excel(App):
                 self.insert("cells", c)
                 counts["inserted"] += 1
             elif (o["value"], o["formula"], o["data_type"]) != (c["value"], c["formula"], c["data_type"]):
-                self.update("cells", {"workbook_id": wb["id"], "sheet": key[0], "cell": key[1]},
-                            {"value": c["value"], "formula": c["formula"], "data_type": c["data_type"]})
+                self.update(
+                    "cells",
+                    {"workbook_id": wb["id"], "sheet": key[0], "cell": key[1]},
+                    {"value": c["value"], "formula": c["formula"], "data_type": c["data_type"]},
+                )
                 counts["updated"] += 1
         for key in old_cells.keys() - new.keys():
             self.delete("cells", {"workbook_id": wb["id"], "sheet": key[0], "cell": key[1]})
@@ -379,10 +496,13 @@ class Excel(App):
         if args.folder:
             folder = normalize_folder(args.folder)
             if folder != "/":
-                parts.append(exp.or_(exp.EQ(this=col("path"), expression=literal(folder)),
-                                     exp.func("starts_with", col("path"), literal(folder + "/"))))
-        rows = self.select("workbooks", extra=all_of(*parts), columns=self._META,
-                           order_by=["path", "name"])
+                parts.append(
+                    exp.or_(
+                        exp.EQ(this=col("path"), expression=literal(folder)),
+                        exp.func("starts_with", col("path"), literal(folder + "/")),
+                    )
+                )
+        rows = self.select("workbooks", extra=all_of(*parts), columns=self._META, order_by=["path", "name"])
         out = []
         for r in rows:
             rec = self._record(r)
@@ -400,20 +520,35 @@ class Excel(App):
         Returns {"workbook": {...}, "sheets": [{name, position, visibility, used_range: "A1:K37", cell_count}], "count": n}.
         """  # noqa: E501 - the docstring is the tool description, kept as it is
         wb = self._workbook(args.workbook, with_content=False)
-        stats = {r["sheet"]: r for r in self.query(
-            exp.select("sheet", exp.alias_(exp.Max(this=col("row_index")), "max_row"),
-                       exp.alias_(exp.Max(this=col("column_index")), "max_col"),
-                       exp.alias_(exp.Count(this=exp.Star()), "n"))
-            .from_(self.tbl("cells").table_expr())
-            .where(exp.EQ(this=col("workbook_id"), expression=literal(wb["id"]))).group_by("sheet"))}
+        stats = {
+            r["sheet"]: r
+            for r in self.query(
+                exp.select(
+                    "sheet",
+                    exp.alias_(exp.Max(this=col("row_index")), "max_row"),
+                    exp.alias_(exp.Max(this=col("column_index")), "max_col"),
+                    exp.alias_(exp.Count(this=exp.Star()), "n"),
+                )
+                .from_(self.tbl("cells").table_expr())
+                .where(exp.EQ(this=col("workbook_id"), expression=literal(wb["id"])))
+                .group_by("sheet")
+            )
+        }
         from openpyxl.utils import get_column_letter
 
         out = []
         for s in self._sheets(wb["id"]):
             st = stats.get(s["name"])
             used = f"A1:{get_column_letter(st['max_col'])}{st['max_row']}" if st else None
-            out.append({"name": s["name"], "position": s["position"], "visibility": s["visibility"],
-                        "used_range": used, "cell_count": int(st["n"]) if st else 0})
+            out.append(
+                {
+                    "name": s["name"],
+                    "position": s["position"],
+                    "visibility": s["visibility"],
+                    "used_range": used,
+                    "cell_count": int(st["n"]) if st else 0,
+                }
+            )
         return {"workbook": self._record(wb), "sheets": out, "count": len(out)}
 
     @tool("range.read")
@@ -435,11 +570,18 @@ class Excel(App):
         sheet = self._sheet(wb, args.sheet)
         rng = args.range
         if not rng:
-            stat = self.query(exp.select(exp.alias_(exp.Max(this=col("row_index")), "r"),
-                                         exp.alias_(exp.Max(this=col("column_index")), "c"))
-                              .from_(self.tbl("cells").table_expr())
-                              .where(exp.and_(exp.EQ(this=col("workbook_id"), expression=literal(wb["id"])),
-                                              exp.EQ(this=col("sheet"), expression=literal(sheet)))))[0]
+            stat = self.query(
+                exp.select(
+                    exp.alias_(exp.Max(this=col("row_index")), "r"), exp.alias_(exp.Max(this=col("column_index")), "c")
+                )
+                .from_(self.tbl("cells").table_expr())
+                .where(
+                    exp.and_(
+                        exp.EQ(this=col("workbook_id"), expression=literal(wb["id"])),
+                        exp.EQ(this=col("sheet"), expression=literal(sheet)),
+                    )
+                )
+            )[0]
             if stat["r"] is None:
                 return {"workbook": wb["name"], "sheet": sheet, "range": None, "values": [], "formulas": []}
             from openpyxl.utils import get_column_letter
@@ -451,10 +593,11 @@ class Excel(App):
             bounds = range_boundaries(text if ":" in text else f"{text}:{text}")
         except (ValueError, TypeError):
             bounds = None  # read_range explains what is wrong with it
-        if bounds and None not in bounds and \
-                (bounds[2] - bounds[0] + 1) * (bounds[3] - bounds[1] + 1) > MAX_READ_CELLS:
-            raise ToolError(f"range {rng} has more than {MAX_READ_CELLS} cells; read at most {MAX_READ_CELLS} "
-                            "at a time", "invalid_argument")
+        if bounds and None not in bounds and (bounds[2] - bounds[0] + 1) * (bounds[3] - bounds[1] + 1) > MAX_READ_CELLS:
+            raise ToolError(
+                f"range {rng} has more than {MAX_READ_CELLS} cells; read at most {MAX_READ_CELLS} at a time",
+                "invalid_argument",
+            )
         try:
             values = read_range(content, sheet, rng)
             formulas = read_range(content, sheet, rng, formulas=True)
@@ -463,10 +606,13 @@ class Excel(App):
         n = sum(len(r) for r in values)
         if n > MAX_READ_CELLS:
             raise ToolError(f"range {rng} has {n} cells; read at most {MAX_READ_CELLS} at a time", "invalid_argument")
-        return {"workbook": wb["name"], "sheet": sheet, "range": rng,
-                "values": [[shown(v) for v in row] for row in values],
-                "formulas": [[f if isinstance(f, str) and f.startswith("=") else None for f in row]
-                             for row in formulas]}
+        return {
+            "workbook": wb["name"],
+            "sheet": sheet,
+            "range": rng,
+            "values": [[shown(v) for v in row] for row in values],
+            "formulas": [[f if isinstance(f, str) and f.startswith("=") else None for f in row] for row in formulas],
+        }
 
     @tool("cells.write", writes=True)
     def cells_write(self, args: CellsWriteArgs) -> dict[str, Any]:
@@ -485,7 +631,7 @@ class Excel(App):
         from cfab.apps.xlsx import write_cells
 
         if not args.values:
-            raise ToolError("values is empty: give at least one cell, e.g. {\"B2\": \"123.45\"}", "invalid_argument")
+            raise ToolError('values is empty: give at least one cell, e.g. {"B2": "123.45"}', "invalid_argument")
         wb = self._workbook(args.workbook)
         sheet = self._sheet(wb, args.sheet)
         values = {ref.strip().upper(): to_cell_value(ref, v) for ref, v in args.values.items()}
@@ -494,9 +640,14 @@ class Excel(App):
         except XlsxError as exc:
             raise self._xlsx_error(exc) from None
         counts = self._save(wb, content, {sheet})
-        written = [{"cell": ref.replace("$", ""),
-                    "value": None if isinstance(v, str) and v.startswith("=") else shown(v),
-                    "formula": v if isinstance(v, str) and v.startswith("=") else None} for ref, v in values.items()]
+        written = [
+            {
+                "cell": ref.replace("$", ""),
+                "value": None if isinstance(v, str) and v.startswith("=") else shown(v),
+                "formula": v if isinstance(v, str) and v.startswith("=") else None,
+            }
+            for ref, v in values.items()
+        ]
         after = self._workbook(wb["id"], with_content=False)
         return {"workbook": self._record(after), "sheet": sheet, "written": written, "cells_changed": counts}
 
@@ -518,16 +669,23 @@ class Excel(App):
         wb = self._workbook(args.workbook)
         try:
             content = add_sheet(bytes(wb["content"]), args.name)
-            values = {f"{get_column_letter(c)}{r}": to_cell_value(f"{get_column_letter(c)}{r}", v)
-                      for r, row in enumerate(args.rows or [], start=1) for c, v in enumerate(row, start=1)
-                      if v is not None}
+            values = {
+                f"{get_column_letter(c)}{r}": to_cell_value(f"{get_column_letter(c)}{r}", v)
+                for r, row in enumerate(args.rows or [], start=1)
+                for c, v in enumerate(row, start=1)
+                if v is not None
+            }
             if values:
                 content = write_cells(content, args.name, values)
         except XlsxError as exc:
             raise self._xlsx_error(exc) from None
         self._save(wb, content, {args.name})
-        return {"workbook": self._record(self._workbook(wb["id"], with_content=False)), "sheet": args.name,
-                "sheets": [s["name"] for s in self._sheets(wb["id"])], "cells_written": len(values)}
+        return {
+            "workbook": self._record(self._workbook(wb["id"], with_content=False)),
+            "sheet": args.name,
+            "sheets": [s["name"] for s in self._sheets(wb["id"])],
+            "cells_written": len(values),
+        }
 
     @tool("workbooks.create", writes=True)
     def workbooks_create(self, args: WorkbookCreateArgs) -> dict[str, Any]:
@@ -547,23 +705,38 @@ class Excel(App):
         name = args.name if args.name.lower().endswith(".xlsx") else args.name + ".xlsx"
         check_name(name, "workbook name")
         folder = normalize_folder(args.folder)
-        clash = self.select("workbooks", {"path": folder},
-                            extra=ieq("name", name, trim=False),
-                            columns=["id"])
+        clash = self.select("workbooks", {"path": folder}, extra=ieq("name", name, trim=False), columns=["id"])
         if clash:
-            raise ToolError(f"a workbook named {name!r} already exists in {folder} (id {clash[0]['id']}); "
-                            "write to it with excel.cells.write or choose another name", "conflict")
+            raise ToolError(
+                f"a workbook named {name!r} already exists in {folder} (id {clash[0]['id']}); "
+                "write to it with excel.cells.write or choose another name",
+                "conflict",
+            )
         sheets = args.sheets or {"Sheet1": []}
         try:
-            content = create_workbook({s: [[to_cell_value(f"{s}!R{i}", v) for v in row]
-                                           for i, row in enumerate(rows, 1)]
-                                       for s, rows in sheets.items()}, created=self.today)
+            content = create_workbook(
+                {
+                    s: [[to_cell_value(f"{s}!R{i}", v) for v in row] for i, row in enumerate(rows, 1)]
+                    for s, rows in sheets.items()
+                },
+                created=self.today,
+            )
         except XlsxError as exc:
             raise self._xlsx_error(exc) from None
         wid = "01" + self.new_id("workbook", folder, name.lower(), length=32).upper()
-        row = {"id": wid, "name": name, "path": folder, "description": args.description, "size": len(content),
-               "sha256": sha256_hex(content), "created_at": self.now, "modified_at": self.now,
-               "created_by": self.AGENT_LOGIN, "last_modified_by": self.AGENT_LOGIN, "content": content}
+        row = {
+            "id": wid,
+            "name": name,
+            "path": folder,
+            "description": args.description,
+            "size": len(content),
+            "sha256": sha256_hex(content),
+            "created_at": self.now,
+            "modified_at": self.now,
+            "created_by": self.AGENT_LOGIN,
+            "last_modified_by": self.AGENT_LOGIN,
+            "content": content,
+        }
         self.insert("workbooks", row)
         for s in sheet_rows(wid, content):
             self.insert("worksheets", s)

@@ -26,12 +26,20 @@ from cfab.apps.tooling import NoArgs, ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
 from cfab.seeds.determinism import BuildInputs
 
-_EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
-                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
+_EMAIL = re.compile(
+    r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
+)
 _NAMED = re.compile(r"^\s*(?:\"?([^\"<]*)\"?\s*)?<([^>]+)>\s*$")
 _TERMS = re.compile(r'"([^"]+)"|(\S+)')
-FOLDER_ALIASES = {"inbox": "inbox", "sent": "sentitems", "sent items": "sentitems", "sentitems": "sentitems",
-                  "drafts": "drafts", "draft": "drafts"}
+FOLDER_ALIASES = {
+    "inbox": "inbox",
+    "sent": "sentitems",
+    "sent items": "sentitems",
+    "sentitems": "sentitems",
+    "drafts": "drafts",
+    "draft": "drafts",
+}
 Recipients = list[str] | str
 
 
@@ -60,8 +68,9 @@ def parse_recipients(value: Recipients | None, what: str, *, required: bool = Fa
         m = _NAMED.match(text)
         addr = (m.group(2) if m else text).strip()
         if not _EMAIL.match(addr):
-            raise ToolError(f"{what}: {text!r} is not a well-formed email address (like pm@companyA.com)",
-                            "invalid_argument")
+            raise ToolError(
+                f"{what}: {text!r} is not a well-formed email address (like pm@companyA.com)", "invalid_argument"
+            )
         out.append(addr)
     if required and not out:
         raise ToolError(f"{what}: give at least one recipient address", "invalid_argument")
@@ -76,54 +85,78 @@ def preview(body: str) -> str:
 # arguments
 # ------------------------------------------------------------------------------------------
 class SearchArgs(ToolArgs):
-    query: str | None = Field(None, description="Words that must all appear in the subject, body or sender "
-                              "(case-insensitive; quote a phrase)", examples=["JSM-88421"])
-    mailbox: str | None = Field(None, description="Mailbox address; omit for every mailbox",
-                                examples=["ap@companyA.com"])
+    query: str | None = Field(
+        None,
+        description="Words that must all appear in the subject, body or sender (case-insensitive; quote a phrase)",
+        examples=["JSM-88421"],
+    )
+    mailbox: str | None = Field(
+        None, description="Mailbox address; omit for every mailbox", examples=["ap@companyA.com"]
+    )
     folder: str | None = Field(None, description="Inbox, Sent Items or Drafts", examples=["Inbox"])
     from_address: str | None = Field(None, description="Part of the sender's address", examples=["jsmitchell"])
-    date_from: date | None = Field(None, description="Received (or, for drafts, created) on or after (ISO date)",
-                                   examples=["2026-01-01"])
-    date_to: date | None = Field(None, description="Received (or created) on or before (ISO date)",
-                                 examples=["2026-01-31"])
-    has_attachment: bool | None = Field(None, description="Only messages with (true) or without (false) attachments",
-                                        examples=[True])
+    date_from: date | None = Field(
+        None, description="Received (or, for drafts, created) on or after (ISO date)", examples=["2026-01-01"]
+    )
+    date_to: date | None = Field(
+        None, description="Received (or created) on or before (ISO date)", examples=["2026-01-31"]
+    )
+    has_attachment: bool | None = Field(
+        None, description="Only messages with (true) or without (false) attachments", examples=[True]
+    )
     unread_only: bool = Field(False, description="Only unread messages", examples=[False])
     limit: int = Field(50, ge=1, le=200, description="At most this many messages (newest first)", examples=[50])
     offset: int = Field(0, ge=0, description="Skip this many (paging)", examples=[0])
 
 
 class ReadArgs(ToolArgs):
-    message_id: str = Field(..., description="Message id from outlook.search",
-                            examples=["AAMk69e64251955c0d1e2f3a4b5c6d7e8f90"])
-    include_thread: bool = Field(False, description="Also list the other messages of the conversation",
-                                 examples=[False])
+    message_id: str = Field(
+        ..., description="Message id from outlook.search", examples=["AAMk69e64251955c0d1e2f3a4b5c6d7e8f90"]
+    )
+    include_thread: bool = Field(
+        False, description="Also list the other messages of the conversation", examples=[False]
+    )
 
 
 class AttachmentOcrArgs(ToolArgs):
-    attachment_id: str = Field(..., description="Attachment id from outlook.read",
-                               examples=["AAMkAt0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6"])
+    attachment_id: str = Field(
+        ..., description="Attachment id from outlook.read", examples=["AAMkAt0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6"]
+    )
     tables: bool = Field(True, description="Also lift ruled tables (slower)", examples=[True])
     include_text: bool = Field(True, description="Return the full page text too", examples=[True])
 
 
 class DraftArgs(ToolArgs):
-    to: Recipients = Field(..., description="Recipient address(es): a list or a comma-separated string",
-                           examples=[["pm@companyA.com"]])
-    subject: str | None = Field(None, description="Subject (optional when replying: 'RE: <original>')",
-                                examples=["Approve PO 9140-75 invoice JSM-88421"])
+    to: Recipients = Field(
+        ..., description="Recipient address(es): a list or a comma-separated string", examples=[["pm@companyA.com"]]
+    )
+    subject: str | None = Field(
+        None,
+        description="Subject (optional when replying: 'RE: <original>')",
+        examples=["Approve PO 9140-75 invoice JSM-88421"],
+    )
     body: str = Field(..., description="Plain-text body", examples=["Please approve invoice JSM-88421 ($14,350.00)."])
     cc: Recipients | None = Field(None, description="Cc address(es)", examples=[["controller@companyA.com"]])
     bcc: Recipients | None = Field(None, description="Bcc address(es)", examples=[[]])
     attachment_file_ids: list[str] | None = Field(
-        None, description="Files to attach: Box file ids, SharePoint item ids, Excel workbook ids, full paths, or "
-        "Outlook attachment ids", examples=[["462638810532"]])
-    mailbox: str | None = Field(None, description="Mailbox the draft is saved in and sent from (default: the AP "
-                                "mailbox)", examples=["ap@companyA.com"])
-    reply_to_message_id: str | None = Field(None, description="Message this draft replies to (same conversation)",
-                                            examples=["AAMk69e64251955c0d1e2f3a4b5c6d7e8f90"])
-    importance: Literal["low", "normal", "high"] = Field("normal", description="low, normal or high",
-                                                         examples=["normal"])
+        None,
+        description="Files to attach: Box file ids, SharePoint item ids, Excel workbook ids, full paths, or "
+        "Outlook attachment ids",
+        examples=[["462638810532"]],
+    )
+    mailbox: str | None = Field(
+        None,
+        description="Mailbox the draft is saved in and sent from (default: the AP mailbox)",
+        examples=["ap@companyA.com"],
+    )
+    reply_to_message_id: str | None = Field(
+        None,
+        description="Message this draft replies to (same conversation)",
+        examples=["AAMk69e64251955c0d1e2f3a4b5c6d7e8f90"],
+    )
+    importance: Literal["low", "normal", "high"] = Field(
+        "normal", description="low, normal or high", examples=["normal"]
+    )
 
 
 class DraftUpdateArgs(ToolArgs):
@@ -133,23 +166,32 @@ class DraftUpdateArgs(ToolArgs):
     bcc: Recipients | None = Field(None, description="New bcc list (replaces; [] clears)", examples=[[]])
     subject: str | None = Field(None, description="New subject", examples=["Approve PO 9140-75"])
     body: str | None = Field(None, description="New body", examples=["Updated: please approve by Friday."])
-    add_attachment_file_ids: list[str] | None = Field(None, description="Files to attach (as in outlook_draft)",
-                                                      examples=[["462638810532"]])
-    remove_attachment_ids: list[str] | None = Field(None, description="Attachment ids of this draft to remove",
-                                                    examples=[["AAMkAt0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6"]])
-    importance: Literal["low", "normal", "high"] | None = Field(None, description="low, normal or high",
-                                                                examples=["high"])
+    add_attachment_file_ids: list[str] | None = Field(
+        None, description="Files to attach (as in outlook_draft)", examples=[["462638810532"]]
+    )
+    remove_attachment_ids: list[str] | None = Field(
+        None,
+        description="Attachment ids of this draft to remove",
+        examples=[["AAMkAt0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6"]],
+    )
+    importance: Literal["low", "normal", "high"] | None = Field(
+        None, description="low, normal or high", examples=["high"]
+    )
 
 
 class SendArgs(ToolArgs):
-    draft_id: str | None = Field(None, description="The draft to send; or give to/subject/body for a new message",
-                                 examples=["AAMk0f1e2d3c4b5a69788796a5b4c3d2e1f0"])
+    draft_id: str | None = Field(
+        None,
+        description="The draft to send; or give to/subject/body for a new message",
+        examples=["AAMk0f1e2d3c4b5a69788796a5b4c3d2e1f0"],
+    )
     to: Recipients | None = Field(None, description="Recipients of a new message", examples=[["pm@companyA.com"]])
     subject: str | None = Field(None, description="Subject of a new message", examples=["Approve PO 9140-75"])
     body: str | None = Field(None, description="Body of a new message", examples=["Please approve."])
     cc: Recipients | None = Field(None, description="Cc of a new message", examples=[[]])
-    attachment_file_ids: list[str] | None = Field(None, description="Files to attach to a new message",
-                                                  examples=[["462638810532"]])
+    attachment_file_ids: list[str] | None = Field(
+        None, description="Files to attach to a new message", examples=[["462638810532"]]
+    )
     mailbox: str | None = Field(None, description="Mailbox to send a new message from", examples=["ap@companyA.com"])
 
 
@@ -176,22 +218,31 @@ class Outlook(App):
         super().seed(con, inputs)
         pairs: list[tuple[str, str]] = []
         for message_id, ids in con.execute(
-                "SELECT message_id, attachment_document_ids FROM book.emails "
-                "WHERE coalesce(trim(attachment_document_ids), '') <> '' ORDER BY message_id").fetchall():
+            "SELECT message_id, attachment_document_ids FROM book.emails "
+            "WHERE coalesce(trim(attachment_document_ids), '') <> '' ORDER BY message_id"
+        ).fetchall():
             for n, doc_id in enumerate(ids.split(","), start=1):
                 pairs.append((attachment_key(message_id, n), doc_id.strip()))
         if not pairs:
             return
         docs = rendered(con, document_ids={d for _, d in pairs})
         found = [(att, docs[d]) for att, d in pairs if d in docs]
-        con.register("_cfab_att", pa.table({
-            "id": pa.array([a for a, _ in found], pa.string()),
-            "content": pa.array([d.content for _, d in found], pa.binary()),
-            "size": pa.array([d.size for _, d in found], pa.int64()),
-            "sha256": pa.array([d.sha256 for _, d in found], pa.string())}))
+        con.register(
+            "_cfab_att",
+            pa.table(
+                {
+                    "id": pa.array([a for a, _ in found], pa.string()),
+                    "content": pa.array([d.content for _, d in found], pa.binary()),
+                    "size": pa.array([d.size for _, d in found], pa.int64()),
+                    "sha256": pa.array([d.sha256 for _, d in found], pa.string()),
+                }
+            ),
+        )
         try:
-            con.execute("UPDATE outlook.attachments SET contentBytes = r.content, size = r.size, sha256 = r.sha256 "
-                        "FROM _cfab_att r WHERE outlook.attachments.id = r.id")
+            con.execute(
+                "UPDATE outlook.attachments SET contentBytes = r.content, size = r.size, sha256 = r.sha256 "
+                "FROM _cfab_att r WHERE outlook.attachments.id = r.id"
+            )
         finally:
             con.unregister("_cfab_att")
         row = con.execute("SELECT count(*) FROM outlook.attachments WHERE contentBytes IS NULL").fetchone()
@@ -201,12 +252,39 @@ class Outlook(App):
             raise RuntimeError(f"outlook: {missing} attachment(s) got no rendered bytes")
 
     # ------------------------------------------------------------------ helpers
-    _MSG_COLS = ["id", "mailbox", "parentFolderId", "conversationId", "internetMessageId", "inReplyToId", "subject",
-                 "bodyPreview", "from_address", "toRecipients", "ccRecipients", "bccRecipients", "importance",
-                 "sentDateTime", "receivedDateTime", "createdDateTime", "lastModifiedDateTime", "isRead", "isDraft",
-                 "hasAttachments"]
-    _ATT_COLS = ["id", "message_id", "name", "contentType", "size", "sha256", "isInline", "linked_app",
-                 "linked_file_id"]
+    _MSG_COLS = [
+        "id",
+        "mailbox",
+        "parentFolderId",
+        "conversationId",
+        "internetMessageId",
+        "inReplyToId",
+        "subject",
+        "bodyPreview",
+        "from_address",
+        "toRecipients",
+        "ccRecipients",
+        "bccRecipients",
+        "importance",
+        "sentDateTime",
+        "receivedDateTime",
+        "createdDateTime",
+        "lastModifiedDateTime",
+        "isRead",
+        "isDraft",
+        "hasAttachments",
+    ]
+    _ATT_COLS = [
+        "id",
+        "message_id",
+        "name",
+        "contentType",
+        "size",
+        "sha256",
+        "isInline",
+        "linked_app",
+        "linked_file_id",
+    ]
 
     def _folders(self) -> dict[str, dict[str, Any]]:
         return {f["id"]: f for f in self.select("mailFolders")}
@@ -230,12 +308,24 @@ class Outlook(App):
 
     def _summary(self, m: dict[str, Any], folders: dict[str, dict[str, Any]]) -> dict[str, Any]:
         folder = folders.get(m["parentFolderId"], {})
-        return {"id": m["id"], "mailbox": m["mailbox"], "folder": folder.get("displayName"),
-                "conversationId": m["conversationId"], "subject": m["subject"], "from": m["from_address"],
-                "to": _split(m["toRecipients"]), "cc": _split(m["ccRecipients"]),
-                "receivedDateTime": m["receivedDateTime"], "sentDateTime": m["sentDateTime"],
-                "lastModifiedDateTime": m["lastModifiedDateTime"], "isRead": m["isRead"], "isDraft": m["isDraft"],
-                "hasAttachments": m["hasAttachments"], "importance": m["importance"], "bodyPreview": m["bodyPreview"]}
+        return {
+            "id": m["id"],
+            "mailbox": m["mailbox"],
+            "folder": folder.get("displayName"),
+            "conversationId": m["conversationId"],
+            "subject": m["subject"],
+            "from": m["from_address"],
+            "to": _split(m["toRecipients"]),
+            "cc": _split(m["ccRecipients"]),
+            "receivedDateTime": m["receivedDateTime"],
+            "sentDateTime": m["sentDateTime"],
+            "lastModifiedDateTime": m["lastModifiedDateTime"],
+            "isRead": m["isRead"],
+            "isDraft": m["isDraft"],
+            "hasAttachments": m["hasAttachments"],
+            "importance": m["importance"],
+            "bodyPreview": m["bodyPreview"],
+        }
 
     def _message(self, message_id: str, *, body: bool = True) -> dict[str, Any]:
         cols = self._MSG_COLS + (["body"] if body else [])
@@ -250,8 +340,10 @@ class Outlook(App):
     def _draft(self, draft_id: str) -> dict[str, Any]:
         m = self._message(draft_id)
         if not m["isDraft"]:
-            raise ToolError(f"message {draft_id} is not a draft (it was sent or received); it cannot be edited or "
-                            "sent again", "rejected")
+            raise ToolError(
+                f"message {draft_id} is not a draft (it was sent or received); it cannot be edited or sent again",
+                "rejected",
+            )
         return m
 
     def _file(self, ref: str) -> dict[str, Any]:
@@ -261,8 +353,13 @@ class Outlook(App):
         rows = self.select("attachments", {"id": ref}, columns=self._ATT_COLS + ["contentBytes"])
         if rows:
             a = rows[0]
-            return {"name": a["name"], "contentType": a["contentType"], "content": bytes(a["contentBytes"]),
-                    "linked_app": a["linked_app"], "linked_file_id": a["linked_file_id"]}
+            return {
+                "name": a["name"],
+                "contentType": a["contentType"],
+                "content": bytes(a["contentBytes"]),
+                "linked_app": a["linked_app"],
+                "linked_file_id": a["linked_file_id"],
+            }
         searched = ["Outlook attachments"]
         for app_name in self.FILE_APPS:
             app = self.ctx.apps.get(app_name)
@@ -272,27 +369,48 @@ class Outlook(App):
             try:
                 if app_name == "excel":
                     rec, content = app.workbook_bytes(ref)  # type: ignore[attr-defined]
-                    return {"name": rec["name"], "contentType": mime_of(rec["name"]), "content": content,
-                            "linked_app": "excel", "linked_file_id": rec["id"]}
+                    return {
+                        "name": rec["name"],
+                        "contentType": mime_of(rec["name"]),
+                        "content": content,
+                        "linked_app": "excel",
+                        "linked_file_id": rec["id"],
+                    }
                 rec = app.find_file(ref) if ref.startswith("/") else app.file_record(ref)  # type: ignore[attr-defined]
                 if rec is None:
                     continue
                 rec, content = app.file_bytes(rec["id"])  # type: ignore[attr-defined]
-                return {"name": rec["name"], "contentType": rec["mime_type"], "content": content,
-                        "linked_app": app_name, "linked_file_id": rec["id"]}
+                return {
+                    "name": rec["name"],
+                    "contentType": rec["mime_type"],
+                    "content": content,
+                    "linked_app": app_name,
+                    "linked_file_id": rec["id"],
+                }
             except ToolError:
                 continue
-        raise ToolError(f"no file {ref!r} to attach; searched {', '.join(searched)} (a Box file id, SharePoint item "
-                        "id, Excel workbook id or full path, or an Outlook attachment id)", "not_found")
+        raise ToolError(
+            f"no file {ref!r} to attach; searched {', '.join(searched)} (a Box file id, SharePoint item "
+            "id, Excel workbook id or full path, or an Outlook attachment id)",
+            "not_found",
+        )
 
     def _attach(self, message_id: str, refs: list[str], start: int) -> list[dict[str, Any]]:
         out = []
         for i, ref in enumerate(refs, start=start):
             f = self._file(ref)
-            row = {"id": "AAMkAt" + self.new_id("attachment", message_id, i, ref, length=32),
-                   "message_id": message_id, "name": f["name"], "contentType": f["contentType"],
-                   "size": len(f["content"]), "sha256": sha256_hex(f["content"]), "isInline": False,
-                   "linked_app": f["linked_app"], "linked_file_id": f["linked_file_id"], "contentBytes": f["content"]}
+            row = {
+                "id": "AAMkAt" + self.new_id("attachment", message_id, i, ref, length=32),
+                "message_id": message_id,
+                "name": f["name"],
+                "contentType": f["contentType"],
+                "size": len(f["content"]),
+                "sha256": sha256_hex(f["content"]),
+                "isInline": False,
+                "linked_app": f["linked_app"],
+                "linked_file_id": f["linked_file_id"],
+                "contentBytes": f["content"],
+            }
             self.insert("attachments", row)
             out.append({k: row[k] for k in self._ATT_COLS})
         return out
@@ -312,17 +430,32 @@ class Outlook(App):
         Returns {"mailboxes": [{id: "ap@companyA.com", displayName, folders: [{id, displayName, wellKnownName,
         total, unread}]}], "count": n}.
         """
-        counts = {(r["parentFolderId"]): r for r in self.query(
-            exp.select("parentFolderId", exp.alias_(exp.Count(this=exp.Star()), "total"),
-                       exp.alias_(exp.func("count_if", exp.Not(this=col("isRead"))), "unread"))
-            .from_(self.tbl("messages").table_expr()).group_by("parentFolderId"))}
+        counts = {
+            (r["parentFolderId"]): r
+            for r in self.query(
+                exp.select(
+                    "parentFolderId",
+                    exp.alias_(exp.Count(this=exp.Star()), "total"),
+                    exp.alias_(exp.func("count_if", exp.Not(this=col("isRead"))), "unread"),
+                )
+                .from_(self.tbl("messages").table_expr())
+                .group_by("parentFolderId")
+            )
+        }
         out = []
         for m in self.select("mailboxes"):
             folders = []
             for f in self.select("mailFolders", {"mailbox": m["id"]}, order_by=["wellKnownName"]):
                 c = counts.get(f["id"], {})
-                folders.append({"id": f["id"], "displayName": f["displayName"], "wellKnownName": f["wellKnownName"],
-                                "total": int(c.get("total", 0)), "unread": int(c.get("unread", 0))})
+                folders.append(
+                    {
+                        "id": f["id"],
+                        "displayName": f["displayName"],
+                        "wellKnownName": f["wellKnownName"],
+                        "total": int(c.get("total", 0)),
+                        "unread": int(c.get("unread", 0)),
+                    }
+                )
             out.append({"id": m["id"], "displayName": m["displayName"], "folders": folders})
         return {"mailboxes": out, "count": len(out)}
 
@@ -365,10 +498,9 @@ class Outlook(App):
             parts.append(exp.EQ(this=col("hasAttachments"), expression=exp.Boolean(this=args.has_attachment)))
         if args.unread_only:
             parts.append(exp.Not(this=col("isRead")))
-        rows = self.select("messages", extra=all_of(*parts), columns=self._MSG_COLS,
-                           order_by=["id"])
+        rows = self.select("messages", extra=all_of(*parts), columns=self._MSG_COLS, order_by=["id"])
         rows.sort(key=lambda m: m["receivedDateTime"] or m["createdDateTime"], reverse=True)
-        page = rows[args.offset:args.offset + args.limit]
+        page = rows[args.offset : args.offset + args.limit]
         return {"messages": [self._summary(m, folders) for m in page], "count": len(page), "total": len(rows)}
 
     @tool("read")
@@ -388,13 +520,23 @@ class Outlook(App):
         m = self._message(args.message_id)
         folders = self._folders()
         msg = self._summary(m, folders)
-        msg.update({"bcc": _split(m["bccRecipients"]), "body": m["body"], "internetMessageId": m["internetMessageId"],
-                    "inReplyToId": m["inReplyToId"]})
+        msg.update(
+            {
+                "bcc": _split(m["bccRecipients"]),
+                "body": m["body"],
+                "internetMessageId": m["internetMessageId"],
+                "inReplyToId": m["inReplyToId"],
+            }
+        )
         msg.pop("bodyPreview", None)
         out: dict[str, Any] = {"message": msg, "attachments": self._attachments(m["id"])}
         if args.include_thread:
-            others = self.select("messages", {"conversationId": m["conversationId"]}, columns=self._MSG_COLS,
-                                 order_by=["createdDateTime", "id"])
+            others = self.select(
+                "messages",
+                {"conversationId": m["conversationId"]},
+                columns=self._MSG_COLS,
+                order_by=["createdDateTime", "id"],
+            )
             out["thread"] = [self._summary(o, folders) for o in others if o["id"] != m["id"]]
         return out
 
@@ -413,8 +555,9 @@ class Outlook(App):
         """
         rows = self.select("attachments", {"id": args.attachment_id.strip()}, columns=self._ATT_COLS + ["contentBytes"])
         if not rows:
-            raise ToolError(f"no attachment {args.attachment_id!r}; list a message's attachments with outlook.read",
-                            "not_found")
+            raise ToolError(
+                f"no attachment {args.attachment_id!r}; list a message's attachments with outlook.read", "not_found"
+            )
         a = rows[0]
         content = bytes(a["contentBytes"] or b"")
         if not (a["contentType"] == "application/pdf" or content[:5] == b"%PDF-"):
@@ -462,14 +605,29 @@ class Outlook(App):
                 break
             k += 1
         conversation = reply["conversationId"] if reply else "AAQk" + self.new_id("thread", draft_id, length=32)
-        row = {"id": draft_id, "mailbox": mailbox, "parentFolderId": self._folder_id(mailbox, "drafts"),
-               "conversationId": conversation, "internetMessageId": None,
-               "inReplyToId": reply["id"] if reply else None, "subject": subject, "body": args.body,
-               "bodyPreview": preview(args.body), "from_address": mailbox, "toRecipients": ",".join(to),
-               "ccRecipients": ",".join(cc) or None, "bccRecipients": ",".join(bcc) or None, "importance": importance,
-               "sentDateTime": None, "receivedDateTime": None, "createdDateTime": self.now,
-               "lastModifiedDateTime": self.now, "isRead": True, "isDraft": True,
-               "hasAttachments": bool(args.attachment_file_ids)}
+        row = {
+            "id": draft_id,
+            "mailbox": mailbox,
+            "parentFolderId": self._folder_id(mailbox, "drafts"),
+            "conversationId": conversation,
+            "internetMessageId": None,
+            "inReplyToId": reply["id"] if reply else None,
+            "subject": subject,
+            "body": args.body,
+            "bodyPreview": preview(args.body),
+            "from_address": mailbox,
+            "toRecipients": ",".join(to),
+            "ccRecipients": ",".join(cc) or None,
+            "bccRecipients": ",".join(bcc) or None,
+            "importance": importance,
+            "sentDateTime": None,
+            "receivedDateTime": None,
+            "createdDateTime": self.now,
+            "lastModifiedDateTime": self.now,
+            "isRead": True,
+            "isDraft": True,
+            "hasAttachments": bool(args.attachment_file_ids),
+        }
         self.insert("messages", row)
         attachments = self._attach(draft_id, list(args.attachment_file_ids or []), 1)
         return {"draft": self._summary(row, self._folders()), "attachments": attachments}
@@ -548,8 +706,11 @@ class Outlook(App):
         if args.draft_id:
             extra = [k for k in ("to", "subject", "body", "cc", "attachment_file_ids", "mailbox") if getattr(args, k)]
             if extra:
-                raise ToolError(f"give a draft_id OR a new message, not both (also got {', '.join(extra)}); edit the "
-                                "draft with outlook.drafts.update first", "invalid_argument")
+                raise ToolError(
+                    f"give a draft_id OR a new message, not both (also got {', '.join(extra)}); edit the "
+                    "draft with outlook.drafts.update first",
+                    "invalid_argument",
+                )
             m = self._draft(args.draft_id)
             to = parse_recipients(m["toRecipients"], "to", required=True)
             cc = parse_recipients(m["ccRecipients"], "cc")
@@ -557,9 +718,17 @@ class Outlook(App):
             if not m["subject"].strip():
                 raise ToolError(f"draft {m['id']} has no subject", "invalid_argument")
             names = [a["name"] for a in self._attachments(m["id"])]
-            return {"would_send": {"draft_id": m["id"], "from": m["mailbox"], "to": to, "cc": cc,
-                                   "subject": m["subject"], "attachments": names},
-                    "status": "pending_human_approval"}
+            return {
+                "would_send": {
+                    "draft_id": m["id"],
+                    "from": m["mailbox"],
+                    "to": to,
+                    "cc": cc,
+                    "subject": m["subject"],
+                    "attachments": names,
+                },
+                "status": "pending_human_approval",
+            }
         mailbox = self._mailbox(args.mailbox)
         to = parse_recipients(args.to, "to", required=True)
         cc = parse_recipients(args.cc, "cc")
@@ -568,9 +737,17 @@ class Outlook(App):
         if not (args.body or "").strip():
             raise ToolError("body is required to send a new message", "invalid_argument")
         names = [self._file(ref)["name"] for ref in args.attachment_file_ids or []]
-        return {"would_send": {"draft_id": None, "from": mailbox, "to": to, "cc": cc, "subject": args.subject,
-                               "attachments": names},
-                "status": "pending_human_approval"}
+        return {
+            "would_send": {
+                "draft_id": None,
+                "from": mailbox,
+                "to": to,
+                "cc": cc,
+                "subject": args.subject,
+                "attachments": names,
+            },
+            "status": "pending_human_approval",
+        }
 
     # ------------------------------------------------------------------ integration (Python-level)
     def attachment_bytes(self, attachment_id: str) -> tuple[dict[str, Any], bytes]:

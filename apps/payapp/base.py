@@ -32,72 +32,96 @@ class ContractListArgs(ToolArgs):
 
 
 class ContractRefArgs(ToolArgs):
-    job_number: str | None = Field(None, description="Job (project) number; give this or contract_id",
-                                   examples=["1042"])
-    contract_id: str | None = Field(None, description="GCPay contract id; give this or job_number",
-                                    examples=["GCP-PC-1042"])
+    job_number: str | None = Field(
+        None, description="Job (project) number; give this or contract_id", examples=["1042"]
+    )
+    contract_id: str | None = Field(
+        None, description="GCPay contract id; give this or job_number", examples=["GCP-PC-1042"]
+    )
 
 
 class PayAppListArgs(ToolArgs):
     job_number: str | None = Field(None, description="Job (project) number", examples=["1042"])
     contract_id: str | None = Field(None, description="GCPay contract id", examples=["GCP-PC-1042"])
-    status: str | None = Field(None, description="Draft, Submitted, Approved, Certified or Paid",
-                               examples=["Certified"])
+    status: str | None = Field(
+        None, description="Draft, Submitted, Approved, Certified or Paid", examples=["Certified"]
+    )
 
 
 class PayAppRefArgs(ToolArgs):
-    pay_app_id: str | None = Field(None, description="Pay application id; or give job_number and application_number",
-                                   examples=["PA-1042-001"])
+    pay_app_id: str | None = Field(
+        None, description="Pay application id; or give job_number and application_number", examples=["PA-1042-001"]
+    )
     job_number: str | None = Field(None, description="Job (project) number", examples=["1042"])
     application_number: int | None = Field(None, ge=1, description="Application number on the contract", examples=[1])
 
 
 class DraftLineArg(ToolArgs):
     item_no: int = Field(..., ge=1, description="SOV line number (contract item_no)", examples=[3])
-    work_this_period: Decimal = Field(..., description="G703 column E: work completed this period, >= 0, 2 decimals",
-                                      examples=["312000.00"])
-    materials_stored: Decimal = Field(Decimal(0),
-                                      description="G703 column F: materials presently stored (not in D or E)",
-                                      examples=["18000.00"])
-    retainage: Decimal | None = Field(None, description="G703 column I: retainage on this line's total completed and "
-                                      "stored to date; omit to apply retainage_percent", examples=["78600.00"])
+    work_this_period: Decimal = Field(
+        ..., description="G703 column E: work completed this period, >= 0, 2 decimals", examples=["312000.00"]
+    )
+    materials_stored: Decimal = Field(
+        Decimal(0), description="G703 column F: materials presently stored (not in D or E)", examples=["18000.00"]
+    )
+    retainage: Decimal | None = Field(
+        None,
+        description="G703 column I: retainage on this line's total completed and "
+        "stored to date; omit to apply retainage_percent",
+        examples=["78600.00"],
+    )
 
 
 class CreateDraftArgs(ToolArgs):
-    job_number: str | None = Field(None, description="Job (project) number; give this or contract_id",
-                                   examples=["1042"])
-    contract_id: str | None = Field(None, description="GCPay contract id; give this or job_number",
-                                    examples=["GCP-PC-1042"])
-    application_number: int = Field(..., ge=1, description="The application number to draft (the next one)",
-                                    examples=[2])
+    job_number: str | None = Field(
+        None, description="Job (project) number; give this or contract_id", examples=["1042"]
+    )
+    contract_id: str | None = Field(
+        None, description="GCPay contract id; give this or job_number", examples=["GCP-PC-1042"]
+    )
+    application_number: int = Field(
+        ..., ge=1, description="The application number to draft (the next one)", examples=[2]
+    )
     period_to: date = Field(..., description="Period end date of the application (ISO date)", examples=["2026-01-31"])
     lines: list[DraftLineArg] = Field(
-        ..., description="Per SOV line: work this period, materials stored and optionally retainage; SOV lines you "
+        ...,
+        description="Per SOV line: work this period, materials stored and optionally retainage; SOV lines you "
         "leave out bill nothing this period",
-        examples=[[{"item_no": 1, "work_this_period": "60000.00", "materials_stored": "0.00"}]])
+        examples=[[{"item_no": 1, "work_this_period": "60000.00", "materials_stored": "0.00"}]],
+    )
     retainage_percent: Decimal | None = Field(
-        None, ge=0, le=100, description="Retainage % applied to each line's total completed and stored (G) where the "
-        "line gives no retainage", examples=["10"])
+        None,
+        ge=0,
+        le=100,
+        description="Retainage % applied to each line's total completed and stored (G) where the "
+        "line gives no retainage",
+        examples=["10"],
+    )
 
 
 class UpdateLineArgs(ToolArgs):
-    pay_app_id: str | None = Field(None, description="Draft pay application id; or job_number + application_number",
-                                   examples=["PA-1042-002"])
+    pay_app_id: str | None = Field(
+        None, description="Draft pay application id; or job_number + application_number", examples=["PA-1042-002"]
+    )
     job_number: str | None = Field(None, description="Job (project) number", examples=["1042"])
     application_number: int | None = Field(None, ge=1, description="Application number", examples=[2])
     item_no: int = Field(..., ge=1, description="SOV line number", examples=[3])
-    work_this_period: Decimal | None = Field(None, description="New G703 column E (work this period)",
-                                             examples=["312000.00"])
-    materials_stored: Decimal | None = Field(None, description="New G703 column F (materials presently stored)",
-                                             examples=["0.00"])
-    retainage: Decimal | None = Field(None, description="New G703 column I (retainage to date on the line)",
-                                      examples=["78600.00"])
+    work_this_period: Decimal | None = Field(
+        None, description="New G703 column E (work this period)", examples=["312000.00"]
+    )
+    materials_stored: Decimal | None = Field(
+        None, description="New G703 column F (materials presently stored)", examples=["0.00"]
+    )
+    retainage: Decimal | None = Field(
+        None, description="New G703 column I (retainage to date on the line)", examples=["78600.00"]
+    )
 
 
 class WaiverListArgs(ToolArgs):
     job_number: str | None = Field(None, description="Job (project) number", examples=["1042"])
-    pay_app_id: str | None = Field(None, description="Owner pay application the waiver was collected with",
-                                   examples=["PA-1042-001"])
+    pay_app_id: str | None = Field(
+        None, description="Owner pay application the waiver was collected with", examples=["PA-1042-001"]
+    )
     status: str | None = Field(None, description="Requested, Received, Approved or Rejected", examples=["Received"])
 
 
@@ -135,8 +159,9 @@ class PayAppArchetype(App):
     def _items(self, contract_id: str) -> list[dict[str, Any]]:
         return self.select(self.T_ITEMS, {"contract_id": contract_id}, order_by=["item_no"])
 
-    def _pay_app(self, pay_app_id: str | None, job_number: str | None,
-                 application_number: int | None) -> dict[str, Any]:
+    def _pay_app(
+        self, pay_app_id: str | None, job_number: str | None, application_number: int | None
+    ) -> dict[str, Any]:
         if pay_app_id:
             rows = self.select(self.T_APPS, {"pay_app_id": pay_app_id})
             if not rows:
@@ -145,16 +170,21 @@ class PayAppArchetype(App):
         if not job_number or application_number is None:
             raise ToolError("give pay_app_id, or job_number and application_number", "invalid_argument")
         contract = self._contract(job_number, None)
-        rows = self.select(self.T_APPS,
-                           {"contract_id": contract["contract_id"], "application_number": application_number})
+        rows = self.select(
+            self.T_APPS, {"contract_id": contract["contract_id"], "application_number": application_number}
+        )
         if not rows:
-            raise ToolError(f"no pay application #{application_number} on job {job_number} in {self.label}",
-                            "not_found")
+            raise ToolError(
+                f"no pay application #{application_number} on job {job_number} in {self.label}", "not_found"
+            )
         return rows[0]
 
     def _previous_app(self, contract_id: str, application_number: int) -> dict[str, Any] | None:
-        rows = [r for r in self.select(self.T_APPS, {"contract_id": contract_id}, order_by=["application_number"])
-                if r["application_number"] < application_number and r["status"] != self.DRAFT]
+        rows = [
+            r
+            for r in self.select(self.T_APPS, {"contract_id": contract_id}, order_by=["application_number"])
+            if r["application_number"] < application_number and r["status"] != self.DRAFT
+        ]
         return rows[-1] if rows else None
 
     def _lines(self, pay_app_id: str) -> list[dict[str, Any]]:
@@ -172,18 +202,32 @@ class PayAppArchetype(App):
         c = item["scheduled_value"]
         g = d + e + f
         if c >= 0 and g > c:
-            raise ToolError(f"line {item['item_no']} ({item['item_number']}): total completed and stored {g} "
-                            f"would exceed the scheduled value {c}", "invalid_argument")
+            raise ToolError(
+                f"line {item['item_no']} ({item['item_number']}): total completed and stored {g} "
+                f"would exceed the scheduled value {c}",
+                "invalid_argument",
+            )
         if i > g >= 0:
-            raise ToolError(f"line {item['item_no']}: retainage {i} exceeds the total completed and stored {g}",
-                            "invalid_argument")
-        return {"item_no": item["item_no"], "item_number": item["item_number"], "description": item["description"],
-                "scheduled_value": c, "from_previous_application": d, "this_period": e,
-                "materials_presently_stored": f, "total_completed_stored": g, "percent_complete": percent_of(g, c),
-                "balance_to_finish": c - g, "retainage": i}
+            raise ToolError(
+                f"line {item['item_no']}: retainage {i} exceeds the total completed and stored {g}", "invalid_argument"
+            )
+        return {
+            "item_no": item["item_no"],
+            "item_number": item["item_number"],
+            "description": item["description"],
+            "scheduled_value": c,
+            "from_previous_application": d,
+            "this_period": e,
+            "materials_presently_stored": f,
+            "total_completed_stored": g,
+            "percent_complete": percent_of(g, c),
+            "balance_to_finish": c - g,
+            "retainage": i,
+        }
 
-    def _totals(self, contract: dict[str, Any], lines: list[dict[str, Any]],
-                previous: dict[str, Any] | None) -> dict[str, Any]:
+    def _totals(
+        self, contract: dict[str, Any], lines: list[dict[str, Any]], previous: dict[str, Any] | None
+    ) -> dict[str, Any]:
         """G702 lines 1-9 derived exactly from the contract, the lines and the previous application."""
         original = contract["original_contract_sum"]
         change = contract["approved_change_orders"]
@@ -192,10 +236,17 @@ class PayAppArchetype(App):
         retainage = sum((ln["retainage"] for ln in lines), ZERO)
         earned = completed - retainage
         prev = previous["total_earned_less_retainage"] if previous else ZERO
-        return {"original_contract_sum": original, "net_change_by_change_orders": change,
-                "contract_sum_to_date": to_date, "total_completed_stored": completed, "retainage": retainage,
-                "total_earned_less_retainage": earned, "less_previous_certificates": prev,
-                "current_payment_due": earned - prev, "balance_to_finish": to_date - earned}
+        return {
+            "original_contract_sum": original,
+            "net_change_by_change_orders": change,
+            "contract_sum_to_date": to_date,
+            "total_completed_stored": completed,
+            "retainage": retainage,
+            "total_earned_less_retainage": earned,
+            "less_previous_certificates": prev,
+            "current_payment_due": earned - prev,
+            "balance_to_finish": to_date - earned,
+        }
 
     def _detail(self, app: dict[str, Any]) -> dict[str, Any]:
         out = self._with_job(app)
@@ -214,8 +265,9 @@ class PayAppArchetype(App):
         original_contract_sum, approved_change_orders, contract_sum_to_date, retainage_percent,
         retainage_step_down_percent, step_down_at_percent_complete, contract_date, status}], "count": n}.
         """
-        rows = self.select(self.T_CONTRACTS, {"job_number": args.job_number, "status": args.status},
-                           order_by=["job_number"])
+        rows = self.select(
+            self.T_CONTRACTS, {"job_number": args.job_number, "status": args.status}, order_by=["job_number"]
+        )
         return {"contracts": rows, "count": len(rows)}
 
     @tool("contracts.sov")
@@ -255,8 +307,11 @@ class PayAppArchetype(App):
         if args.job_number:
             contract = self._contract(args.job_number, args.contract_id)
             contract_id = contract["contract_id"]
-        rows = self.select(self.T_APPS, {"contract_id": contract_id, "status": args.status},
-                           order_by=["contract_id", "application_number"])
+        rows = self.select(
+            self.T_APPS,
+            {"contract_id": contract_id, "status": args.status},
+            order_by=["contract_id", "application_number"],
+        )
         rows = [self._with_job(r) for r in rows]
         return {"pay_applications": rows, "count": len(rows)}
 
@@ -290,9 +345,11 @@ class PayAppArchetype(App):
         through_date, status, signed_by, signed_date}], "count": n}.
         """
         contract_id = self._contract(args.job_number, None)["contract_id"] if args.job_number else None
-        rows = self.select(self.T_WAIVERS, {"contract_id": contract_id, "pay_app_id": args.pay_app_id,
-                                            "status": args.status},
-                           order_by=["contract_id", "through_date", "waiver_id"])
+        rows = self.select(
+            self.T_WAIVERS,
+            {"contract_id": contract_id, "pay_app_id": args.pay_app_id, "status": args.status},
+            order_by=["contract_id", "through_date", "waiver_id"],
+        )
         return {"lien_waivers": rows, "count": len(rows)}
 
     # ------------------------------------------------------------------ writes
@@ -327,24 +384,36 @@ class PayAppArchetype(App):
         given: dict[int, DraftLineArg] = {}
         for ln in args.lines:
             if ln.item_no not in items:
-                raise ToolError(f"item_no {ln.item_no} is not a line of the SOV of {cid} "
-                                f"(lines: {', '.join(str(n) for n in sorted(items))})", "invalid_argument")
+                raise ToolError(
+                    f"item_no {ln.item_no} is not a line of the SOV of {cid} "
+                    f"(lines: {', '.join(str(n) for n in sorted(items))})",
+                    "invalid_argument",
+                )
             if ln.item_no in given:
                 raise ToolError(f"item_no {ln.item_no} is given twice", "invalid_argument")
             given[ln.item_no] = ln
         existing = self.select(self.T_APPS, {"contract_id": cid})
         same = [a for a in existing if a["application_number"] == args.application_number]
         if same and same[0]["status"] != self.DRAFT:
-            raise ToolError(f"pay application #{args.application_number} on {contract['job_number']} is "
-                            f"{same[0]['status']} and cannot be redrafted", "conflict")
+            raise ToolError(
+                f"pay application #{args.application_number} on {contract['job_number']} is "
+                f"{same[0]['status']} and cannot be redrafted",
+                "conflict",
+            )
         last_final = max((a["application_number"] for a in existing if a["status"] != self.DRAFT), default=0)
         if args.application_number != last_final + 1:
-            raise ToolError(f"the next application on {contract['job_number']} is #{last_final + 1}, "
-                            f"not #{args.application_number}", "invalid_argument")
+            raise ToolError(
+                f"the next application on {contract['job_number']} is #{last_final + 1}, "
+                f"not #{args.application_number}",
+                "invalid_argument",
+            )
         previous = self._previous_app(cid, args.application_number)
         if previous is not None and args.period_to <= previous["period_to"]:
-            raise ToolError(f"period_to {args.period_to} must be after the previous application's period end "
-                            f"{previous['period_to']}", "invalid_argument")
+            raise ToolError(
+                f"period_to {args.period_to} must be after the previous application's period end "
+                f"{previous['period_to']}",
+                "invalid_argument",
+            )
         period_from = previous["period_to"] + timedelta(days=1) if previous else contract["contract_date"]
         pct = None if args.retainage_percent is None else Decimal(args.retainage_percent)
         prev_lines = {ln["item_no"]: ln for ln in self._lines(previous["pay_app_id"])} if previous else {}
@@ -360,8 +429,9 @@ class PayAppArchetype(App):
             elif pct is not None:
                 i = pct_of(d + e + f, pct)
             else:
-                raise ToolError(f"line {no} has no retainage: give retainage on the line or retainage_percent",
-                                "invalid_argument")
+                raise ToolError(
+                    f"line {no} has no retainage: give retainage on the line or retainage_percent", "invalid_argument"
+                )
             lines.append(self._line(item, d, e, f, i))
         pay_app_id = self.pay_app_id_for(contract["job_number"], args.application_number)
         replaced = bool(same)
@@ -371,10 +441,19 @@ class PayAppArchetype(App):
             for old in self._lines(same[0]["pay_app_id"]):
                 self.delete(self.T_LINES, {"pay_app_id": same[0]["pay_app_id"], "item_no": old["item_no"]})
             self.delete(self.T_APPS, {"pay_app_id": same[0]["pay_app_id"]})
-        header = {"pay_app_id": pay_app_id, "contract_id": cid, "application_number": args.application_number,
-                  "period_from": period_from, "period_to": args.period_to, "status": self.DRAFT,
-                  **self._totals(contract, lines, previous), "submitted_date": None, "certified_date": None,
-                  "created_at": created_at, "updated_at": self.now}
+        header = {
+            "pay_app_id": pay_app_id,
+            "contract_id": cid,
+            "application_number": args.application_number,
+            "period_from": period_from,
+            "period_to": args.period_to,
+            "status": self.DRAFT,
+            **self._totals(contract, lines, previous),
+            "submitted_date": None,
+            "certified_date": None,
+            "created_at": created_at,
+            "updated_at": self.now,
+        }
         self.insert(self.T_APPS, header)
         self.insert_many(self.T_LINES, [{"pay_app_id": pay_app_id, **ln} for ln in lines])
         out = self._detail(self.require(self.T_APPS, "pay application", pay_app_id=pay_app_id))
@@ -398,27 +477,38 @@ class PayAppArchetype(App):
         """
         app = self._pay_app(args.pay_app_id, args.job_number, args.application_number)
         if app["status"] != self.DRAFT:
-            raise ToolError(f"pay application {app['pay_app_id']} is {app['status']}; only drafts can be edited",
-                            "rejected")
+            raise ToolError(
+                f"pay application {app['pay_app_id']} is {app['status']}; only drafts can be edited", "rejected"
+            )
         if args.work_this_period is None and args.materials_stored is None and args.retainage is None:
             raise ToolError("give at least one of work_this_period, materials_stored, retainage", "invalid_argument")
         lines = {ln["item_no"]: ln for ln in self._lines(app["pay_app_id"])}
         cur = lines.get(args.item_no)
         if cur is None:
-            raise ToolError(f"item_no {args.item_no} is not a line of {app['pay_app_id']} "
-                            f"(lines: {', '.join(str(n) for n in sorted(lines))})", "invalid_argument")
-        e = (money_arg(args.work_this_period, "work_this_period") if args.work_this_period is not None
-             else cur["this_period"])
-        f = (money_arg(args.materials_stored, "materials_stored") if args.materials_stored is not None
-             else cur["materials_presently_stored"])
+            raise ToolError(
+                f"item_no {args.item_no} is not a line of {app['pay_app_id']} "
+                f"(lines: {', '.join(str(n) for n in sorted(lines))})",
+                "invalid_argument",
+            )
+        e = (
+            money_arg(args.work_this_period, "work_this_period")
+            if args.work_this_period is not None
+            else cur["this_period"]
+        )
+        f = (
+            money_arg(args.materials_stored, "materials_stored")
+            if args.materials_stored is not None
+            else cur["materials_presently_stored"]
+        )
         i = money_arg(args.retainage, "retainage") if args.retainage is not None else cur["retainage"]
         new = self._line(cur, cur["from_previous_application"], e, f, i)
         values = {k: v for k, v in new.items() if k not in ("item_no", "item_number", "description", "scheduled_value")}
         self.update(self.T_LINES, {"pay_app_id": app["pay_app_id"], "item_no": args.item_no}, values)
         lines[args.item_no] = {**cur, **values}
         contract = self.require(self.T_CONTRACTS, "contract", contract_id=app["contract_id"])
-        totals = self._totals(contract, list(lines.values()),
-                              self._previous_app(app["contract_id"], app["application_number"]))
+        totals = self._totals(
+            contract, list(lines.values()), self._previous_app(app["contract_id"], app["application_number"])
+        )
         self.update(self.T_APPS, {"pay_app_id": app["pay_app_id"]}, {**totals, "updated_at": self.now})
         return self._detail(self.require(self.T_APPS, "pay application", pay_app_id=app["pay_app_id"]))
 
@@ -447,9 +537,13 @@ class PayAppArchetype(App):
         """  # noqa: E501 - the docstring is the tool description, kept as it is
         app = self._with_job(self._pay_app(args.pay_app_id, args.job_number, args.application_number))
         self._check_draft(app)
-        return {"would_submit": {k: app.get(k) for k in ("pay_app_id", "job_number", "application_number",
-                                                         "period_to", "current_payment_due")},
-                "status": "pending_human_approval"}
+        return {
+            "would_submit": {
+                k: app.get(k)
+                for k in ("pay_app_id", "job_number", "application_number", "period_to", "current_payment_due")
+            },
+            "status": "pending_human_approval",
+        }
 
     @tool("pay_apps.approve", guarded="approve", aliases=("gcpay_approve",))
     def pay_apps_approve(self, args: PayAppRefArgs) -> dict[str, Any]:
@@ -467,9 +561,13 @@ class PayAppArchetype(App):
         app = self._with_job(self._pay_app(args.pay_app_id, args.job_number, args.application_number))
         if app["status"] not in (self.DRAFT, self.SUBMITTED):
             raise ToolError(f"pay application {app['pay_app_id']} is {app['status']}; nothing to approve", "rejected")
-        return {"would_approve": {k: app.get(k) for k in ("pay_app_id", "job_number", "application_number",
-                                                          "period_to", "current_payment_due")},
-                "status": "pending_human_approval"}
+        return {
+            "would_approve": {
+                k: app.get(k)
+                for k in ("pay_app_id", "job_number", "application_number", "period_to", "current_payment_due")
+            },
+            "status": "pending_human_approval",
+        }
 
     # ------------------------------------------------------------------ integration (Python-level)
     def pay_app_summary(self, job_number: str, application_number: int) -> dict[str, Any] | None:
@@ -477,7 +575,7 @@ class PayAppArchetype(App):
         contract = self.select(self.T_CONTRACTS, {"job_number": job_number})
         if not contract:
             return None
-        rows = self.select(self.T_APPS, {"contract_id": contract[0]["contract_id"],
-                                         "application_number": application_number})
+        rows = self.select(
+            self.T_APPS, {"contract_id": contract[0]["contract_id"], "application_number": application_number}
+        )
         return rows[0] if rows else None
-

@@ -26,8 +26,13 @@ RATE = Decimal("0.0001")
 OT_FACTOR = Decimal("1.5")
 
 
-def pay_rate(base_rate: Decimal, level: str, apprentice_pct: Decimal | None, registration: str | None,
-             determination_rate: Decimal | None) -> Decimal:
+def pay_rate(
+    base_rate: Decimal,
+    level: str,
+    apprentice_pct: Decimal | None,
+    registration: str | None,
+    determination_rate: Decimal | None,
+) -> Decimal:
     """The hourly rate paid on a job: the employee's rate, but never below the wage determination's.
 
     A registered apprentice's floor is the journeyman rate times the apprentice percentage; an
@@ -51,8 +56,9 @@ def gross_pay(regular: Decimal, overtime: Decimal, rate: Decimal) -> Decimal:
 class EmployeesArgs(ToolArgs):
     trade: str | None = Field(None, description="Trade", examples=["Electrician"])
     classification: str | None = Field(None, description="Wage classification", examples=["Electrician"])
-    status: Literal["active", "terminated", "all"] = Field("active", description="Employment status",
-                                                           examples=["active"])
+    status: Literal["active", "terminated", "all"] = Field(
+        "active", description="Employment status", examples=["active"]
+    )
     name_contains: str | None = Field(None, description="Case-insensitive part of the name", examples=["lopez"])
 
 
@@ -82,8 +88,9 @@ class PaymentsArgs(ToolArgs):
 
 
 class StageArgs(ToolArgs):
-    batch_id: str | None = Field(None, description="The open batch (default: the one open batch)",
-                                 examples=["WK260131"])
+    batch_id: str | None = Field(
+        None, description="The open batch (default: the one open batch)", examples=["WK260131"]
+    )
 
 
 class ReleaseArgs(ToolArgs):
@@ -114,8 +121,12 @@ class PayrollApp(App):
         if d is not None:
             cls.name, cls.label, cls.TOOL_NAMES = d.app, d.label, dict(d.tool_names)
             tables, words = d.tables, d.words
-            cls.T_EARN, cls.T_BATCH, cls.T_HOURS, cls.T_PAY = (tables.earnings, tables.batches, tables.hours,
-                                                               tables.payments)
+            cls.T_EARN, cls.T_BATCH, cls.T_HOURS, cls.T_PAY = (
+                tables.earnings,
+                tables.batches,
+                tables.hours,
+                tables.payments,
+            )
             cls.S_OPEN, cls.S_STAGED, cls.S_RELEASED = words.batch_open, words.batch_staged, words.batch_released
 
     # ------------------------------------------------------------------ reads
@@ -137,11 +148,18 @@ class PayrollApp(App):
         extra = None
         if args.name_contains:
             like = literal(f"%{args.name_contains}%")
-            extra = exp.ILike(this=exp.DPipe(this=exp.DPipe(this=col("first_name"), expression=literal(" ")),
-                                             expression=col("last_name")), expression=like)
-        rows = self.select(self.D.tables.employees,
-                           {"trade": args.trade, "classification": args.classification, "status": status},
-                           extra=extra, order_by=["last_name", "first_name", "employee_id"])
+            extra = exp.ILike(
+                this=exp.DPipe(
+                    this=exp.DPipe(this=col("first_name"), expression=literal(" ")), expression=col("last_name")
+                ),
+                expression=like,
+            )
+        rows = self.select(
+            self.D.tables.employees,
+            {"trade": args.trade, "classification": args.classification, "status": status},
+            extra=extra,
+            order_by=["last_name", "first_name", "employee_id"],
+        )
         return {"employees": rows, "count": len(rows)}
 
     @tool("employees.get")
@@ -172,12 +190,17 @@ class PayrollApp(App):
         Returns {"hours": [{employee_id, week_ending, job_id, regular_hours, overtime_hours, source}], "count": n,
         "total_regular": "...", "total_overtime": "..."}.
         """
-        rows = self.select(self.D.tables.hours, {"week_ending": args.week_ending, "job_id": args.job,
-                                                 "employee_id": args.employee_id},
-                           order_by=["week_ending", "employee_id", "job_id"])
-        return {"hours": rows, "count": len(rows),
-                "total_regular": sum((r["regular_hours"] for r in rows), Decimal("0.00")),
-                "total_overtime": sum((r["overtime_hours"] for r in rows), Decimal("0.00"))}
+        rows = self.select(
+            self.D.tables.hours,
+            {"week_ending": args.week_ending, "job_id": args.job, "employee_id": args.employee_id},
+            order_by=["week_ending", "employee_id", "job_id"],
+        )
+        return {
+            "hours": rows,
+            "count": len(rows),
+            "total_regular": sum((r["regular_hours"] for r in rows), Decimal("0.00")),
+            "total_overtime": sum((r["overtime_hours"] for r in rows), Decimal("0.00")),
+        }
 
     @tool("batches.list")
     def batches_list(self, args: BatchesArgs) -> dict[str, Any]:
@@ -204,10 +227,16 @@ class PayrollApp(App):
         Returns {"earnings": [{batch_id, employee_id, job_id, regular_hours, overtime_hours, rate, fringe_rate,
         gross_pay, withholding, net_pay}], "count": n, "total_gross": "..."}.
         """
-        rows = self.select(self.D.tables.earnings, {"batch_id": args.batch_id, "employee_id": args.employee_id,
-                                                    "job_id": args.job}, order_by=["batch_id", "employee_id", "job_id"])
-        return {"earnings": rows, "count": len(rows),
-                "total_gross": sum((r["gross_pay"] for r in rows), Decimal("0.00"))}
+        rows = self.select(
+            self.D.tables.earnings,
+            {"batch_id": args.batch_id, "employee_id": args.employee_id, "job_id": args.job},
+            order_by=["batch_id", "employee_id", "job_id"],
+        )
+        return {
+            "earnings": rows,
+            "count": len(rows),
+            "total_gross": sum((r["gross_pay"] for r in rows), Decimal("0.00")),
+        }
 
     @tool("payments.list")
     def payments_list(self, args: PaymentsArgs) -> dict[str, Any]:
@@ -220,8 +249,11 @@ class PayrollApp(App):
         Returns {"payments": [{batch_id, employee_id, payment_method, check_number, bank_account, pay_date,
         gross_pay, net_pay}], "count": n}.
         """
-        rows = self.select(self.D.tables.payments, {"batch_id": args.batch_id, "employee_id": args.employee_id},
-                           order_by=["pay_date", "batch_id", "employee_id"])
+        rows = self.select(
+            self.D.tables.payments,
+            {"batch_id": args.batch_id, "employee_id": args.employee_id},
+            order_by=["pay_date", "batch_id", "employee_id"],
+        )
         return {"payments": rows, "count": len(rows)}
 
     # ------------------------------------------------------------------ integration (peer apps)
@@ -231,8 +263,9 @@ class PayrollApp(App):
 
     def earnings_for(self, batch_id: str, job_id: str | None = None) -> list[dict[str, Any]]:
         """Earnings lines of one batch (optionally one job), e.g. for a certified-payroll report."""
-        return self.select(self.D.tables.earnings, {"batch_id": batch_id, "job_id": job_id},
-                           order_by=["employee_id", "job_id"])
+        return self.select(
+            self.D.tables.earnings, {"batch_id": batch_id, "job_id": job_id}, order_by=["employee_id", "job_id"]
+        )
 
     # ------------------------------------------------------------------ staging
     def _open_batch(self, batch_id: str | None) -> dict[str, Any]:
@@ -240,26 +273,37 @@ class PayrollApp(App):
         if batch_id:
             batch = self.require(self.D.tables.batches, "pay batch", batch_id=batch_id.strip())
         else:
-            rows = self.select(self.D.tables.batches, extra=exp.In(this=col("status"), expressions=[
-                literal(words.batch_open), literal(words.batch_staged)]), order_by=["period_end"])
+            rows = self.select(
+                self.D.tables.batches,
+                extra=exp.In(this=col("status"), expressions=[literal(words.batch_open), literal(words.batch_staged)]),
+                order_by=["period_end"],
+            )
             if not rows:
                 raise ToolError(f"no open pay batch in {self.label}", "not_found")
             if len(rows) > 1:
-                raise ToolError(f"several open batches ({', '.join(r['batch_id'] for r in rows)}); name one",
-                                "invalid_argument")
+                raise ToolError(
+                    f"several open batches ({', '.join(r['batch_id'] for r in rows)}); name one", "invalid_argument"
+                )
             batch = rows[0]
         if batch["status"] not in (words.batch_open, words.batch_staged):
-            raise ToolError(f"pay batch {batch['batch_id']} is {batch['status']}; only an "
-                            f"{words.batch_open} or {words.batch_staged} batch can be staged", "conflict")
+            raise ToolError(
+                f"pay batch {batch['batch_id']} is {batch['status']}; only an "
+                f"{words.batch_open} or {words.batch_staged} batch can be staged",
+                "conflict",
+            )
         return batch
 
     def compute_lines(self, batch: dict[str, Any]) -> list[dict[str, Any]]:
         """The draft earnings lines of a batch from approved hours (deterministic order)."""
         tables = self.D.tables
-        hours = self.select(tables.hours, extra=exp.and_(
-            exp.GTE(this=col("week_ending"), expression=literal(batch["period_start"], "DATE")),
-            exp.LTE(this=col("week_ending"), expression=literal(batch["period_end"], "DATE"))),
-            order_by=["employee_id", "job_id", "week_ending"])
+        hours = self.select(
+            tables.hours,
+            extra=exp.and_(
+                exp.GTE(this=col("week_ending"), expression=literal(batch["period_start"], "DATE")),
+                exp.LTE(this=col("week_ending"), expression=literal(batch["period_end"], "DATE")),
+            ),
+            order_by=["employee_id", "job_id", "week_ending"],
+        )
         employees = {e["employee_id"]: e for e in self.select(tables.employees)}
         jobs = {j["job_id"]: j for j in self.select(tables.jobs)}
         rates = {(r["job_id"], r["classification"]): r for r in self.select(tables.prevailing_wage_rates)}
@@ -275,13 +319,34 @@ class PayrollApp(App):
                 raise ToolError(f"hours for unknown employee {emp_id} in {self.label}", "conflict")
             job = jobs.get(job_id)
             wr = rates.get((job_id, emp["classification"])) if job and job["prevailing_wage"] else None
-            rate = pay_rate(emp["base_rate"], emp["level"], emp["apprentice_pct"], emp["apprentice_registration"],
-                            wr["base_rate"] if wr else None)
-            fringe = pay_rate(emp["fringe_rate"], emp["level"], emp["apprentice_pct"],
-                              emp["apprentice_registration"], wr["fringe_rate"] if wr else None)
-            lines.append({"batch_id": batch["batch_id"], "employee_id": emp_id, "job_id": job_id,
-                          "regular_hours": reg, "overtime_hours": ot, "rate": rate, "fringe_rate": fringe,
-                          "gross_pay": gross_pay(reg, ot, rate), "withholding": None, "net_pay": None})
+            rate = pay_rate(
+                emp["base_rate"],
+                emp["level"],
+                emp["apprentice_pct"],
+                emp["apprentice_registration"],
+                wr["base_rate"] if wr else None,
+            )
+            fringe = pay_rate(
+                emp["fringe_rate"],
+                emp["level"],
+                emp["apprentice_pct"],
+                emp["apprentice_registration"],
+                wr["fringe_rate"] if wr else None,
+            )
+            lines.append(
+                {
+                    "batch_id": batch["batch_id"],
+                    "employee_id": emp_id,
+                    "job_id": job_id,
+                    "regular_hours": reg,
+                    "overtime_hours": ot,
+                    "rate": rate,
+                    "fringe_rate": fringe,
+                    "gross_pay": gross_pay(reg, ot, rate),
+                    "withholding": None,
+                    "net_pay": None,
+                }
+            )
         return lines
 
     @tool("batches.stage", writes=True)
@@ -304,17 +369,27 @@ class PayrollApp(App):
         batch = self._open_batch(args.batch_id)
         lines = self.compute_lines(batch)
         if not lines:
-            raise ToolError(f"no approved hours for the period {batch['period_start']}..{batch['period_end']}",
-                            "conflict")
+            raise ToolError(
+                f"no approved hours for the period {batch['period_start']}..{batch['period_end']}", "conflict"
+            )
         info = self.tbl(self.D.tables.earnings)
         replaced = self.gate.delete_where(info.qualified, equals_all({"batch_id": batch["batch_id"]}, info))
         self.gate.insert_many(info.qualified, lines)
         total = sum((ln["gross_pay"] for ln in lines), Decimal("0.00"))
         staged = self.D.words.batch_staged
-        self.update(self.D.tables.batches, {"batch_id": batch["batch_id"]},
-                    {"status": staged, "total_gross": total, "staged_at": self.now})
-        return {"batch_id": batch["batch_id"], "status": staged, "lines": len(lines), "total_gross": total,
-                "replaced_lines": replaced, "earnings": lines}
+        self.update(
+            self.D.tables.batches,
+            {"batch_id": batch["batch_id"]},
+            {"status": staged, "total_gross": total, "staged_at": self.now},
+        )
+        return {
+            "batch_id": batch["batch_id"],
+            "status": staged,
+            "lines": len(lines),
+            "total_gross": total,
+            "replaced_lines": replaced,
+            "earnings": lines,
+        }
 
     @tool("pr_release", guarded="payroll")
     def pr_release(self, args: ReleaseArgs) -> dict[str, Any]:
@@ -332,13 +407,20 @@ class PayrollApp(App):
         batch = self.require(self.D.tables.batches, "pay batch", batch_id=args.batch_id.strip())
         staged = self.D.words.batch_staged
         if batch["status"] != staged:
-            raise ToolError(f"pay batch {batch['batch_id']} is {batch['status']}; only a {staged} batch "
-                            f"can be released", "conflict")
+            raise ToolError(
+                f"pay batch {batch['batch_id']} is {batch['status']}; only a {staged} batch can be released", "conflict"
+            )
         lines = self.select(self.D.tables.earnings, {"batch_id": batch["batch_id"]})
         if not lines:
             raise ToolError(f"pay batch {batch['batch_id']} has no earnings lines", "conflict")
-        return {"would_release": {"batch_id": batch["batch_id"], "check_date": batch["check_date"],
-                                  "bank_account": batch["bank_account"],
-                                  "employees": len({ln["employee_id"] for ln in lines}), "lines": len(lines),
-                                  "total_gross": sum((ln["gross_pay"] for ln in lines), Decimal("0.00"))},
-                "note": f"{self.label} holds the release for a human approver; nothing was paid."}
+        return {
+            "would_release": {
+                "batch_id": batch["batch_id"],
+                "check_date": batch["check_date"],
+                "bank_account": batch["bank_account"],
+                "employees": len({ln["employee_id"] for ln in lines}),
+                "lines": len(lines),
+                "total_gross": sum((ln["gross_pay"] for ln in lines), Decimal("0.00")),
+            },
+            "note": f"{self.label} holds the release for a human approver; nothing was paid.",
+        }

@@ -31,9 +31,9 @@ class PayrollWords:
 
     employee_active: str
     employee_terminated: str
-    batch_open: str        # the clock week's batch, before it is staged
-    batch_staged: str      # earnings built from approved hours, not yet released
-    batch_released: str    # paid: final
+    batch_open: str  # the clock week's batch, before it is staged
+    batch_staged: str  # earnings built from approved hours, not yet released
+    batch_released: str  # paid: final
     payment_check: str
     payment_direct_deposit: str
     job_active: str = "Active"
@@ -74,14 +74,14 @@ class PayrollExamples:
 class PayrollDialect:
     """One payroll vendor: every way it differs from the archetype's reference vocabulary."""
 
-    app: str                                  # the schema and tool namespace
-    label: str                                # the product name agents read
+    app: str  # the schema and tool namespace
+    label: str  # the product name agents read
     tables: PayrollTables
     words: PayrollWords
     batch_ids: DatedBatchIds | HashedBatchIds
     examples: PayrollExamples
-    tool_names: dict[str, str] = field(default_factory=dict)   # archetype tool name -> native name
-    shares_job_ids_with: str | None = None    # the system whose job ids it keeps (book.system_job_id)
+    tool_names: dict[str, str] = field(default_factory=dict)  # archetype tool name -> native name
+    shares_job_ids_with: str | None = None  # the system whose job ids it keeps (book.system_job_id)
 
     @property
     def job_system(self) -> str:
@@ -92,46 +92,99 @@ class PayrollDialect:
 FOUNDATION_PAYROLL = PayrollDialect(
     app="foundation_payroll",
     label="Foundation Software Payroll",
-    tables=PayrollTables(employees="pr_employees", jobs="pr_jobs", prevailing_wage_rates="pr_prevailing_rates",
-                         hours="pr_time_entries", batches="pr_payrolls", earnings="pr_payroll_detail",
-                         payments="pr_checks"),
-    words=PayrollWords(employee_active="A", employee_terminated="T", batch_open="Open", batch_staged="Calculated",
-                       batch_released="Posted", payment_check="Check", payment_direct_deposit="Direct Deposit"),
+    tables=PayrollTables(
+        employees="pr_employees",
+        jobs="pr_jobs",
+        prevailing_wage_rates="pr_prevailing_rates",
+        hours="pr_time_entries",
+        batches="pr_payrolls",
+        earnings="pr_payroll_detail",
+        payments="pr_checks",
+    ),
+    words=PayrollWords(
+        employee_active="A",
+        employee_terminated="T",
+        batch_open="Open",
+        batch_staged="Calculated",
+        batch_released="Posted",
+        payment_check="Check",
+        payment_direct_deposit="Direct Deposit",
+    ),
     batch_ids=DatedBatchIds(prefix="PR", date_format="%Y%m%d"),
     examples=PayrollExamples(employee="0001", batch="PR20260131", job="1042-00"),
-    tool_names={"hours.list": "time_entries.list", "batches.list": "payrolls.list",
-                "earnings.list": "payroll_detail.list", "payments.list": "checks.list",
-                "batches.stage": "payrolls.calculate"},
+    tool_names={
+        "hours.list": "time_entries.list",
+        "batches.list": "payrolls.list",
+        "earnings.list": "payroll_detail.list",
+        "payments.list": "checks.list",
+        "batches.stage": "payrolls.calculate",
+    },
     shares_job_ids_with="foundation_erp",
 )
 
 ADP = PayrollDialect(
     app="adp",
     label="ADP Workforce Now",
-    tables=PayrollTables(employees="workers", jobs="cost_numbers", prevailing_wage_rates="prevailing_wage_rates",
-                         hours="time_cards", batches="payroll_runs", earnings="earnings", payments="pay_statements"),
-    words=PayrollWords(employee_active="Active", employee_terminated="Terminated", batch_open="Open",
-                       batch_staged="Preview", batch_released="Processed", payment_check="Check",
-                       payment_direct_deposit="Direct Deposit"),
+    tables=PayrollTables(
+        employees="workers",
+        jobs="cost_numbers",
+        prevailing_wage_rates="prevailing_wage_rates",
+        hours="time_cards",
+        batches="payroll_runs",
+        earnings="earnings",
+        payments="pay_statements",
+    ),
+    words=PayrollWords(
+        employee_active="Active",
+        employee_terminated="Terminated",
+        batch_open="Open",
+        batch_staged="Preview",
+        batch_released="Processed",
+        payment_check="Check",
+        payment_direct_deposit="Direct Deposit",
+    ),
     batch_ids=DatedBatchIds(prefix="WK", date_format="%y%m%d"),
     examples=PayrollExamples(employee="100201", batch="WK260131", job="1042"),
-    tool_names={"employees.list": "workers.list", "employees.get": "workers.get", "hours.list": "time_cards.list",
-                "batches.list": "payroll_runs.list", "earnings.list": "pay_data.earnings",
-                "payments.list": "pay_statements.list", "batches.stage": "payroll_runs.preview"},
+    tool_names={
+        "employees.list": "workers.list",
+        "employees.get": "workers.get",
+        "hours.list": "time_cards.list",
+        "batches.list": "payroll_runs.list",
+        "earnings.list": "pay_data.earnings",
+        "payments.list": "pay_statements.list",
+        "batches.stage": "payroll_runs.preview",
+    },
 )
 
 RIPPLING = PayrollDialect(
     app="rippling",
     label="Rippling Payroll",
-    tables=PayrollTables(employees="employees", jobs="job_codes", prevailing_wage_rates="prevailing_wage_rates",
-                         hours="approved_hours", batches="pay_runs", earnings="pay_run_earnings", payments="payments"),
-    words=PayrollWords(employee_active="ACTIVE", employee_terminated="TERMINATED", batch_open="UPCOMING",
-                       batch_staged="DRAFT", batch_released="PAID", payment_check="CHECK",
-                       payment_direct_deposit="DIRECT_DEPOSIT"),
+    tables=PayrollTables(
+        employees="employees",
+        jobs="job_codes",
+        prevailing_wage_rates="prevailing_wage_rates",
+        hours="approved_hours",
+        batches="pay_runs",
+        earnings="pay_run_earnings",
+        payments="payments",
+    ),
+    words=PayrollWords(
+        employee_active="ACTIVE",
+        employee_terminated="TERMINATED",
+        batch_open="UPCOMING",
+        batch_staged="DRAFT",
+        batch_released="PAID",
+        payment_check="CHECK",
+        payment_direct_deposit="DIRECT_DEPOSIT",
+    ),
     batch_ids=HashedBatchIds(namespace="rippling:payrun:", length=24),
     examples=PayrollExamples(employee="5f00000000000000000003e9", batch="6a1f0c2d9e8b7a6f5e4d3c2b", job="1042"),
-    tool_names={"hours.list": "time_entries.list", "batches.list": "pay_runs.list",
-                "earnings.list": "pay_runs.earnings", "batches.stage": "pay_runs.create_draft"},
+    tool_names={
+        "hours.list": "time_entries.list",
+        "batches.list": "pay_runs.list",
+        "earnings.list": "pay_runs.earnings",
+        "batches.stage": "pay_runs.create_draft",
+    },
 )
 
 DIALECTS: dict[str, PayrollDialect] = {d.app: d for d in (FOUNDATION_PAYROLL, ADP, RIPPLING)}

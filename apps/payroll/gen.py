@@ -61,11 +61,14 @@ def column_note(c: Column, words: Mapping[str, str]) -> str:
     return c.note
 
 
-def ddl(d: VendorSql, model: Sequence[Table], header: Iterable[str], words: Mapping[str, str],
-        label: str) -> str:
+def ddl(d: VendorSql, model: Sequence[Table], header: Iterable[str], words: Mapping[str, str], label: str) -> str:
     """CREATE SCHEMA and one CREATE TABLE per model table, each column with its note."""
-    lines = [*header, "", sql_text(exp.Create(kind="SCHEMA", this=exp.Table(this=exp.to_identifier(d.schema)),
-                                                exists=True)) + ";", ""]
+    lines = [
+        *header,
+        "",
+        sql_text(exp.Create(kind="SCHEMA", this=exp.Table(this=exp.to_identifier(d.schema)), exists=True)) + ";",
+        "",
+    ]
     for t in model:
         names = {c.name: sql_text(exp.to_identifier(c.name)) for c in t.columns}
         width = max(len(n) for n in names.values())
@@ -84,8 +87,9 @@ def ddl(d: VendorSql, model: Sequence[Table], header: Iterable[str], words: Mapp
     return "\n".join(lines)
 
 
-def projection_sql(d: VendorSql, model: Sequence[Table], projections: Mapping[str, tuple[str, str]],
-                   header: Iterable[str]) -> str:
+def projection_sql(
+    d: VendorSql, model: Sequence[Table], projections: Mapping[str, tuple[str, str]], header: Iterable[str]
+) -> str:
     """One INSERT ... SELECT per model table, the archetype's SELECT rendered for the vendor."""
     out = [*header, ""]
     for t in model:
@@ -106,14 +110,20 @@ def batch_id(d: PayrollDialect, book_batch_id: exp.Expr, period_end: exp.Expr) -
     f = d.batch_ids
     if isinstance(f, DatedBatchIds):
         return exp.DPipe(this=lit(f.prefix), expression=exp.func("strftime", period_end, lit(f.date_format)))
-    return exp.func("substr", exp.func("md5", exp.DPipe(this=lit(f.namespace), expression=book_batch_id)),
-                    exp.Literal.number(1), exp.Literal.number(f.length))
+    return exp.func(
+        "substr",
+        exp.func("md5", exp.DPipe(this=lit(f.namespace), expression=book_batch_id)),
+        exp.Literal.number(1),
+        exp.Literal.number(f.length),
+    )
 
 
 def system_job_id(system: str, job_number: exp.Expr) -> exp.Expr:
     """``book.system_job_id(system, job_number)``: how ``system`` spells a job number."""
-    return exp.Dot(this=exp.to_identifier("book"),
-                   expression=exp.Anonymous(this="system_job_id", expressions=[lit(system), job_number]))
+    return exp.Dot(
+        this=exp.to_identifier("book"),
+        expression=exp.Anonymous(this="system_job_id", expressions=[lit(system), job_number]),
+    )
 
 
 def vendor_sql(d: PayrollDialect) -> VendorSql:
@@ -121,9 +131,12 @@ def vendor_sql(d: PayrollDialect) -> VendorSql:
     return VendorSql(
         schema=d.app,
         tables=asdict(d.tables),
-        functions={"job_id": lambda job_number: system_job_id(d.job_system, job_number),
-                   "batch_id": lambda book_id, period_end: batch_id(d, book_id, period_end)},
-        values={"system": lit(d.app), "job_system": lit(d.job_system), **{k: lit(v) for k, v in words.items()}})
+        functions={
+            "job_id": lambda job_number: system_job_id(d.job_system, job_number),
+            "batch_id": lambda book_id, period_end: batch_id(d, book_id, period_end),
+        },
+        values={"system": lit(d.app), "job_system": lit(d.job_system), **{k: lit(v) for k, v in words.items()}},
+    )
 
 
 def _status(alias: str) -> exp.Expr:
@@ -139,78 +152,162 @@ def rules(d: PayrollDialect) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
     is_released = lit(released.lower())
     became_released = exp.and_(
         exp.EQ(this=_status("new"), expression=is_released),
-        exp.not_(exp.func("coalesce", exp.EQ(this=_status("old"), expression=is_released), exp.false())))
+        exp.not_(exp.func("coalesce", exp.EQ(this=_status("old"), expression=is_released), exp.false())),
+    )
     locked = f"{s}.released_batch_locked"
     rs = [
-        rule(f"{s}.release_payroll", batches, "guard", "releasing payroll pays employees and needs a human approver.",
-             on=["update", "insert"], when=sql_text(became_released), guarded_kind="payroll"),
-        rule(locked, batches, "reject",
-             f"payroll {{batch_id}} is released ({released}) and cannot be changed; corrections go in a new batch",
-             fact=sql_text(exp.EQ(this=_status("row"), expression=is_released))),
-        rule(f"{s}.released_earnings_locked", earnings, "reject",
-             "earnings of released payroll {batch_id} cannot be changed",
-             parent=(locked, sql_text(exp.EQ(this=exp.column("batch_id", table="parent"),
-                                             expression=exp.column("batch_id", table="row"))))),
-        rule(f"{s}.hours_from_field", hours, "reject",
-             "hours are imported from the field-time system; correct the timecard there", on=ALL_OPS),
-        rule(f"{s}.payment_issue", payments, "guard",
-             "issuing a paycheck or direct deposit pays an employee and needs a human approver.",
-             on=["insert"], guarded_kind="payroll"),
-        rule(f"{s}.payments_final", payments, "reject",
-             "payment to {employee_id} in {batch_id} was issued and cannot be changed; void it from a human session",
-             on=["update", "delete"],
-             partial=f"an INSERT here is issuing a payment, which {s}.payment_issue stages for a human "
-                     f"(a guard, not a lock)"),
+        rule(
+            f"{s}.release_payroll",
+            batches,
+            "guard",
+            "releasing payroll pays employees and needs a human approver.",
+            on=["update", "insert"],
+            when=sql_text(became_released),
+            guarded_kind="payroll",
+        ),
+        rule(
+            locked,
+            batches,
+            "reject",
+            f"payroll {{batch_id}} is released ({released}) and cannot be changed; corrections go in a new batch",
+            fact=sql_text(exp.EQ(this=_status("row"), expression=is_released)),
+        ),
+        rule(
+            f"{s}.released_earnings_locked",
+            earnings,
+            "reject",
+            "earnings of released payroll {batch_id} cannot be changed",
+            parent=(
+                locked,
+                sql_text(
+                    exp.EQ(this=exp.column("batch_id", table="parent"), expression=exp.column("batch_id", table="row"))
+                ),
+            ),
+        ),
+        rule(
+            f"{s}.hours_from_field",
+            hours,
+            "reject",
+            "hours are imported from the field-time system; correct the timecard there",
+            on=ALL_OPS,
+        ),
+        rule(
+            f"{s}.payment_issue",
+            payments,
+            "guard",
+            "issuing a paycheck or direct deposit pays an employee and needs a human approver.",
+            on=["insert"],
+            guarded_kind="payroll",
+        ),
+        rule(
+            f"{s}.payments_final",
+            payments,
+            "reject",
+            "payment to {employee_id} in {batch_id} was issued and cannot be changed; void it from a human session",
+            on=["update", "delete"],
+            partial=f"an INSERT here is issuing a payment, which {s}.payment_issue stages for a human "
+            f"(a guard, not a lock)",
+        ),
     ]
-    released_batch_of_line = exp.select(exp.Literal.number(1)).from_(v.table("batches", "b")).where(exp.and_(
-        exp.EQ(this=exp.column("batch_id", table="b"),
-               expression=qualified_column("batch_id", d.tables.earnings, s)),
-        exp.EQ(this=exp.column("status", table="b"), expression=lit(released))))
+    released_batch_of_line = (
+        exp.select(exp.Literal.number(1))
+        .from_(v.table("batches", "b"))
+        .where(
+            exp.and_(
+                exp.EQ(
+                    this=exp.column("batch_id", table="b"),
+                    expression=qualified_column("batch_id", d.tables.earnings, s),
+                ),
+                exp.EQ(this=exp.column("status", table="b"), expression=lit(released)),
+            )
+        )
+    )
     regular, overtime, rate = (exp.column(c) for c in ("regular_hours", "overtime_hours", "rate"))
-    gross = exp.Add(this=exp.Mul(this=regular, expression=rate), expression=exp.Mul(
-        this=exp.Mul(this=overtime, expression=rate), expression=exp.Literal.number(str(OT_FACTOR))))
+    gross = exp.Add(
+        this=exp.Mul(this=regular, expression=rate),
+        expression=exp.Mul(this=exp.Mul(this=overtime, expression=rate), expression=exp.Literal.number(str(OT_FACTOR))),
+    )
     line_key = ["batch_id", "employee_id", "job_id"]
     asserts = [
-        {"id": f"{s}.no_lines_added_to_released_payroll", "table": earnings, "group_by": line_key,
-         "check": sql_text(exp.not_(exp.Exists(this=released_batch_of_line))),
-         "message": f"payroll {{batch_id}} is released ({released}): earnings cannot be added to it"},
-        {"id": f"{s}.earnings_gross", "table": earnings, "group_by": line_key,
-         "check": sql_text(exp.Anonymous(this="bool_and", expressions=[exp.EQ(
-             this=exp.column("gross_pay"), expression=exp.func("round", gross, exp.Literal.number(2)))])),
-         "message": f"earnings line {{batch_id}}/{{employee_id}}/{{job_id}}: gross_pay must be regular_hours x rate "
-                    f"+ overtime_hours x {OT_FACTOR} x rate"},
+        {
+            "id": f"{s}.no_lines_added_to_released_payroll",
+            "table": earnings,
+            "group_by": line_key,
+            "check": sql_text(exp.not_(exp.Exists(this=released_batch_of_line))),
+            "message": f"payroll {{batch_id}} is released ({released}): earnings cannot be added to it",
+        },
+        {
+            "id": f"{s}.earnings_gross",
+            "table": earnings,
+            "group_by": line_key,
+            "check": sql_text(
+                exp.Anonymous(
+                    this="bool_and",
+                    expressions=[
+                        exp.EQ(this=exp.column("gross_pay"), expression=exp.func("round", gross, exp.Literal.number(2)))
+                    ],
+                )
+            ),
+            "message": f"earnings line {{batch_id}}/{{employee_id}}/{{job_id}}: gross_pay must be regular_hours x rate "
+            f"+ overtime_hours x {OT_FACTOR} x rate",
+        },
     ]
     return rs, asserts
 
 
-GENERATED = ("GENERATED by cfab.apps.payroll.gen from the payroll archetype (cfab/apps/payroll/model.py, gen.py) "
-             "and this vendor's dialect (dialects.py); edit those and regenerate, never this file.")
+GENERATED = (
+    "GENERATED by cfab.apps.payroll.gen from the payroll archetype (cfab/apps/payroll/model.py, gen.py) "
+    "and this vendor's dialect (dialects.py); edit those and regenerate, never this file."
+)
 
 
 def render(d: PayrollDialect) -> dict[str, str]:
     """The four files of one payroll vendor, by kind: schema, views, entities, rules."""
     v = vendor_sql(d)
-    schema = ddl(v, TABLES, [
-        f"-- {d.app}: {d.label}. Employees, prevailing-wage rate tables per job, hours imported from the",
-        "-- field-time systems (approved timecards per employee/week/job), pay batches, earnings lines and",
-        "-- the checks / direct deposits of released batches. Releasing payroll is guarded.",
-        *comment_lines(GENERATED)], asdict(d.words), d.label)
-    views = projection_sql(v, TABLES, PROJECTIONS, [
-        f"-- {d.app}: projection of the book's people, time and payroll tables.",
-        f"-- Employee ids come from book.employee_identities (system '{d.app}'); jobs are numbered as",
-        f"-- book.system_job_id('{d.job_system}', job) spells them. No divergence is honoured here: the payroll",
-        "-- system agrees with the book (certified-payroll exceptions live in the certified-payroll app).",
-        "-- The open (clock-week) batch has no earnings until it is staged from approved hours.",
-        *comment_lines(GENERATED)])
-    entities = entities_sql(v, ENTITIES, [
-        f"-- {d.app}: consistency-check projections (employee ids resolved through hh2.employee_map,",
-        f"-- job ids through hh2.job_map as '{d.job_system}' spells them).",
-        *comment_lines(GENERATED)])
+    schema = ddl(
+        v,
+        TABLES,
+        [
+            f"-- {d.app}: {d.label}. Employees, prevailing-wage rate tables per job, hours imported from the",
+            "-- field-time systems (approved timecards per employee/week/job), pay batches, earnings lines and",
+            "-- the checks / direct deposits of released batches. Releasing payroll is guarded.",
+            *comment_lines(GENERATED),
+        ],
+        asdict(d.words),
+        d.label,
+    )
+    views = projection_sql(
+        v,
+        TABLES,
+        PROJECTIONS,
+        [
+            f"-- {d.app}: projection of the book's people, time and payroll tables.",
+            f"-- Employee ids come from book.employee_identities (system '{d.app}'); jobs are numbered as",
+            f"-- book.system_job_id('{d.job_system}', job) spells them. No divergence is honoured here: the payroll",
+            "-- system agrees with the book (certified-payroll exceptions live in the certified-payroll app).",
+            "-- The open (clock-week) batch has no earnings until it is staged from approved hours.",
+            *comment_lines(GENERATED),
+        ],
+    )
+    entities = entities_sql(
+        v,
+        ENTITIES,
+        [
+            f"-- {d.app}: consistency-check projections (employee ids resolved through hh2.employee_map,",
+            f"-- job ids through hh2.job_map as '{d.job_system}' spells them).",
+            *comment_lines(GENERATED),
+        ],
+    )
     rs, asserts = rules(d)
-    rules_text = rules_toml([
-        f"# {d.app} ({d.label}): released payroll is final; releasing is guarded; hours come from the field.",
-        "# Assertions are checked once per call over the batches it touched (cheaper than a per-row insert rule).",
-        *("#" + line.removeprefix("--") for line in comment_lines(GENERATED))], rs, asserts)
+    rules_text = rules_toml(
+        [
+            f"# {d.app} ({d.label}): released payroll is final; releasing is guarded; hours come from the field.",
+            "# Assertions are checked once per call over the batches it touched (cheaper than a per-row insert rule).",
+            *("#" + line.removeprefix("--") for line in comment_lines(GENERATED)),
+        ],
+        rs,
+        asserts,
+    )
     return {"schema": schema, "views": views, "entities": entities, "rules": rules_text}
 
 

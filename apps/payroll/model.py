@@ -49,59 +49,138 @@ def _c(name: str, type_: str = "VARCHAR", required: bool = True, note: str = "",
 RATE, HOURS, MONEY = "DECIMAL(9,4)", "DECIMAL(9,2)", "DECIMAL(18,2)"
 
 TABLES: tuple[Table, ...] = (
-    Table("employees", "Employees as this payroll system knows them (ids from the company's identity map).", (
-        _c("employee_id", note="this system's employee id"), _c("first_name"), _c("last_name"), _c("trade"),
-        _c("classification", note="wage-determination classification"),
-        _c("level", note="journeyman | apprentice | foreman"), _c("apprentice_registration", required=False),
-        _c("apprentice_pct", RATE, required=False, note="apprentice rate as % of journeyman"),
-        _c("union_local", required=False), _c("base_rate", RATE, note="hourly"),
-        _c("fringe_rate", RATE, note="hourly"), _c("hire_date", "DATE"),
-        _c("status", words=("employee_active", "employee_terminated"))), ("employee_id",)),
-    Table("jobs", "Jobs labour is costed to.", (
-        _c("job_id"), _c("description"), _c("prevailing_wage", "BOOLEAN"), _c("state"),
-        _c("status", words=("job_active", "job_closed"))), ("job_id",)),
-    Table("prevailing_wage_rates",
-          "Prevailing-wage rate table per job and classification (journeyman rates of the determination).", (
-              _c("job_id"), _c("classification"), _c("determination", note="'IL20250012-mod3'"),
-              _c("base_rate", RATE), _c("fringe_rate", RATE)), ("job_id", "classification")),
-    Table("hours", "Approved hours imported from the field-time systems, per employee, week and job.", (
-        _c("employee_id"), _c("week_ending", "DATE", note="Saturday"), _c("job_id"),
-        _c("regular_hours", HOURS), _c("overtime_hours", HOURS), _c("source", note="'rhumbix' | 'busybusy'")),
-          ("employee_id", "week_ending", "job_id")),
-    Table("batches", "Pay batches: past weeks released, the clock week open.", (
-        _c("batch_id"), _c("period_start", "DATE"), _c("period_end", "DATE"), _c("check_date", "DATE"),
-        _c("status", words=("batch_open", "batch_staged", "batch_released")),
-        _c("bank_account", note="the funding account number"), _c("total_gross", MONEY, required=False),
-        _c("staged_at", "TIMESTAMP", required=False), _c("released_at", "TIMESTAMP", required=False)),
-          ("batch_id",)),
-    Table("earnings", "Earnings lines per batch, employee and job.", (
-        _c("batch_id"), _c("employee_id"), _c("job_id"), _c("regular_hours", HOURS), _c("overtime_hours", HOURS),
-        _c("rate", RATE), _c("fringe_rate", RATE), _c("gross_pay", MONEY),
-        _c("withholding", MONEY, required=False, note="calculated at release"),
-        _c("net_pay", MONEY, required=False)), ("batch_id", "employee_id", "job_id")),
-    Table("payments", "Checks and direct deposits of released batches (one per employee per batch).", (
-        _c("batch_id"), _c("employee_id"), _c("payment_method", words=("payment_check", "payment_direct_deposit")),
-        _c("check_number", "INTEGER", required=False), _c("bank_account"), _c("pay_date", "DATE"),
-        _c("gross_pay", MONEY), _c("net_pay", MONEY)), ("batch_id", "employee_id")),
+    Table(
+        "employees",
+        "Employees as this payroll system knows them (ids from the company's identity map).",
+        (
+            _c("employee_id", note="this system's employee id"),
+            _c("first_name"),
+            _c("last_name"),
+            _c("trade"),
+            _c("classification", note="wage-determination classification"),
+            _c("level", note="journeyman | apprentice | foreman"),
+            _c("apprentice_registration", required=False),
+            _c("apprentice_pct", RATE, required=False, note="apprentice rate as % of journeyman"),
+            _c("union_local", required=False),
+            _c("base_rate", RATE, note="hourly"),
+            _c("fringe_rate", RATE, note="hourly"),
+            _c("hire_date", "DATE"),
+            _c("status", words=("employee_active", "employee_terminated")),
+        ),
+        ("employee_id",),
+    ),
+    Table(
+        "jobs",
+        "Jobs labour is costed to.",
+        (
+            _c("job_id"),
+            _c("description"),
+            _c("prevailing_wage", "BOOLEAN"),
+            _c("state"),
+            _c("status", words=("job_active", "job_closed")),
+        ),
+        ("job_id",),
+    ),
+    Table(
+        "prevailing_wage_rates",
+        "Prevailing-wage rate table per job and classification (journeyman rates of the determination).",
+        (
+            _c("job_id"),
+            _c("classification"),
+            _c("determination", note="'IL20250012-mod3'"),
+            _c("base_rate", RATE),
+            _c("fringe_rate", RATE),
+        ),
+        ("job_id", "classification"),
+    ),
+    Table(
+        "hours",
+        "Approved hours imported from the field-time systems, per employee, week and job.",
+        (
+            _c("employee_id"),
+            _c("week_ending", "DATE", note="Saturday"),
+            _c("job_id"),
+            _c("regular_hours", HOURS),
+            _c("overtime_hours", HOURS),
+            _c("source", note="'rhumbix' | 'busybusy'"),
+        ),
+        ("employee_id", "week_ending", "job_id"),
+    ),
+    Table(
+        "batches",
+        "Pay batches: past weeks released, the clock week open.",
+        (
+            _c("batch_id"),
+            _c("period_start", "DATE"),
+            _c("period_end", "DATE"),
+            _c("check_date", "DATE"),
+            _c("status", words=("batch_open", "batch_staged", "batch_released")),
+            _c("bank_account", note="the funding account number"),
+            _c("total_gross", MONEY, required=False),
+            _c("staged_at", "TIMESTAMP", required=False),
+            _c("released_at", "TIMESTAMP", required=False),
+        ),
+        ("batch_id",),
+    ),
+    Table(
+        "earnings",
+        "Earnings lines per batch, employee and job.",
+        (
+            _c("batch_id"),
+            _c("employee_id"),
+            _c("job_id"),
+            _c("regular_hours", HOURS),
+            _c("overtime_hours", HOURS),
+            _c("rate", RATE),
+            _c("fringe_rate", RATE),
+            _c("gross_pay", MONEY),
+            _c("withholding", MONEY, required=False, note="calculated at release"),
+            _c("net_pay", MONEY, required=False),
+        ),
+        ("batch_id", "employee_id", "job_id"),
+    ),
+    Table(
+        "payments",
+        "Checks and direct deposits of released batches (one per employee per batch).",
+        (
+            _c("batch_id"),
+            _c("employee_id"),
+            _c("payment_method", words=("payment_check", "payment_direct_deposit")),
+            _c("check_number", "INTEGER", required=False),
+            _c("bank_account"),
+            _c("pay_date", "DATE"),
+            _c("gross_pay", MONEY),
+            _c("net_pay", MONEY),
+        ),
+        ("batch_id", "employee_id"),
+    ),
 )
 
 # ---------------------------------------------------------------------------------------------
 # The projection of the book: one SELECT per table, in the table's column order
 # ---------------------------------------------------------------------------------------------
-PROJECTIONS: dict[str, tuple[str, str]] = {   # table -> (comment, SELECT)
-    "employees": ("", """
+PROJECTIONS: dict[str, tuple[str, str]] = {  # table -> (comment, SELECT)
+    "employees": (
+        "",
+        """
 SELECT ei.system_employee_id, e.first_name, e.last_name, e.trade, e.classification, e.level,
        e.apprentice_registration, e.apprentice_pct, e.union_local, e.base_rate, e.fringe_rate, e.hire_date,
        CASE e.status WHEN 'active' THEN $employee_active ELSE $employee_terminated END
 FROM book.employees e
 JOIN book.employee_identities ei ON ei.employee_id = e.employee_id AND ei.system = $system
-ORDER BY ei.system_employee_id"""),
-    "jobs": ("", """
+ORDER BY ei.system_employee_id""",
+    ),
+    "jobs": (
+        "",
+        """
 SELECT vendor_job_id(j.job_number), j.name, j.is_prevailing_wage, j.state,
        CASE j.status WHEN 'active' THEN $job_active ELSE $job_closed END
 FROM book.jobs j
-ORDER BY j.job_number"""),
-    "prevailing_wage_rates": ("The determination in force on the clock date, per prevailing-wage job.", """
+ORDER BY j.job_number""",
+    ),
+    "prevailing_wage_rates": (
+        "The determination in force on the clock date, per prevailing-wage job.",
+        """
 SELECT vendor_job_id(d.job_number), r.classification, d.determination_id, r.base_rate, r.fringe_rate
 FROM (
     SELECT wd.*, row_number() OVER (PARTITION BY wd.job_number
@@ -112,8 +191,11 @@ FROM (
 ) d
 JOIN book.wage_rates r ON r.determination_id = d.determination_id
 WHERE d.rn = 1
-ORDER BY 1, 2"""),
-    "hours": ("Approved timecards summed per employee, Sunday-Saturday week and job.", """
+ORDER BY 1, 2""",
+    ),
+    "hours": (
+        "Approved timecards summed per employee, Sunday-Saturday week and job.",
+        """
 SELECT ei.system_employee_id,
        CAST(t.work_date + CAST(6 - dayofweek(t.work_date) AS INTEGER) AS DATE) AS week_ending,
        vendor_job_id(t.job_number),
@@ -123,8 +205,11 @@ FROM book.timecards t
 JOIN book.employee_identities ei ON ei.employee_id = t.employee_id AND ei.system = $system
 WHERE t.approved
 GROUP BY ei.system_employee_id, week_ending, t.job_number
-ORDER BY 1, 2, 3"""),
-    "batches": ("Released batches carry their gross and release time; the open batch is not staged yet.", """
+ORDER BY 1, 2, 3""",
+    ),
+    "batches": (
+        "Released batches carry their gross and release time; the open batch is not staged yet.",
+        """
 SELECT vendor_batch_id(b.batch_id, b.period_end), b.period_start, b.period_end, b.check_date,
        CASE b.status WHEN 'released' THEN $batch_released ELSE $batch_open END,
        a.account_number,
@@ -136,16 +221,22 @@ SELECT vendor_batch_id(b.batch_id, b.period_end), b.period_start, b.period_end, 
        CASE WHEN b.status = 'released' THEN CAST(b.check_date AS TIMESTAMP) - INTERVAL 3 DAY + INTERVAL 10 HOUR END
 FROM book.payroll_batches b
 JOIN book.bank_accounts a ON a.bank_account_id = b.bank_account_id
-ORDER BY b.batch_id"""),
-    "earnings": ("The earnings of released batches (the open batch has none until it is staged).", """
+ORDER BY b.batch_id""",
+    ),
+    "earnings": (
+        "The earnings of released batches (the open batch has none until it is staged).",
+        """
 SELECT vendor_batch_id(b.batch_id, b.period_end), ei.system_employee_id, vendor_job_id(pe.job_number),
        pe.hours_regular, pe.hours_overtime, pe.rate_paid, pe.fringe_paid, pe.gross_pay, pe.withholding, pe.net_pay
 FROM book.payroll_earnings pe
 JOIN book.payroll_batches b ON b.batch_id = pe.batch_id AND b.status = 'released'
 JOIN book.employee_identities ei ON ei.employee_id = pe.employee_id AND ei.system = $system
-ORDER BY 1, 2, 3"""),
-    "payments": ("One payment per employee per released batch; a paper check when the register holds one "
-                 "for that employee, account, date and amount, otherwise a direct deposit.", """
+ORDER BY 1, 2, 3""",
+    ),
+    "payments": (
+        "One payment per employee per released batch; a paper check when the register holds one "
+        "for that employee, account, date and amount, otherwise a direct deposit.",
+        """
 WITH per_emp AS (
     SELECT pe.batch_id, pe.employee_id, CAST(sum(pe.gross_pay) AS DECIMAL(18,2)) AS gross,
            CAST(sum(pe.net_pay) AS DECIMAL(18,2)) AS net
@@ -167,25 +258,34 @@ LEFT JOIN (
     WHERE ck.payee_vendor_key IS NULL
 ) c ON c.bank_account_id = b.bank_account_id AND c.issue_date = b.check_date
    AND c.payee_name = e.first_name || ' ' || e.last_name AND c.amount = p.net AND c.rn = 1
-ORDER BY 1, 2"""),
+ORDER BY 1, 2""",
+    ),
 }
 
 # ---------------------------------------------------------------------------------------------
 # Entity projections for the consistency check (views/consistency.py)
 # ---------------------------------------------------------------------------------------------
-ENTITIES: tuple[tuple[str, str], ...] = (   # (entity, SELECT)
-    ("employee", """
+ENTITIES: tuple[tuple[str, str], ...] = (  # (entity, SELECT)
+    (
+        "employee",
+        """
 SELECT coalesce(m.master_employee_id, e.employee_id) AS entity_key,
        e.first_name || ' ' || e.last_name AS name,
        e.classification AS classification,
        e.base_rate AS base_rate
 FROM vendor.employees e
-LEFT JOIN hh2.employee_map m ON m.system = $system AND m.system_employee_id = e.employee_id"""),
-    ("job", """
+LEFT JOIN hh2.employee_map m ON m.system = $system AND m.system_employee_id = e.employee_id""",
+    ),
+    (
+        "job",
+        """
 SELECT coalesce(m.master_job_number, j.job_id) AS entity_key, j.description AS name
 FROM vendor.jobs j
-LEFT JOIN hh2.job_map m ON m.system = $job_system AND m.system_job_id = j.job_id"""),
-    ("check", """
+LEFT JOIN hh2.job_map m ON m.system = $job_system AND m.system_job_id = j.job_id""",
+    ),
+    (
+        "check",
+        """
 SELECT ba.bank_account_id || '|' || CAST(p.check_number AS VARCHAR) AS entity_key,
        CAST(p.net_pay AS DECIMAL(18,2)) AS amount,
        e.first_name || ' ' || e.last_name AS payee_name,
@@ -193,5 +293,6 @@ SELECT ba.bank_account_id || '|' || CAST(p.check_number AS VARCHAR) AS entity_ke
 FROM vendor.payments p
 JOIN vendor.employees e ON e.employee_id = p.employee_id
 JOIN book.bank_accounts ba ON ba.account_number = p.bank_account
-WHERE p.check_number IS NOT NULL"""),
+WHERE p.check_number IS NOT NULL""",
+    ),
 )

@@ -30,11 +30,13 @@ MAX_ROWS = 500
 
 # ---------------------------------------------------------------------------------- args
 class ProjectsArgs(ToolArgs):
-    project_number: str | None = Field(None, description="Company job number (the number people use)",
-                                       examples=["1042"])
+    project_number: str | None = Field(
+        None, description="Company job number (the number people use)", examples=["1042"]
+    )
     status: str | None = Field(None, description="Project status word (case-insensitive)", examples=["Active"])
-    name_contains: str | None = Field(None, description="Case-insensitive part of the project name",
-                                      examples=["medical"])
+    name_contains: str | None = Field(
+        None, description="Case-insensitive part of the project name", examples=["medical"]
+    )
 
 
 class VendorsArgs(ToolArgs):
@@ -46,23 +48,25 @@ class VendorsArgs(ToolArgs):
 class CommitmentsArgs(ToolArgs):
     project_number: str | None = Field(None, description="Company job number", examples=["1042"])
     vendor_id: str | None = Field(None, description="This platform's vendor id", examples=["4410287"])
-    status: str | None = Field(None, description="Commitment status word (case-insensitive)",
-                               examples=["Approved"])
-    commitment_type: str | None = Field(None, description="Commitment type word (case-insensitive)",
-                                        examples=["Subcontract"])
+    status: str | None = Field(None, description="Commitment status word (case-insensitive)", examples=["Approved"])
+    commitment_type: str | None = Field(
+        None, description="Commitment type word (case-insensitive)", examples=["Subcontract"]
+    )
     number: str | None = Field(None, description="Commitment number or company code", examples=["SC-1042-0"])
     limit: int = Field(MAX_ROWS, ge=1, le=5000, description="Most rows to return", examples=[100])
 
 
 class CommitmentGetArgs(ToolArgs):
-    commitment_id: str = Field(..., description="The platform's commitment id, the company code ('SC-1042-0') "
-                               "or the agreement number ('1042-01')", examples=["SC-1042-0"])
+    commitment_id: str = Field(
+        ...,
+        description="The platform's commitment id, the company code ('SC-1042-0') or the agreement number ('1042-01')",
+        examples=["SC-1042-0"],
+    )
 
 
 class ChangeOrdersArgs(ToolArgs):
     project_number: str | None = Field(None, description="Company job number", examples=["1042"])
-    status: str | None = Field(None, description="Change order status word (case-insensitive)",
-                               examples=["Approved"])
+    status: str | None = Field(None, description="Change order status word (case-insensitive)", examples=["Approved"])
     limit: int = Field(MAX_ROWS, ge=1, le=5000, description="Most rows to return", examples=[100])
 
 
@@ -90,11 +94,11 @@ class PMApp(App):
     C_ID: ClassVar[str] = "commitment_id"
     C_PROJECT: ClassVar[str] = "project_id"
     C_VENDOR: ClassVar[str] = "vendor_id"
-    C_NUMBER: ClassVar[str] = "number"          # the agreement number people see
-    C_CODE: ClassVar[str] = "commitment_code"   # the company's code ('SC-1042-0')
+    C_NUMBER: ClassVar[str] = "number"  # the agreement number people see
+    C_CODE: ClassVar[str] = "commitment_code"  # the company's code ('SC-1042-0')
     C_STATUS: ClassVar[str] = "status"
     C_TYPE: ClassVar[str] = "commitment_type"
-    C_AMOUNT: ClassVar[str] = "amount"          # revised amount (the cap)
+    C_AMOUNT: ClassVar[str] = "amount"  # revised amount (the cap)
     C_RETAINAGE: ClassVar[str] = "retainage_pct"
     T_COMMIT_LINES: ClassVar[str] = "commitment_lines"
     CL_FK: ClassVar[str] = "commitment_id"
@@ -131,8 +135,11 @@ class PMApp(App):
             else:
                 rows = self.select(self.T_PROJECT, {self.P_ID: ref})
         if not rows:
-            raise ToolError(f"no project {ref!r} in {self.label}; use the company job number, e.g. '1042' "
-                            f"(projects.list shows them)", "not_found")
+            raise ToolError(
+                f"no project {ref!r} in {self.label}; use the company job number, e.g. '1042' "
+                f"(projects.list shows them)",
+                "not_found",
+            )
         return rows[0]
 
     def _project_id(self, number: str | None) -> Any:
@@ -145,8 +152,9 @@ class PMApp(App):
         ref = str(vendor_id).strip()
         if self.V_ID_TYPE.upper() in ("BIGINT", "INTEGER"):
             if not ref.isdigit():
-                raise ToolError(f"vendor ids in {self.label} are numbers, got {ref!r}; vendors.list finds them",
-                                "invalid_argument")
+                raise ToolError(
+                    f"vendor ids in {self.label} are numbers, got {ref!r}; vendors.list finds them", "invalid_argument"
+                )
             rows = self.select(self.T_VENDOR, {self.V_ID: int(ref)})
         else:
             rows = self.select(self.T_VENDOR, {self.V_ID: ref})
@@ -180,27 +188,34 @@ class PMApp(App):
         if not rows and self.C_NUMBER != self.C_CODE:
             rows = self.select(self.T_COMMIT, {self.C_NUMBER: text})
         if not rows:
-            raise ToolError(f"no commitment {text!r} in {self.label}; pass its id, its code such as 'SC-1042-0' "
-                            f"or its number", "not_found")
+            raise ToolError(
+                f"no commitment {text!r} in {self.label}; pass its id, its code such as 'SC-1042-0' or its number",
+                "not_found",
+            )
         if len(rows) > 1:
-            raise ToolError(f"{text!r} matches {len(rows)} commitments in {self.label}; pass the id",
-                            "invalid_argument")
+            raise ToolError(
+                f"{text!r} matches {len(rows)} commitments in {self.label}; pass the id", "invalid_argument"
+            )
         return rows[0]
 
     def _commitment_lines(self, commitment_id: Any) -> list[dict[str, Any]]:
         return self.select(self.T_COMMIT_LINES, {self.CL_FK: commitment_id}, order_by=[self.CL_ORDER])
 
     def _commitment_rows(self, args: CommitmentsArgs, extra: exp.Expr | None = None) -> list[dict[str, Any]]:
-        where = {self.C_PROJECT: self._project_id(args.project_number),
-                 self.C_VENDOR: self._vendor_key(args.vendor_id)}
+        where = {self.C_PROJECT: self._project_id(args.project_number), self.C_VENDOR: self._vendor_key(args.vendor_id)}
         number = None
         if args.number:
-            number = exp.or_(exp.EQ(this=col(self.C_CODE), expression=literal(args.number.strip())),
-                             exp.EQ(this=col(self.C_NUMBER), expression=literal(args.number.strip())))
-        return self.select(self.T_COMMIT, where,
-                           extra=all_of(ieq(self.C_STATUS, args.status), ieq(self.C_TYPE, args.commitment_type),
-                                         number, extra),
-                           order_by=[self.C_PROJECT, self.C_CODE], limit=args.limit)
+            number = exp.or_(
+                exp.EQ(this=col(self.C_CODE), expression=literal(args.number.strip())),
+                exp.EQ(this=col(self.C_NUMBER), expression=literal(args.number.strip())),
+            )
+        return self.select(
+            self.T_COMMIT,
+            where,
+            extra=all_of(ieq(self.C_STATUS, args.status), ieq(self.C_TYPE, args.commitment_type), number, extra),
+            order_by=[self.C_PROJECT, self.C_CODE],
+            limit=args.limit,
+        )
 
     def _decorate_commitments(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Add the human project number and vendor name to commitment rows."""
@@ -209,8 +224,9 @@ class PMApp(App):
         out = []
         for r in rows:
             p = projects.get(r[self.C_PROJECT])
-            out.append({**r, "project_number": p[self.P_NUMBER] if p else None,
-                        "vendor_name": names.get(r[self.C_VENDOR])})
+            out.append(
+                {**r, "project_number": p[self.P_NUMBER] if p else None, "vendor_name": names.get(r[self.C_VENDOR])}
+            )
         return out
 
     def _commitment_extra(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -239,9 +255,12 @@ class PMApp(App):
 
         Returns {"$EX_PROJECTS": [{...native project fields...}], "count": n}.
         """
-        rows = self.select(self.T_PROJECT, {self.P_NUMBER: args.project_number},
-                           extra=all_of(ieq(self.P_STATUS, args.status), ilike(self.P_NAME, args.name_contains)),
-                           order_by=[self.P_NUMBER])
+        rows = self.select(
+            self.T_PROJECT,
+            {self.P_NUMBER: args.project_number},
+            extra=all_of(ieq(self.P_STATUS, args.status), ilike(self.P_NAME, args.name_contains)),
+            order_by=[self.P_NUMBER],
+        )
         return {self.EX_PROJECTS: rows, "count": len(rows)}
 
     @tool("vendors.list")
@@ -259,9 +278,12 @@ class PMApp(App):
         Returns {"$EX_VENDORS": [{...native vendor fields...}], "count": n}.
         """
         where = {self.V_ID: self._vendor_key(args.vendor_id)} if args.vendor_id else {}
-        rows = self.select(self.T_VENDOR, where,
-                           extra=all_of(ilike(self.V_NAME, args.name_contains), ieq(self.V_TRADE, args.trade)),
-                           order_by=[self.V_NAME])
+        rows = self.select(
+            self.T_VENDOR,
+            where,
+            extra=all_of(ilike(self.V_NAME, args.name_contains), ieq(self.V_TRADE, args.trade)),
+            order_by=[self.V_NAME],
+        )
         return {self.EX_VENDORS: rows, "count": len(rows)}
 
     @tool("commitments.list")
@@ -307,6 +329,11 @@ class PMApp(App):
 
         Returns {"$EX_CHANGE_ORDERS": [{...native fields...}], "count": n, "truncated": bool}.
         """
-        rows = self.select(self.T_CO, {self.CO_PROJECT: self._project_id(args.project_number)},
-                           extra=ieq(self.CO_STATUS, args.status), order_by=list(self.CO_ORDER), limit=args.limit)
+        rows = self.select(
+            self.T_CO,
+            {self.CO_PROJECT: self._project_id(args.project_number)},
+            extra=ieq(self.CO_STATUS, args.status),
+            order_by=list(self.CO_ORDER),
+            limit=args.limit,
+        )
         return {self.EX_CHANGE_ORDERS: rows, "count": len(rows), "truncated": len(rows) >= args.limit}

@@ -31,9 +31,11 @@ class InvoicesArgs(ToolArgs):
     company_id: str | None = Field(None, description="INGENIOUS.BUILD company id of the vendor", examples=["IB-C-1000"])
     contract_number: str | None = Field(None, description="Contract number (company code)", examples=["SC-1042-0"])
     status: Literal["Draft", "Submitted", "Pending Approval", "Approved", "Rejected", "Paid"] | None = Field(
-        None, description="Draft, Submitted, Pending Approval, Approved, Rejected or Paid", examples=["Submitted"])
+        None, description="Draft, Submitted, Pending Approval, Approved, Rejected or Paid", examples=["Submitted"]
+    )
     funding_status: Literal["Unallocated", "Draft Allocation", "Allocated"] | None = Field(
-        None, description="Unallocated, Draft Allocation or Allocated", examples=["Unallocated"])
+        None, description="Unallocated, Draft Allocation or Allocated", examples=["Unallocated"]
+    )
     date_from: date | None = Field(None, description="First invoice date (ISO)", examples=["2026-01-01"])
     date_to: date | None = Field(None, description="Last invoice date (ISO)", examples=["2026-01-31"])
     limit: int = Field(MAX_ROWS, ge=1, le=5000, description="Most rows to return", examples=[100])
@@ -50,27 +52,33 @@ class Allocation(ToolArgs):
 
 class AllocateArgs(ToolArgs):
     invoice_id: int = Field(..., description="INGENIOUS.BUILD invoice id", examples=[950004])
-    allocations: list[Allocation] = Field(..., min_length=1, description="The split: one entry per funding source; "
-                                          "the amounts must add up to the invoice's net amount",
-                                          examples=[[{"funding_source_id": "FS-1", "amount": "85500.00"}]])
+    allocations: list[Allocation] = Field(
+        ...,
+        min_length=1,
+        description="The split: one entry per funding source; the amounts must add up to the invoice's net amount",
+        examples=[[{"funding_source_id": "FS-1", "amount": "85500.00"}]],
+    )
 
 
 class SubmitArgs(ToolArgs):
-    object_type: Literal["invoice", "forecast"] = Field(...,
-                                                        description="What to route: an invoice or a forecast revision",
-                                                        examples=["invoice"])
+    object_type: Literal["invoice", "forecast"] = Field(
+        ..., description="What to route: an invoice or a forecast revision", examples=["invoice"]
+    )
     object_id: str = Field(..., description="The invoice id or the forecast revision id", examples=["950004"])
-    note: str | None = Field(None, max_length=400, description="Note to the approver",
-                             examples=["Funded from equity per the draw order"])
+    note: str | None = Field(
+        None, max_length=400, description="Note to the approver", examples=["Funded from equity per the draw order"]
+    )
 
 
 class ForecastArgs(ToolArgs):
     project_number: str = Field(..., description="Company job number", examples=["1042"])
     cost_code: str = Field(..., description="Budget line cost code", examples=["26-100"])
-    forecast_to_complete: Decimal = Field(..., description="New estimate to complete (two decimals, >= 0)",
-                                          examples=["185000.00"])
-    note: str = Field(..., max_length=400, description="Basis of the new forecast",
-                      examples=["PM re-forecast after CO 3"])
+    forecast_to_complete: Decimal = Field(
+        ..., description="New estimate to complete (two decimals, >= 0)", examples=["185000.00"]
+    )
+    note: str = Field(
+        ..., max_length=400, description="Basis of the new forecast", examples=["PM re-forecast after CO 3"]
+    )
 
 
 @register
@@ -105,8 +113,11 @@ class IngeniousBuild(PMApp):
     EX_VENDORS = "companies"
     EX_COMMITMENTS = "contracts"
     EX_COMMITMENT = "contract"
-    TOOL_NAMES: ClassVar[dict[str, str]] = {"vendors.list": "companies.list", "commitments.list": "contracts.list",
-                                            "commitments.get": "contracts.get"}
+    TOOL_NAMES: ClassVar[dict[str, str]] = {
+        "vendors.list": "companies.list",
+        "commitments.list": "contracts.list",
+        "commitments.get": "contracts.get",
+    }
     DISABLED_TOOLS: ClassVar[frozenset[str]] = frozenset({"change_orders.list"})
     EX_PROJECT_STATUS = "Active"
     EX_VENDOR_ID = "IB-C-1000"
@@ -129,18 +140,28 @@ class IngeniousBuild(PMApp):
         drafts = self.select("invoice_funding", {"project_id": project_id, "status": "Draft"})
         out = []
         for s in sources:
-            pending = sum((dec(d["amount"]) for d in drafts if d["funding_source_id"] == s["funding_source_id"]),
-                          Decimal("0"))
+            pending = sum(
+                (dec(d["amount"]) for d in drafts if d["funding_source_id"] == s["funding_source_id"]), Decimal("0")
+            )
             available = cents(dec(s["allocation_to_project"]) - dec(s["drawn_to_date"]) - pending)
             out.append({**s, "pending_draft_allocations": cents(pending), "available": available})
         return out
 
     def _budget_totals(self, rows: list[dict[str, Any]]) -> dict[str, Decimal]:
-        cols = ["original_budget", "budget_changes", "current_budget", "committed", "applied_actuals", "uncommitted",
-                "forecast_to_complete", "estimate_at_completion"]
+        cols = [
+            "original_budget",
+            "budget_changes",
+            "current_budget",
+            "committed",
+            "applied_actuals",
+            "uncommitted",
+            "forecast_to_complete",
+            "estimate_at_completion",
+        ]
         out = {c: cents(sum((dec(r[c]) for r in rows), Decimal("0"))) for c in cols}
-        out["forecast_to_complete_accounting_lines"] = cents(sum(
-            (dec(r["forecast_to_complete"]) for r in rows if r["accounting_integrated"]), Decimal("0")))
+        out["forecast_to_complete_accounting_lines"] = cents(
+            sum((dec(r["forecast_to_complete"]) for r in rows if r["accounting_integrated"]), Decimal("0"))
+        )
         return out
 
     # ------------------------------------------------------------------ reads
@@ -161,8 +182,9 @@ class IngeniousBuild(PMApp):
         forecast_to_complete_accounting_lines (the lines carried in the contractor's ERP)}, "count": n}.
         """  # noqa: E501
         project = self._project(args.project_number)
-        rows = self.select("budget_lines", {"project_id": project["project_id"], "cost_code": args.cost_code},
-                           order_by=["cost_code"])
+        rows = self.select(
+            "budget_lines", {"project_id": project["project_id"], "cost_code": args.cost_code}, order_by=["cost_code"]
+        )
         return {"project": project, "budget_lines": rows, "totals": self._budget_totals(rows), "count": len(rows)}
 
     @tool("funding_sources.list")
@@ -202,11 +224,19 @@ class IngeniousBuild(PMApp):
         funding_status, approved_at}], "count": n, "truncated": bool}.
         """
         contract = self._commitment(args.contract_number)["contract_id"] if args.contract_number else None
-        rows = self.select("invoices", {"project_id": self._project_id(args.project_number),
-                                        "company_id": args.company_id, "contract_id": contract,
-                                        "status": args.status, "funding_status": args.funding_status},
-                           extra=date_range("invoice_date", args.date_from, args.date_to),
-                           order_by=["project_id", "invoice_date", "invoice_id"], limit=args.limit)
+        rows = self.select(
+            "invoices",
+            {
+                "project_id": self._project_id(args.project_number),
+                "company_id": args.company_id,
+                "contract_id": contract,
+                "status": args.status,
+                "funding_status": args.funding_status,
+            },
+            extra=date_range("invoice_date", args.date_from, args.date_to),
+            order_by=["project_id", "invoice_date", "invoice_id"],
+            limit=args.limit,
+        )
         return {"invoices": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
     @tool("invoices.get")
@@ -223,13 +253,23 @@ class IngeniousBuild(PMApp):
         lines = self.select("invoice_lines", {"invoice_id": inv["invoice_id"]}, order_by=["line_no"])
         funding = self.select("invoice_funding", {"invoice_id": inv["invoice_id"]}, order_by=["funding_source_id"])
         funded = cents(sum((dec(f["amount"]) for f in funding), Decimal("0")))
-        approvals = self.select("approval_requests", {"object_type": "Invoice", "object_id": str(inv["invoice_id"])},
-                                order_by=["submitted_at", "approval_id"])
+        approvals = self.select(
+            "approval_requests",
+            {"object_type": "Invoice", "object_id": str(inv["invoice_id"])},
+            order_by=["submitted_at", "approval_id"],
+        )
         contract = None
         if inv["contract_id"] is not None:
             contract = self.select("contracts", {"contract_id": inv["contract_id"]})[0]
-        return {"invoice": inv, "lines": lines, "funding": funding, "funded_total": funded,
-                "unfunded": cents(dec(inv["net_amount"]) - funded), "approvals": approvals, "contract": contract}
+        return {
+            "invoice": inv,
+            "lines": lines,
+            "funding": funding,
+            "funded_total": funded,
+            "unfunded": cents(dec(inv["net_amount"]) - funded),
+            "approvals": approvals,
+            "contract": contract,
+        }
 
     # ------------------------------------------------------------------ writes
     @tool("invoices.allocate_funding", writes=True)
@@ -270,26 +310,41 @@ class IngeniousBuild(PMApp):
             seen.add(sid)
             amount = money_arg(a.amount, f"amount for {sid}", allow_zero=False)
             if amount > sources[sid]["available"]:
-                raise ToolError(f"funding source {sid} has {sources[sid]['available']} available; {amount} is too much",
-                                "rejected")
+                raise ToolError(
+                    f"funding source {sid} has {sources[sid]['available']} available; {amount} is too much", "rejected"
+                )
             plan.append((sid, amount))
         net = dec(inv["net_amount"])
         total = cents(sum((amt for _, amt in plan), Decimal("0")))
         if total != cents(net):
             raise ToolError(f"the allocations add up to {total} but {what}'s net amount is {cents(net)}")
         for e in existing:
-            self.delete("invoice_funding", {"invoice_id": inv["invoice_id"],
-                                            "funding_source_id": e["funding_source_id"]})
+            self.delete(
+                "invoice_funding", {"invoice_id": inv["invoice_id"], "funding_source_id": e["funding_source_id"]}
+            )
         out = []
         for sid, amount in plan:
             pct = (amount * 100 / net).quantize(PERCENT_STEP) if net else Decimal("0")
-            self.insert("invoice_funding", {"invoice_id": inv["invoice_id"], "funding_source_id": sid,
-                                            "project_id": inv["project_id"], "amount": amount, "percent": pct,
-                                            "status": "Draft", "allocated_at": self.now})
+            self.insert(
+                "invoice_funding",
+                {
+                    "invoice_id": inv["invoice_id"],
+                    "funding_source_id": sid,
+                    "project_id": inv["project_id"],
+                    "amount": amount,
+                    "percent": pct,
+                    "status": "Draft",
+                    "allocated_at": self.now,
+                },
+            )
             out.append({"funding_source_id": sid, "amount": amount, "percent": pct})
         self.update("invoices", {"invoice_id": inv["invoice_id"]}, {"funding_status": "Draft Allocation"})
-        return {"invoice_id": inv["invoice_id"], "funding_status": "Draft Allocation", "allocations": out,
-                "net_amount": inv["net_amount"]}
+        return {
+            "invoice_id": inv["invoice_id"],
+            "funding_status": "Draft Allocation",
+            "allocations": out,
+            "net_amount": inv["net_amount"],
+        }
 
     @tool("approvals.submit", writes=True)
     def approvals_submit(self, args: SubmitArgs) -> dict[str, Any]:
@@ -316,10 +371,17 @@ class IngeniousBuild(PMApp):
                 funding = self.select("invoice_funding", {"invoice_id": inv["invoice_id"]})
                 funded = cents(sum((dec(f["amount"]) for f in funding), Decimal("0")))
                 if funded != cents(dec(inv["net_amount"])):
-                    raise ToolError(f"{what} is funded {funded} of {inv['net_amount']}; allocate its funding first "
-                                    f"(invoices.allocate_funding)", "rejected")
-                project_id, object_type, object_id, role = (inv["project_id"], "Invoice", str(inv["invoice_id"]),
-                                                            "Owner's Representative")
+                    raise ToolError(
+                        f"{what} is funded {funded} of {inv['net_amount']}; allocate its funding first "
+                        f"(invoices.allocate_funding)",
+                        "rejected",
+                    )
+                project_id, object_type, object_id, role = (
+                    inv["project_id"],
+                    "Invoice",
+                    str(inv["invoice_id"]),
+                    "Owner's Representative",
+                )
                 self.update("invoices", {"invoice_id": inv["invoice_id"]}, {"status": "Pending Approval"})
             else:
                 revs = self.select("forecast_revisions", {"revision_id": args.object_id.strip()})
@@ -328,19 +390,41 @@ class IngeniousBuild(PMApp):
                 rev = revs[0]
                 if rev["status"] != "Draft":
                     raise ToolError(f"forecast revision {rev['revision_id']} is {rev['status']}", "rejected")
-                project_id, object_type, object_id, role = (rev["project_id"], "Forecast", rev["revision_id"],
-                                                            "Project Manager")
+                project_id, object_type, object_id, role = (
+                    rev["project_id"],
+                    "Forecast",
+                    rev["revision_id"],
+                    "Project Manager",
+                )
                 self.update("forecast_revisions", {"revision_id": rev["revision_id"]}, {"status": "Pending Approval"})
-                self.update("budget_lines", {"project_id": rev["project_id"], "cost_code": rev["cost_code"]},
-                            {"forecast_status": "Pending Approval"})
+                self.update(
+                    "budget_lines",
+                    {"project_id": rev["project_id"], "cost_code": rev["cost_code"]},
+                    {"forecast_status": "Pending Approval"},
+                )
             prior = self.select("approval_requests", {"object_type": object_type, "object_id": object_id})
             approval_id = "APR-" + self.new_id(object_type, object_id, len(prior) + 1, length=10).upper()
-            self.insert("approval_requests", {"approval_id": approval_id, "project_id": project_id,
-                                              "object_type": object_type, "object_id": object_id, "step": 1,
-                                              "approver_role": role, "status": "Pending", "submitted_at": self.now,
-                                              "note": note})
-        return {"approval_id": approval_id, "object_type": object_type, "object_id": object_id, "status": "Pending",
-                "approver_role": role}
+            self.insert(
+                "approval_requests",
+                {
+                    "approval_id": approval_id,
+                    "project_id": project_id,
+                    "object_type": object_type,
+                    "object_id": object_id,
+                    "step": 1,
+                    "approver_role": role,
+                    "status": "Pending",
+                    "submitted_at": self.now,
+                    "note": note,
+                },
+            )
+        return {
+            "approval_id": approval_id,
+            "object_type": object_type,
+            "object_id": object_id,
+            "status": "Pending",
+            "approver_role": role,
+        }
 
     @tool("forecasts.update", writes=True)
     def forecasts_update(self, args: ForecastArgs) -> dict[str, Any]:
@@ -364,22 +448,45 @@ class IngeniousBuild(PMApp):
         eac = cents(dec(line["applied_actuals"]) + amount)
         prior = self.select("forecast_revisions", {"project_id": project["project_id"], "cost_code": line["cost_code"]})
         revision_id = "FR-" + self.new_id(project["project_id"], line["cost_code"], len(prior) + 1, length=10).upper()
-        self.insert("forecast_revisions", {"revision_id": revision_id, "project_id": project["project_id"],
-                                           "cost_code": line["cost_code"],
-                                           "previous_forecast": line["forecast_to_complete"],
-                                           "forecast_to_complete": amount, "note": args.note.strip(), "status": "Draft",
-                                           "created_at": self.now})
+        self.insert(
+            "forecast_revisions",
+            {
+                "revision_id": revision_id,
+                "project_id": project["project_id"],
+                "cost_code": line["cost_code"],
+                "previous_forecast": line["forecast_to_complete"],
+                "forecast_to_complete": amount,
+                "note": args.note.strip(),
+                "status": "Draft",
+                "created_at": self.now,
+            },
+        )
         with self.gate.workflow("ingenious_build.forecasts.update"):  # a new draft replaces an approved forecast
-            self.update("budget_lines", {"project_id": project["project_id"], "cost_code": line["cost_code"]},
-                        {"forecast_to_complete": amount, "estimate_at_completion": eac, "forecast_status": "Draft",
-                         "forecast_updated_at": self.now})
-        total = self.query("SELECT sum(forecast_to_complete) AS t FROM ingenious_build.budget_lines "
-                           "WHERE project_id = ?",
-                           [project["project_id"]])[0]["t"]
-        return {"revision_id": revision_id, "project_id": project["project_id"], "cost_code": line["cost_code"],
-                "previous_forecast": line["forecast_to_complete"], "forecast_to_complete": amount,
-                "estimate_at_completion": eac, "forecast_status": "Draft", "project_forecast_to_complete": total,
-                "accounting_integrated": line["accounting_integrated"]}
+            self.update(
+                "budget_lines",
+                {"project_id": project["project_id"], "cost_code": line["cost_code"]},
+                {
+                    "forecast_to_complete": amount,
+                    "estimate_at_completion": eac,
+                    "forecast_status": "Draft",
+                    "forecast_updated_at": self.now,
+                },
+            )
+        total = self.query(
+            "SELECT sum(forecast_to_complete) AS t FROM ingenious_build.budget_lines WHERE project_id = ?",
+            [project["project_id"]],
+        )[0]["t"]
+        return {
+            "revision_id": revision_id,
+            "project_id": project["project_id"],
+            "cost_code": line["cost_code"],
+            "previous_forecast": line["forecast_to_complete"],
+            "forecast_to_complete": amount,
+            "estimate_at_completion": eac,
+            "forecast_status": "Draft",
+            "project_forecast_to_complete": total,
+            "accounting_integrated": line["accounting_integrated"],
+        }
 
     @tool("invoices.approve_for_payment", guarded="payment")
     def invoices_approve_for_payment(self, args: InvoiceGetArgs) -> dict[str, Any]:
@@ -396,11 +503,17 @@ class IngeniousBuild(PMApp):
         if inv["status"] == "Paid":
             raise ToolError(f"{what} is already paid", "conflict")
         if inv["status"] != "Approved":
-            raise ToolError(f"{what} is {inv['status']}; only approved invoices can be approved for payment",
-                            "rejected")
+            raise ToolError(
+                f"{what} is {inv['status']}; only approved invoices can be approved for payment", "rejected"
+            )
         funding = self.select("invoice_funding", {"invoice_id": inv["invoice_id"]})
         funded = cents(sum((dec(f["amount"]) for f in funding), Decimal("0")))
         if inv["funding_status"] != "Allocated" and funded != cents(dec(inv["net_amount"])):
             raise ToolError(f"{what} is not fully funded ({funded} of {inv['net_amount']})", "rejected")
-        return {"would": "approve for payment", "invoice_id": inv["invoice_id"], "company_id": inv["company_id"],
-                "net_amount": inv["net_amount"], "funding": funding}
+        return {
+            "would": "approve for payment",
+            "invoice_id": inv["invoice_id"],
+            "company_id": inv["company_id"],
+            "net_amount": inv["net_amount"],
+            "funding": funding,
+        }

@@ -22,8 +22,9 @@ DRAFT = "Draft"
 
 
 class SovArgs(ToolArgs):
-    commitment_id: str = Field(..., description="RedTeam commitment id, company code or agreement number",
-                               examples=["SC-1042-0"])
+    commitment_id: str = Field(
+        ..., description="RedTeam commitment id, company code or agreement number", examples=["SC-1042-0"]
+    )
 
 
 class EappsArgs(ToolArgs):
@@ -31,7 +32,8 @@ class EappsArgs(ToolArgs):
     commitment_id: str | None = Field(None, description="Commitment id, company code or number", examples=["SC-1042-0"])
     company_id: str | None = Field(None, description="RedTeam company id of the subcontractor", examples=["RT-C-1000"])
     status: Literal["Draft", "Submitted", "Approved", "Held", "Rejected"] | None = Field(
-        None, description="Draft, Submitted, Approved, Held or Rejected", examples=["Submitted"])
+        None, description="Draft, Submitted, Approved, Held or Rejected", examples=["Submitted"]
+    )
     date_from: date | None = Field(None, description="First submitted date (ISO)", examples=["2026-01-01"])
     date_to: date | None = Field(None, description="Last submitted date (ISO)", examples=["2026-01-31"])
     limit: int = Field(MAX_ROWS, ge=1, le=5000, description="Most rows to return", examples=[100])
@@ -44,10 +46,16 @@ class EappGetArgs(ToolArgs):
 class ReviewArgs(ToolArgs):
     eapp_id: int = Field(..., description="RedTeam eApp id", examples=[800004])
     action: Literal["approve", "hold", "reject"] = Field(
-        ..., description="approve, hold (keep it open with a reason, e.g. over the commitment cap) or reject",
-        examples=["hold"])
-    reason: str | None = Field(None, max_length=400, description="Why (required to hold or reject)",
-                               examples=["Bills past the commitment cap: remaining 317,000.00"])
+        ...,
+        description="approve, hold (keep it open with a reason, e.g. over the commitment cap) or reject",
+        examples=["hold"],
+    )
+    reason: str | None = Field(
+        None,
+        max_length=400,
+        description="Why (required to hold or reject)",
+        examples=["Bills past the commitment cap: remaining 317,000.00"],
+    )
 
 
 @register
@@ -105,8 +113,12 @@ class RedTeam(PMApp):
                     sov = ln["sov_line_no"]
                     lines_billed[sov] = lines_billed.get(sov, Decimal("0")) + dec(ln["this_period"])
         cap = dec(commitment["revised_amount"])
-        return {"commitment_cap": cents(cap), "approved_billed_to_date": billed,
-                "remaining": cents(cap - billed), "lines_billed": lines_billed}
+        return {
+            "commitment_cap": cents(cap),
+            "approved_billed_to_date": billed,
+            "remaining": cents(cap - billed),
+            "lines_billed": lines_billed,
+        }
 
     def _cap_check(self, eapp: dict[str, Any]) -> dict[str, Any]:
         commitment = self.select("commitments", {"commitment_id": eapp["commitment_id"]})[0]
@@ -119,17 +131,27 @@ class RedTeam(PMApp):
             if s is None:
                 continue
             open_amt = cents(dec(s["scheduled_value"]) - bill["lines_billed"].get(ln["sov_line_no"], Decimal("0")))
-            line_checks.append({"line_no": ln["line_no"], "sov_line_no": ln["sov_line_no"],
-                                "cost_code": ln["cost_code"],
-                                "this_period": ln["this_period"], "sov_remaining": open_amt,
-                                "over_line": dec(ln["this_period"]) > open_amt})
+            line_checks.append(
+                {
+                    "line_no": ln["line_no"],
+                    "sov_line_no": ln["sov_line_no"],
+                    "cost_code": ln["cost_code"],
+                    "this_period": ln["this_period"],
+                    "sov_remaining": open_amt,
+                    "over_line": dec(ln["this_period"]) > open_amt,
+                }
+            )
         over = amount > bill["remaining"]
-        return {"commitment_number": commitment["commitment_number"], "commitment_cap": bill["commitment_cap"],
-                "approved_billed_to_date_excluding_this": bill["approved_billed_to_date"],
-                "remaining_before_this": bill["remaining"], "amount_this_period": cents(amount),
-                "over_commitment_cap": over,
-                "over_by": cents(amount - bill["remaining"]) if over else Decimal("0.00"),
-                "lines": line_checks}
+        return {
+            "commitment_number": commitment["commitment_number"],
+            "commitment_cap": bill["commitment_cap"],
+            "approved_billed_to_date_excluding_this": bill["approved_billed_to_date"],
+            "remaining_before_this": bill["remaining"],
+            "amount_this_period": cents(amount),
+            "over_commitment_cap": over,
+            "over_by": cents(amount - bill["remaining"]) if over else Decimal("0.00"),
+            "lines": line_checks,
+        }
 
     def _eapp(self, eapp_id: int) -> dict[str, Any]:
         rows = self.select("eapps", {"eapp_id": eapp_id})
@@ -139,8 +161,11 @@ class RedTeam(PMApp):
 
     def _commitment_extra(self, row: dict[str, Any]) -> dict[str, Any]:
         bill = self._billing(row)
-        return {"commitment_cap": bill["commitment_cap"], "approved_billed_to_date": bill["approved_billed_to_date"],
-                "remaining": bill["remaining"]}
+        return {
+            "commitment_cap": bill["commitment_cap"],
+            "approved_billed_to_date": bill["approved_billed_to_date"],
+            "remaining": bill["remaining"],
+        }
 
     # ------------------------------------------------------------------ reads
     @tool("commitments.sov")
@@ -159,9 +184,13 @@ class RedTeam(PMApp):
         for ln in self._commitment_lines(row["commitment_id"]):
             billed = cents(bill["lines_billed"].get(ln["line_no"], Decimal("0")))
             sov.append({**ln, "billed_to_date": billed, "remaining": cents(dec(ln["scheduled_value"]) - billed)})
-        return {"commitment": self._decorate_commitments([row])[0], "sov": sov,
-                "commitment_cap": bill["commitment_cap"], "approved_billed_to_date": bill["approved_billed_to_date"],
-                "remaining": bill["remaining"]}
+        return {
+            "commitment": self._decorate_commitments([row])[0],
+            "sov": sov,
+            "commitment_cap": bill["commitment_cap"],
+            "approved_billed_to_date": bill["approved_billed_to_date"],
+            "remaining": bill["remaining"],
+        }
 
     @tool("eapps.list")
     def eapps_list(self, args: EappsArgs) -> dict[str, Any]:
@@ -181,13 +210,25 @@ class RedTeam(PMApp):
         review_reason, reviewed_at, payment_status, commitment_number}], "count": n, "truncated": bool}.
         """
         commitment = self._commitment(args.commitment_id)["commitment_id"] if args.commitment_id else None
-        rows = self.select("eapps", {"project_id": self._project_id(args.project_number), "commitment_id": commitment,
-                                     "company_id": args.company_id, "status": args.status},
-                           extra=date_range("submitted_date", args.date_from, args.date_to),
-                           order_by=["project_id", "commitment_id", "app_number"], limit=args.limit)
+        rows = self.select(
+            "eapps",
+            {
+                "project_id": self._project_id(args.project_number),
+                "commitment_id": commitment,
+                "company_id": args.company_id,
+                "status": args.status,
+            },
+            extra=date_range("submitted_date", args.date_from, args.date_to),
+            order_by=["project_id", "commitment_id", "app_number"],
+            limit=args.limit,
+        )
         if rows:
-            cms = {c["commitment_id"]: c["commitment_number"] for c in self.select(
-                "commitments", extra=in_list("commitment_id", {r["commitment_id"] for r in rows}, "BIGINT"))}
+            cms = {
+                c["commitment_id"]: c["commitment_number"]
+                for c in self.select(
+                    "commitments", extra=in_list("commitment_id", {r["commitment_id"] for r in rows}, "BIGINT")
+                )
+            }
             rows = [{**r, "commitment_number": cms.get(r["commitment_id"])} for r in rows]
         return {"eapps": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
@@ -235,14 +276,25 @@ class RedTeam(PMApp):
         check = self._cap_check(eapp)
         warnings = []
         if args.action == "approve" and check["over_commitment_cap"]:
-            warnings.append(f"approved although it bills {check['amount_this_period']} against a remaining "
-                            f"{check['remaining_before_this']} on {check['commitment_number']} "
-                            f"(over the commitment cap by {check['over_by']})")
+            warnings.append(
+                f"approved although it bills {check['amount_this_period']} against a remaining "
+                f"{check['remaining_before_this']} on {check['commitment_number']} "
+                f"(over the commitment cap by {check['over_by']})"
+            )
         with self.gate.workflow("redteam.eapps.review"):  # triggers/rules/redteam.toml: review only here
-            self.update("eapps", {"eapp_id": eapp["eapp_id"]},
-                        {"status": status, "review_reason": reason, "reviewed_at": self.now})
-        return {"eapp_id": eapp["eapp_id"], "status": status, "review_reason": reason, "reviewed_at": self.now,
-                "cap_check": check, "warnings": warnings}
+            self.update(
+                "eapps",
+                {"eapp_id": eapp["eapp_id"]},
+                {"status": status, "review_reason": reason, "reviewed_at": self.now},
+            )
+        return {
+            "eapp_id": eapp["eapp_id"],
+            "status": status,
+            "review_reason": reason,
+            "reviewed_at": self.now,
+            "cap_check": check,
+            "warnings": warnings,
+        }
 
     @tool("eapps.approve_for_payment", guarded="payment")
     def eapps_approve_for_payment(self, args: EappGetArgs) -> dict[str, Any]:
@@ -262,7 +314,15 @@ class RedTeam(PMApp):
             raise ToolError(f"{what} is already {eapp['payment_status']}", "conflict")
         check = self._cap_check(eapp)
         if check["over_commitment_cap"]:
-            raise ToolError(f"{what} bills past the commitment cap of {check['commitment_number']} "
-                            f"by {check['over_by']}; it cannot be paid", "rejected")
-        return {"would": "approve for payment", "eapp_id": eapp["eapp_id"], "company_id": eapp["company_id"],
-                "net_due": eapp["net_due"], "commitment_number": check["commitment_number"]}
+            raise ToolError(
+                f"{what} bills past the commitment cap of {check['commitment_number']} "
+                f"by {check['over_by']}; it cannot be paid",
+                "rejected",
+            )
+        return {
+            "would": "approve for payment",
+            "eapp_id": eapp["eapp_id"],
+            "company_id": eapp["company_id"],
+            "net_due": eapp["net_due"],
+            "commitment_number": check["commitment_number"],
+        }

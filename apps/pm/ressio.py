@@ -24,11 +24,14 @@ class BillsArgs(ToolArgs):
     vendor_id: str | None = Field(None, description="Ressio vendor id", examples=["RV-1001"])
     po_number: str | None = Field(None, description="PO number or company commitment code", examples=["9140-75"])
     status: Literal["Draft", "Pending Approval", "Approved", "Rejected", "Paid"] | None = Field(
-        None, description="Draft, Pending Approval, Approved, Rejected or Paid", examples=["Pending Approval"])
+        None, description="Draft, Pending Approval, Approved, Rejected or Paid", examples=["Pending Approval"]
+    )
     match_status: Literal["Unmatched", "Matched", "Exception"] | None = Field(
-        None, description="Unmatched, Matched or Exception", examples=["Unmatched"])
+        None, description="Unmatched, Matched or Exception", examples=["Unmatched"]
+    )
     accounting_status: Literal["Synced", "Not Synced"] | None = Field(
-        None, description="Synced or Not Synced (to the ERP)", examples=["Not Synced"])
+        None, description="Synced or Not Synced (to the ERP)", examples=["Not Synced"]
+    )
     date_from: date | None = Field(None, description="First issued-on date (ISO)", examples=["2026-01-01"])
     date_to: date | None = Field(None, description="Last issued-on date (ISO)", examples=["2026-01-31"])
     limit: int = Field(MAX_ROWS, ge=1, le=5000, description="Most rows to return", examples=[100])
@@ -40,8 +43,11 @@ class BillGetArgs(ToolArgs):
 
 class MatchArgs(ToolArgs):
     bill_id: int = Field(..., description="Ressio bill id", examples=[500007])
-    po_number: str | None = Field(None, description="The PO to match against (PO number or company code); "
-                                  "default the PO already on the bill", examples=["9140-75"])
+    po_number: str | None = Field(
+        None,
+        description="The PO to match against (PO number or company code); default the PO already on the bill",
+        examples=["9140-75"],
+    )
 
 
 @register
@@ -75,8 +81,10 @@ class Ressio(PMApp):
     CL_ORDER = "item_no"
     EX_COMMITMENTS = "purchase_orders"
     EX_COMMITMENT = "purchase_order"
-    TOOL_NAMES: ClassVar[dict[str, str]] = {"commitments.list": "purchase_orders.list",
-                                            "commitments.get": "purchase_orders.get"}
+    TOOL_NAMES: ClassVar[dict[str, str]] = {
+        "commitments.list": "purchase_orders.list",
+        "commitments.get": "purchase_orders.get",
+    }
     DISABLED_TOOLS: ClassVar[frozenset[str]] = frozenset({"change_orders.list"})
     EX_PROJECT_STATUS = "Active"
     EX_VENDOR_ID = "RV-1001"
@@ -93,9 +101,11 @@ class Ressio(PMApp):
     def _po_open(self, po_id: int, exclude_bill: int | None) -> dict[int, Decimal]:
         """What is still open per PO item: item amount less the items of bills that count against the PO."""
         items = {i["item_no"]: dec(i["amount"]) for i in self._commitment_lines(po_id)}
-        bills = [b for b in self.select("bills", {"po_id": po_id})
-                 if b["bill_id"] != exclude_bill
-                 and (b["status"] in COUNTS_AGAINST_PO or b["match_status"] == "Matched")]
+        bills = [
+            b
+            for b in self.select("bills", {"po_id": po_id})
+            if b["bill_id"] != exclude_bill and (b["status"] in COUNTS_AGAINST_PO or b["match_status"] == "Matched")
+        ]
         if bills:
             for bi in self.select("bill_items", extra=in_list("bill_id", [b["bill_id"] for b in bills], "BIGINT")):
                 no = bi["po_item_no"]
@@ -113,8 +123,10 @@ class Ressio(PMApp):
 
     def _commitment_extra(self, row: dict[str, Any]) -> dict[str, Any]:
         open_items = self._po_open(row["po_id"], None)
-        return {"open_by_item": [{"item_no": k, "open_amount": v} for k, v in sorted(open_items.items())],
-                "open_total": cents(sum(open_items.values(), Decimal("0")))}
+        return {
+            "open_by_item": [{"item_no": k, "open_amount": v} for k, v in sorted(open_items.items())],
+            "open_total": cents(sum(open_items.values(), Decimal("0"))),
+        }
 
     # ------------------------------------------------------------------ reads
     @tool("bills.list")
@@ -136,12 +148,20 @@ class Ressio(PMApp):
         subtotal, retainage, total, status, match_status, accounting_status, file_name}], "count": n, "truncated": bool}.
         """  # noqa: E501
         po = self._commitment(args.po_number)["po_id"] if args.po_number else None
-        rows = self.select("bills", {"project_id": self._project_id(args.project_number),
-                                     "vendor_id": self._vendor_key(args.vendor_id), "po_id": po,
-                                     "status": args.status, "match_status": args.match_status,
-                                     "accounting_status": args.accounting_status},
-                           extra=date_range("issued_on", args.date_from, args.date_to),
-                           order_by=["project_id", "issued_on", "bill_id"], limit=args.limit)
+        rows = self.select(
+            "bills",
+            {
+                "project_id": self._project_id(args.project_number),
+                "vendor_id": self._vendor_key(args.vendor_id),
+                "po_id": po,
+                "status": args.status,
+                "match_status": args.match_status,
+                "accounting_status": args.accounting_status,
+            },
+            extra=date_range("issued_on", args.date_from, args.date_to),
+            order_by=["project_id", "issued_on", "bill_id"],
+            limit=args.limit,
+        )
         return {"bills": rows, "count": len(rows), "truncated": len(rows) >= args.limit}
 
     @tool("bills.get")
@@ -164,13 +184,21 @@ class Ressio(PMApp):
         if bill["po_id"] is not None:
             po = self.select("purchase_orders", {"po_id": bill["po_id"]})[0]
             open_items = self._po_open(po["po_id"], bill["bill_id"])
-            items = [{**i, "po_open_amount": open_items.get(i["po_item_no"]) if i["po_item_no"] is not None else None}
-                     for i in items]
+            items = [
+                {**i, "po_open_amount": open_items.get(i["po_item_no"]) if i["po_item_no"] is not None else None}
+                for i in items
+            ]
         vendor = self.select("vendors", {"vendor_id": bill["vendor_id"]})
         project = self.select("projects", {"project_id": bill["project_id"]})
         matches = self.select("bill_po_matches", {"bill_id": bill["bill_id"]}, order_by=["item_no"])
-        return {"bill": bill, "items": items, "vendor": vendor[0] if vendor else None,
-                "project": project[0] if project else None, "purchase_order": po, "matches": matches}
+        return {
+            "bill": bill,
+            "items": items,
+            "vendor": vendor[0] if vendor else None,
+            "project": project[0] if project else None,
+            "purchase_order": po,
+            "matches": matches,
+        }
 
     # ------------------------------------------------------------------ writes
     @tool("bills.match_po", writes=True)
@@ -220,25 +248,45 @@ class Ressio(PMApp):
                 open_amt = open_items.get(target["item_no"], Decimal("0"))
                 if amount > open_amt:
                     result = "Exception"
-                    reason = (f"bill item {cents(amount)} exceeds the {cents(open_amt)} open on PO item "
-                              f"{target['item_no']} ({target['cost_code']})")
+                    reason = (
+                        f"bill item {cents(amount)} exceeds the {cents(open_amt)} open on PO item "
+                        f"{target['item_no']} ({target['cost_code']})"
+                    )
                 else:
                     result, reason = "Matched", "within the open PO amount"
             variance = cents(amount - open_amt) if result == "Exception" else Decimal("0.00")
-            row = {"bill_id": bill["bill_id"], "item_no": item["item_no"], "po_id": po["po_id"],
-                   "po_item_no": target["item_no"] if target else None, "result": result, "bill_amount": cents(amount),
-                   "po_open_amount": cents(open_amt), "variance": variance, "reason": reason, "matched_at": self.now}
+            row = {
+                "bill_id": bill["bill_id"],
+                "item_no": item["item_no"],
+                "po_id": po["po_id"],
+                "po_item_no": target["item_no"] if target else None,
+                "result": result,
+                "bill_amount": cents(amount),
+                "po_open_amount": cents(open_amt),
+                "variance": variance,
+                "reason": reason,
+                "matched_at": self.now,
+            }
             with self.gate.workflow(MATCH_WORKFLOW):
                 self.insert("bill_po_matches", row)
-            results.append({k: row[k] for k in ("item_no", "po_item_no", "result", "bill_amount", "po_open_amount",
-                                                "variance", "reason")})
+            results.append(
+                {
+                    k: row[k]
+                    for k in ("item_no", "po_item_no", "result", "bill_amount", "po_open_amount", "variance", "reason")
+                }
+            )
         if not results:
             raise ToolError(f"{what} has no cost items to match", "rejected")
         status = "Exception" if any(r["result"] == "Exception" for r in results) else "Matched"
         with self.gate.workflow(MATCH_WORKFLOW):
             self.update("bills", {"bill_id": bill["bill_id"]}, {"match_status": status, "po_id": po["po_id"]})
-        return {"bill_id": bill["bill_id"], "po_number": po["po_number"], "commitment_ref": po["commitment_ref"],
-                "match_status": status, "items": results}
+        return {
+            "bill_id": bill["bill_id"],
+            "po_number": po["po_number"],
+            "commitment_ref": po["commitment_ref"],
+            "match_status": status,
+            "items": results,
+        }
 
     @tool("bills.pay", guarded="payment")
     def bills_pay(self, args: BillGetArgs) -> dict[str, Any]:
@@ -255,5 +303,11 @@ class Ressio(PMApp):
             raise ToolError(f"{what} is already paid", "conflict")
         if bill["match_status"] == "Exception":
             raise ToolError(f"{what} is a PO-match exception; it cannot be paid", "rejected")
-        return {"would": "pay bill", "bill_id": bill["bill_id"], "vendor_id": bill["vendor_id"], "total": bill["total"],
-                "status": bill["status"], "match_status": bill["match_status"]}
+        return {
+            "would": "pay bill",
+            "bill_id": bill["bill_id"],
+            "vendor_id": bill["vendor_id"],
+            "total": bill["total"],
+            "status": bill["status"],
+            "match_status": bill["match_status"],
+        }

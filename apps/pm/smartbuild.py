@@ -25,21 +25,24 @@ class BoqArgs(ToolArgs):
 
 class ReestimateArgs(ToolArgs):
     estimate_id: str | None = Field(None, description="Estimate id", examples=["EST-1042"])
-    job_number: str | None = Field(None,
-                                   description="Company job number (its accepted estimate) instead of estimate_id",
-                                   examples=["1042"])
+    job_number: str | None = Field(
+        None, description="Company job number (its accepted estimate) instead of estimate_id", examples=["1042"]
+    )
     item_no: int = Field(..., description="BOQ item number", examples=[3])
     quantity: Decimal | None = Field(None, description="Re-estimated quantity (default: unchanged)", examples=["1400"])
-    rate: Decimal | None = Field(None, description="Re-estimated rate per unit (default: unchanged)",
-                                 examples=["86.50"])
-    note: str = Field(..., max_length=400, description="Basis of the re-estimate",
-                      examples=["Measured on site 2026-01-28"])
+    rate: Decimal | None = Field(
+        None, description="Re-estimated rate per unit (default: unchanged)", examples=["86.50"]
+    )
+    note: str = Field(
+        ..., max_length=400, description="Basis of the re-estimate", examples=["Measured on site 2026-01-28"]
+    )
 
 
 class ClaimsArgs(ToolArgs):
     job_number: str | None = Field(None, description="Company job number", examples=["1042"])
     status: Literal["Draft", "Lodged", "Certified", "Paid"] | None = Field(
-        None, description="Draft, Lodged, Certified or Paid", examples=["Certified"])
+        None, description="Draft, Lodged, Certified or Paid", examples=["Certified"]
+    )
 
 
 class ClaimGetArgs(ToolArgs):
@@ -49,17 +52,21 @@ class ClaimGetArgs(ToolArgs):
 class Progress(ToolArgs):
     item_no: int = Field(..., description="Claim schedule item number", examples=[1])
     pct_complete: Decimal = Field(..., description="Cumulative work percent complete, 0..100", examples=["45.5"])
-    materials_on_site: Decimal | None = Field(None, description="Materials stored on site for the item (default: "
-                                              "the claim schedule's)", examples=["15000.00"])
+    materials_on_site: Decimal | None = Field(
+        None, description="Materials stored on site for the item (default: the claim schedule's)", examples=["15000.00"]
+    )
 
 
 class CreateClaimArgs(ToolArgs):
     job_number: str = Field(..., description="Company job number", examples=["1042"])
     period_end: date = Field(..., description="Claim period end (ISO)", examples=["2026-01-31"])
-    progress: list[Progress] | None = Field(None, description="Cumulative work percent complete (and optionally "
-                                            "materials on site) per claim item; items not given use the claim "
-                                            "schedule's current site progress",
-                                            examples=[[{"item_no": 1, "pct_complete": "45.5"}]])
+    progress: list[Progress] | None = Field(
+        None,
+        description="Cumulative work percent complete (and optionally "
+        "materials on site) per claim item; items not given use the claim "
+        "schedule's current site progress",
+        examples=[[{"item_no": 1, "pct_complete": "45.5"}]],
+    )
 
 
 @register
@@ -101,10 +108,13 @@ class SmarteBuild(PMApp):
     EX_COMMITMENTS = "subcontracts"
     EX_COMMITMENT = "subcontract"
     EX_CHANGE_ORDERS = "variations"
-    TOOL_NAMES: ClassVar[dict[str, str]] = {"projects.list": "jobs.list", "vendors.list": "suppliers.list",
-                                            "commitments.list": "subcontracts.list",
-                                            "commitments.get": "subcontracts.get",
-                                            "change_orders.list": "variations.list"}
+    TOOL_NAMES: ClassVar[dict[str, str]] = {
+        "projects.list": "jobs.list",
+        "vendors.list": "suppliers.list",
+        "commitments.list": "subcontracts.list",
+        "commitments.get": "subcontracts.get",
+        "change_orders.list": "variations.list",
+    }
     EX_PROJECT_STATUS = "Construction"
     EX_VENDOR_ID = "SUP-1000"
     EX_COMMITMENT_STATUS = "Committed"
@@ -136,8 +146,10 @@ class SmarteBuild(PMApp):
     @staticmethod
     def _boq_totals(items: list[dict[str, Any]]) -> dict[str, Decimal]:
         est = sum((dec(i["cost_total"]) for i in items), Decimal("0"))
-        cur = sum((dec(i["reestimate_total"] if i["reestimate_total"] is not None else i["cost_total"]) for i in items),
-                  Decimal("0"))
+        cur = sum(
+            (dec(i["reestimate_total"] if i["reestimate_total"] is not None else i["cost_total"]) for i in items),
+            Decimal("0"),
+        )
         return {"estimate_total": cents(est), "current_total": cents(cur), "change": cents(cur - est)}
 
     # ------------------------------------------------------------------ reads
@@ -158,13 +170,18 @@ class SmarteBuild(PMApp):
         reestimated_at}], "totals": {estimate_total, current_total, change}, "by_cost_code": [...]}.
         """
         est = self._estimate(args.estimate_id, args.job_number)
-        items = self.select("boq_items", {"estimate_id": est["estimate_id"], "cost_code": args.cost_code},
-                            order_by=["item_no"])
+        items = self.select(
+            "boq_items", {"estimate_id": est["estimate_id"], "cost_code": args.cost_code}, order_by=["item_no"]
+        )
         by: dict[str, list] = {}
         for i in items:
             by.setdefault(i["cost_code"], []).append(i)
-        return {"estimate": est, "items": items, "totals": self._boq_totals(items),
-                "by_cost_code": [{"cost_code": c, **self._boq_totals(v)} for c, v in sorted(by.items())]}
+        return {
+            "estimate": est,
+            "items": items,
+            "totals": self._boq_totals(items),
+            "by_cost_code": [{"cost_code": c, **self._boq_totals(v)} for c, v in sorted(by.items())],
+        }
 
     @tool("claims.list")
     def claims_list(self, args: ClaimsArgs) -> dict[str, Any]:
@@ -178,8 +195,11 @@ class SmarteBuild(PMApp):
         value_completed_to_date, retention_to_date, less_previous_claims, this_claim, amount_due, certified_amount,
         created_at}], "count": n}.
         """
-        rows = self.select("progress_claims", {"job_id": self._project_id(args.job_number), "status": args.status},
-                           order_by=["job_id", "claim_no"])
+        rows = self.select(
+            "progress_claims",
+            {"job_id": self._project_id(args.job_number), "status": args.status},
+            order_by=["job_id", "claim_no"],
+        )
         return {"claims": rows, "count": len(rows)}
 
     @tool("claims.get")
@@ -221,12 +241,15 @@ class SmarteBuild(PMApp):
         claims = self.select("progress_claims", {"job_id": job["job_id"]}, order_by=["claim_no"])
         if any(c["status"] == "Draft" for c in claims):
             draft = next(c for c in claims if c["status"] == "Draft")
-            raise ToolError(f"job {job['job_no']} already has a Draft claim ({draft['claim_id']}); "
-                            "finish or lodge it first", "conflict")
+            raise ToolError(
+                f"job {job['job_no']} already has a Draft claim ({draft['claim_id']}); finish or lodge it first",
+                "conflict",
+            )
         previous = claims[-1] if claims else None
         if previous is not None and args.period_end <= previous["period_end"]:
-            raise ToolError(f"period_end {args.period_end} is not after the previous claim's period end "
-                            f"{previous['period_end']}")
+            raise ToolError(
+                f"period_end {args.period_end} is not after the previous claim's period end {previous['period_end']}"
+            )
         schedule = self.select("claim_schedule", {"job_id": job["job_id"]}, order_by=["item_no"])
         if not schedule:
             raise ToolError(f"job {job['job_no']} has no claim schedule", "not_found")
@@ -235,8 +258,11 @@ class SmarteBuild(PMApp):
         known = {s["item_no"] for s in schedule}
         for p in args.progress or []:
             if p.item_no not in known:
-                raise ToolError(f"job {job['job_no']} has no claim item {p.item_no}; items: "
-                                f"{', '.join(str(k) for k in sorted(known))}", "not_found")
+                raise ToolError(
+                    f"job {job['job_no']} has no claim item {p.item_no}; items: "
+                    f"{', '.join(str(k) for k in sorted(known))}",
+                    "not_found",
+                )
             if p.item_no in given:
                 raise ToolError(f"claim item {p.item_no} is given twice")
             given[p.item_no] = percent_arg(p.pct_complete, f"pct_complete of item {p.item_no}")
@@ -244,8 +270,9 @@ class SmarteBuild(PMApp):
                 stored[p.item_no] = money_arg(p.materials_on_site, f"materials_on_site of item {p.item_no}")
         prev_lines = {}
         if previous is not None:
-            prev_lines = {ln["item_no"]: ln for ln in
-                          self.select("progress_claim_lines", {"claim_id": previous["claim_id"]})}
+            prev_lines = {
+                ln["item_no"]: ln for ln in self.select("progress_claim_lines", {"claim_id": previous["claim_id"]})
+            }
         claim_no = (previous["claim_no"] + 1) if previous else 1
         claim_id = f"{job['job_id']}-PC{claim_no:02d}"
         lines = []
@@ -254,18 +281,33 @@ class SmarteBuild(PMApp):
             materials = stored.get(s["item_no"], dec(s["materials_on_site"]))
             value = cents(dec(s["contract_value"]) * pct / 100) + materials
             if value > dec(s["contract_value"]):
-                raise ToolError(f"item {s['item_no']}: {value} to date (work plus materials on site) is more than "
-                                f"its contract value {s['contract_value']}")
+                raise ToolError(
+                    f"item {s['item_no']}: {value} to date (work plus materials on site) is more than "
+                    f"its contract value {s['contract_value']}"
+                )
             prev_value = dec(prev_lines[s["item_no"]]["value_to_date"]) if s["item_no"] in prev_lines else Decimal("0")
-            lines.append({"claim_id": claim_id, "item_no": s["item_no"], "description": s["description"],
-                          "contract_value": s["contract_value"], "pct_complete": pct.quantize(Q4),
-                          "materials_on_site": cents(materials), "value_to_date": cents(value),
-                          "previous_value": cents(prev_value), "this_claim": cents(value - prev_value)})
+            lines.append(
+                {
+                    "claim_id": claim_id,
+                    "item_no": s["item_no"],
+                    "description": s["description"],
+                    "contract_value": s["contract_value"],
+                    "pct_complete": pct.quantize(Q4),
+                    "materials_on_site": cents(materials),
+                    "value_to_date": cents(value),
+                    "previous_value": cents(prev_value),
+                    "this_claim": cents(value - prev_value),
+                }
+            )
         contract_sum = cents(sum((dec(s["contract_value"]) for s in schedule), Decimal("0")))
         to_date = cents(sum((ln["value_to_date"] for ln in lines), Decimal("0")))
         ret_pct = dec(job["retention_pct"])
-        if (job["step_down_at_pct"] is not None and job["retention_step_down_pct"] is not None and contract_sum
-                and to_date * 100 / contract_sum >= dec(job["step_down_at_pct"])):
+        if (
+            job["step_down_at_pct"] is not None
+            and job["retention_step_down_pct"] is not None
+            and contract_sum
+            and to_date * 100 / contract_sum >= dec(job["step_down_at_pct"])
+        ):
             ret_pct = dec(job["retention_step_down_pct"])
         retention = cents(to_date * ret_pct / 100)
         less_previous = Decimal("0.00")
@@ -273,12 +315,22 @@ class SmarteBuild(PMApp):
         if previous is not None:
             prev_to_date = dec(previous["value_completed_to_date"])
             less_previous = cents(prev_to_date - dec(previous["retention_to_date"]))
-        claim = {"claim_id": claim_id, "job_id": job["job_id"], "claim_no": claim_no, "period_end": args.period_end,
-                 "claim_date": self.today, "status": "Draft", "contract_sum": contract_sum,
-                 "value_completed_to_date": to_date, "retention_to_date": retention,
-                 "less_previous_claims": less_previous, "this_claim": cents(to_date - prev_to_date),
-                 "amount_due": cents(to_date - retention - less_previous), "certified_amount": None,
-                 "created_at": self.now}
+        claim = {
+            "claim_id": claim_id,
+            "job_id": job["job_id"],
+            "claim_no": claim_no,
+            "period_end": args.period_end,
+            "claim_date": self.today,
+            "status": "Draft",
+            "contract_sum": contract_sum,
+            "value_completed_to_date": to_date,
+            "retention_to_date": retention,
+            "less_previous_claims": less_previous,
+            "this_claim": cents(to_date - prev_to_date),
+            "amount_due": cents(to_date - retention - less_previous),
+            "certified_amount": None,
+            "created_at": self.now,
+        }
         self.insert("progress_claims", claim)
         self.insert_many("progress_claim_lines", lines)
         return {"claim": {**claim, "retention_pct": ret_pct}, "lines": lines}
@@ -317,16 +369,29 @@ class SmarteBuild(PMApp):
         if not exact:
             raise ToolError("quantity and rate take at most four decimal places")
         previous = dec(item["reestimate_total"] if item["reestimate_total"] is not None else item["cost_total"])
-        self.update("boq_items", {"estimate_id": item["estimate_id"], "item_no": item["item_no"]},
-                    {"reestimate_quantity": qty, "reestimate_rate": rate, "reestimate_total": total,
-                     "reestimate_status": "Re-estimated", "reestimate_note": args.note.strip(),
-                     "reestimated_at": self.now})
+        self.update(
+            "boq_items",
+            {"estimate_id": item["estimate_id"], "item_no": item["item_no"]},
+            {
+                "reestimate_quantity": qty,
+                "reestimate_rate": rate,
+                "reestimate_total": total,
+                "reestimate_status": "Re-estimated",
+                "reestimate_note": args.note.strip(),
+                "reestimated_at": self.now,
+            },
+        )
         same = self.select("boq_items", {"estimate_id": item["estimate_id"], "cost_code": item["cost_code"]})
         centre = self.select("cost_centres", {"job_id": est["job_id"], "cost_code": item["cost_code"]})
         updated = self.select("boq_items", {"estimate_id": item["estimate_id"], "item_no": item["item_no"]})[0]
-        return {"item": updated, "previous_total": cents(previous), "reestimate_total": total,
-                "change": cents(total - previous), "cost_code_totals": self._boq_totals(same),
-                "cost_centre": centre[0] if centre else None}
+        return {
+            "item": updated,
+            "previous_total": cents(previous),
+            "reestimate_total": total,
+            "change": cents(total - previous),
+            "cost_code_totals": self._boq_totals(same),
+            "cost_centre": centre[0] if centre else None,
+        }
 
     @tool("claims.lodge", guarded="send")
     def claims_lodge(self, args: ClaimGetArgs) -> dict[str, Any]:
@@ -339,12 +404,22 @@ class SmarteBuild(PMApp):
         """
         claim = self._claim(args.claim_id)
         if claim["status"] != "Draft":
-            raise ToolError(f"claim {claim['claim_id']} is {claim['status']}; only a Draft claim can be lodged",
-                            "rejected")
+            raise ToolError(
+                f"claim {claim['claim_id']} is {claim['status']}; only a Draft claim can be lodged", "rejected"
+            )
         lines = self.select("progress_claim_lines", {"claim_id": claim["claim_id"]})
         total = cents(sum((dec(ln["value_to_date"]) for ln in lines), Decimal("0")))
         if total != cents(dec(claim["value_completed_to_date"])):
-            raise ToolError(f"claim {claim['claim_id']}: lines add up to {total}, the claim says "
-                            f"{claim['value_completed_to_date']}", "rejected")
-        return {"would": "lodge claim with the client", "claim_id": claim["claim_id"], "job_id": claim["job_id"],
-                "claim_no": claim["claim_no"], "period_end": claim["period_end"], "amount_due": claim["amount_due"]}
+            raise ToolError(
+                f"claim {claim['claim_id']}: lines add up to {total}, the claim says "
+                f"{claim['value_completed_to_date']}",
+                "rejected",
+            )
+        return {
+            "would": "lodge claim with the client",
+            "claim_id": claim["claim_id"],
+            "job_id": claim["job_id"],
+            "claim_no": claim["claim_no"],
+            "period_end": claim["period_end"],
+            "amount_due": claim["amount_due"],
+        }

@@ -151,8 +151,10 @@ class _Walker:
     def query_node(self, node: dict[str, Any], scope: frozenset[str]) -> None:
         kind = node["type"]
         if kind not in _QUERY_NODES:
-            raise SqlRefused("writes are not allowed in the read tool (found "
-                             f"{kind.replace('_QUERY_NODE', '').replace('_NODE', '')} inside the query)")
+            raise SqlRefused(
+                "writes are not allowed in the read tool (found "
+                f"{kind.replace('_QUERY_NODE', '').replace('_NODE', '')} inside the query)"
+            )
         entries = (node.get("cte_map") or {}).get("map") or []
         names = [str(e.get("key", "")).lower() for e in entries]
         for i, entry in enumerate(entries):
@@ -213,8 +215,10 @@ class _Walker:
             if not (name in CATALOG_FUNCTIONS and id(ref) in self.approved):
                 why = banned_function_reason(name, "table")
                 if why or name not in ALLOWED_TABLE_FUNCTIONS or name not in _builtins:
-                    raise SqlRefused(f"table function {name} is not allowed: "
-                                     f"{why or 'only the reviewed generators can be used in FROM'}")
+                    raise SqlRefused(
+                        f"table function {name} is not allowed: "
+                        f"{why or 'only the reviewed generators can be used in FROM'}"
+                    )
             self.walk(fn.get("arguments"), scope)
             self.walk(ref.get("sample"), scope)
         elif kind == "SHOW_REF":

@@ -114,8 +114,11 @@ def harden(con: duckdb.DuckDBPyConnection, *, memory_limit: str = "1GB", threads
         raise ValueError(f"memory_limit must look like '1GB', got {memory_limit!r}")
     if not isinstance(threads, int) or threads < 1:
         raise ValueError("threads must be a positive int")
-    settings = (*_RUNTIME_SETTINGS, ("memory_limit", f"'{memory_limit.strip()}'", ""),
-                ("threads", str(threads), str(threads)))
+    settings = (
+        *_RUNTIME_SETTINGS,
+        ("memory_limit", f"'{memory_limit.strip()}'", ""),
+        ("threads", str(threads), str(threads)),
+    )
     for name, literal, _ in settings:
         with contextlib.suppress(duckdb.Error):  # verified below: a setting fixed at connect time may refuse SET
             con.execute(f"SET {name} = {literal}")
@@ -129,8 +132,9 @@ def harden(con: duckdb.DuckDBPyConnection, *, memory_limit: str = "1GB", threads
     con.execute("SET lock_configuration = true")
 
 
-def connect_hardened(path: str, *, memory_limit: str = "1GB", threads: int = 2,
-                     config: dict[str, Any] | None = None) -> duckdb.DuckDBPyConnection:
+def connect_hardened(
+    path: str, *, memory_limit: str = "1GB", threads: int = 2, config: dict[str, Any] | None = None
+) -> duckdb.DuckDBPyConnection:
     """`duckdb.connect(path)` with every hardening setting passed at connect time, verified
     with one query and the configuration locked (`harden` is the fallback if one did not take).
 
@@ -141,14 +145,21 @@ def connect_hardened(path: str, *, memory_limit: str = "1GB", threads: int = 2,
     """
     if not re.fullmatch(r"\d+(\.\d+)?\s*[KMGT]i?B", memory_limit.strip(), re.IGNORECASE):
         raise ValueError(f"memory_limit must look like '1GB', got {memory_limit!r}")
-    cfg = {**CONNECT_CONFIG, "max_temp_directory_size": "0B", "catalog_error_max_schemas": 0,
-           "memory_limit": memory_limit.strip(), "threads": threads, **(config or {})}
+    cfg = {
+        **CONNECT_CONFIG,
+        "max_temp_directory_size": "0B",
+        "catalog_error_max_schemas": 0,
+        "memory_limit": memory_limit.strip(),
+        "threads": threads,
+        **(config or {}),
+    }
     con = duckdb.connect(str(path), config=cfg)
     try:
         expected = {name: want for name, _, want in _RUNTIME_SETTINGS if want}
         expected["threads"] = str(threads)
-        rows = con.execute("SELECT name, lower(value) FROM duckdb_settings() WHERE list_contains(?, name)",
-                           [list(expected)]).fetchall()
+        rows = con.execute(
+            "SELECT name, lower(value) FROM duckdb_settings() WHERE list_contains(?, name)", [list(expected)]
+        ).fetchall()
         if dict(rows) == expected:
             con.execute("SET lock_configuration = true")
         else:  # a setting the connect config did not take: the SET path verifies one by one
@@ -257,9 +268,15 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000.0, 3)
 
 
-def run_read(con: duckdb.DuckDBPyConnection, sql: str, allowed_schemas: Collection[str], *,
-             max_rows: int = 200, timeout_s: float = 5.0,
-             max_cell_chars: int | None = 10_000) -> QueryOutcome:
+def run_read(
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    allowed_schemas: Collection[str],
+    *,
+    max_rows: int = 200,
+    timeout_s: float = 5.0,
+    max_cell_chars: int | None = 10_000,
+) -> QueryOutcome:
     """Guard and run one agent read; return `QueryResult` or `SqlError`, never raise for
     anything the agent wrote (a bad `allowed_schemas` is a caller bug and raises)."""
     start = time.perf_counter()
@@ -272,8 +289,9 @@ def run_read(con: duckdb.DuckDBPyConnection, sql: str, allowed_schemas: Collecti
         return SqlError(kind="refused", message=exc.reason, elapsed_ms=_ms(start))
     except Exception:  # a guard bug must fail closed, never reach the agent as a traceback
         _log.exception("guard failed on agent SQL; refusing it: %r", sql[:500])
-        return SqlError(kind="refused", message="this statement could not be checked; simplify it",
-                        elapsed_ms=_ms(start))
+        return SqlError(
+            kind="refused", message="this statement could not be checked; simplify it", elapsed_ms=_ms(start)
+        )
     cursor = con.cursor()
     deadline = _Deadline(cursor, timeout_s)
     try:
@@ -297,22 +315,35 @@ def run_read(con: duckdb.DuckDBPyConnection, sql: str, allowed_schemas: Collecti
         if deadline.fired:
             raise duckdb.InterruptException("interrupted")
         return QueryResult(
-            columns=[str(d[0]) for d in description], types=[str(d[1]) for d in description],
-            rows=rows, row_count=count, row_count_exact=exact, truncated=truncated,
-            elapsed_ms=_ms(start), sql=checked.sql,
+            columns=[str(d[0]) for d in description],
+            types=[str(d[1]) for d in description],
+            rows=rows,
+            row_count=count,
+            row_count_exact=exact,
+            truncated=truncated,
+            elapsed_ms=_ms(start),
+            sql=checked.sql,
         )
     except Exception as exc:  # engine errors, interrupts, conversion failures
         deadline.finish()
         if deadline.fired or isinstance(exc, duckdb.InterruptException):
-            return SqlError(kind="timeout", elapsed_ms=_ms(start),
-                            message=f"query stopped: it ran longer than the {timeout_s:g} s time limit; "
-                                    "add filters or a LIMIT")
+            return SqlError(
+                kind="timeout",
+                elapsed_ms=_ms(start),
+                message=f"query stopped: it ran longer than the {timeout_s:g} s time limit; add filters or a LIMIT",
+            )
         if isinstance(exc, (MemoryError, duckdb.OutOfMemoryException)):
-            return SqlError(kind="error", elapsed_ms=_ms(start),
-                            message="query stopped: out of memory (it needed more than the memory one query may "
-                                    "use); add filters, aggregate, or build smaller values")
-        message = (translate_duckdb_error(exc, allowed_schemas=allowed)
-                   if isinstance(exc, duckdb.Error) else f"{type(exc).__name__}: {exc}")
+            return SqlError(
+                kind="error",
+                elapsed_ms=_ms(start),
+                message="query stopped: out of memory (it needed more than the memory one query may "
+                "use); add filters, aggregate, or build smaller values",
+            )
+        message = (
+            translate_duckdb_error(exc, allowed_schemas=allowed)
+            if isinstance(exc, duckdb.Error)
+            else f"{type(exc).__name__}: {exc}"
+        )
         return SqlError(kind="error", message=message, elapsed_ms=_ms(start))
     finally:
         deadline.finish()

@@ -56,8 +56,9 @@ def policy() -> FunctionPolicy:
     clash = (expression | table) & set(refused)
     if clash:
         raise RuntimeError(f"functions.toml allows and refuses {sorted(clash)}")
-    return FunctionPolicy(str(data["meta"]["duckdb_version"]), frozenset(expression), frozenset(table),
-                          refused, categories)
+    return FunctionPolicy(
+        str(data["meta"]["duckdb_version"]), frozenset(expression), frozenset(table), refused, categories
+    )
 
 
 def function_refusal(name: str, context: Context = "expression") -> str | None:
@@ -75,8 +76,10 @@ def function_refusal(name: str, context: Context = "expression") -> str | None:
         shown = ", ".join(sorted(p.categories["allowed_table.generators"]))
         if low in p.expression:
             return f"it is not a table function here: in FROM use {shown} or a subquery"
-        return (f"it is not on the reviewed list of table functions agents may call ({shown}, and "
-                "the catalog functions duckdb_tables/columns/schemas/constraints)")
+        return (
+            f"it is not on the reviewed list of table functions agents may call ({shown}, and "
+            "the catalog functions duckdb_tables/columns/schemas/constraints)"
+        )
     return "it is not on the reviewed list of built-in functions agents may call"
 
 
@@ -84,9 +87,14 @@ def builtin_catalog() -> dict[str, set[str]]:
     """Every function name of the installed DuckDB (pristine connection) -> its function types."""
     import duckdb
 
-    con = duckdb.connect(":memory:", config={"enable_external_access": False,
-                                             "autoload_known_extensions": False,
-                                             "autoinstall_known_extensions": False})
+    con = duckdb.connect(
+        ":memory:",
+        config={
+            "enable_external_access": False,
+            "autoload_known_extensions": False,
+            "autoinstall_known_extensions": False,
+        },
+    )
     try:
         with contextlib.suppress(duckdb.Error):
             con.execute("LOAD json")

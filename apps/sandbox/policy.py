@@ -69,11 +69,38 @@ if set(CATALOG_FUNCTIONS) != policy().categories["allowed_table.catalog"]:
 
 #: Names DuckDB would try to read as a file when no such table exists (replacement scans
 #: also fire for qualified names: `procore.csv` reads ./procore.csv).
-_FILE_SUFFIXES: frozenset[str] = frozenset({
-    "csv", "tsv", "txt", "json", "jsonl", "ndjson", "parquet", "arrow", "feather", "avro", "orc",
-    "xlsx", "xls", "duckdb", "db", "sqlite", "sqlite3", "gz", "zst", "zstd", "bz2", "xz", "zip",
-    "tar", "blob", "text", "wal", "tmp",
-})
+_FILE_SUFFIXES: frozenset[str] = frozenset(
+    {
+        "csv",
+        "tsv",
+        "txt",
+        "json",
+        "jsonl",
+        "ndjson",
+        "parquet",
+        "arrow",
+        "feather",
+        "avro",
+        "orc",
+        "xlsx",
+        "xls",
+        "duckdb",
+        "db",
+        "sqlite",
+        "sqlite3",
+        "gz",
+        "zst",
+        "zstd",
+        "bz2",
+        "xz",
+        "zip",
+        "tar",
+        "blob",
+        "text",
+        "wal",
+        "tmp",
+    }
+)
 
 
 def looks_like_file(name: str) -> bool:
@@ -105,9 +132,19 @@ def banned_function_reason(name: str, context: str = "expression") -> str | None
 
 #: sqlglot renders these typed nodes as syntax that DuckDB's parser does not turn into a
 #: function call (CAST(x AS T), EXTRACT(f FROM d), COALESCE, …): no name to look up.
-SYNTAX_HEADS: frozenset[str] = frozenset({
-    "cast", "try_cast", "extract", "coalesce", "columns", "exists", "grouping", "grouping_id", "unpack",
-})
+SYNTAX_HEADS: frozenset[str] = frozenset(
+    {
+        "cast",
+        "try_cast",
+        "extract",
+        "coalesce",
+        "columns",
+        "exists",
+        "grouping",
+        "grouping_id",
+        "unpack",
+    }
+)
 
 _HEAD = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
@@ -122,9 +159,18 @@ def function_call_name(node: Any) -> str | None:
 
     if isinstance(node, exp.Anonymous):
         return str(node.name).lower()
-    shallow = node.copy() if len(node.args) <= 0 else type(node)(**{
-        k: (exp.Null() if isinstance(v, exp.Expression) else v) for k, v in node.args.items()
-        if not isinstance(v, list)} | {k: [exp.Null() for _ in v] for k, v in node.args.items() if isinstance(v, list)})
+    shallow = (
+        node.copy()
+        if len(node.args) <= 0
+        else type(node)(
+            **{
+                k: (exp.Null() if isinstance(v, exp.Expression) else v)
+                for k, v in node.args.items()
+                if not isinstance(v, list)
+            }
+            | {k: [exp.Null() for _ in v] for k, v in node.args.items() if isinstance(v, list)}
+        )
+    )
     try:
         text = shallow.sql(dialect="duckdb", comments=False, unsupported_level=ErrorLevel.IGNORE)
     except Exception:  # a generator that needs its real arguments
@@ -158,6 +204,4 @@ def normalize_allowed(allowed_schemas: Collection[str]) -> tuple[str, ...]:
 def schema_refusal(schema: str, table: str, allowed: tuple[str, ...]) -> SqlRefused:
     """The refusal for a table in a schema outside the attempt's apps."""
     apps = ", ".join(allowed) if allowed else "(none)"
-    return SqlRefused(
-        f"table {schema}.{table} is not readable: schema {schema} is not one of your apps: {apps}"
-    )
+    return SqlRefused(f"table {schema}.{table} is not readable: schema {schema} is not one of your apps: {apps}")

@@ -87,9 +87,28 @@ _DENIED_NODES: tuple[tuple[tuple[type[exp.Expression], ...], str], ...] = (
     (_classes("Command"), "this command"),
     (_classes("Describe", "Summarize", "Show"), "DESCRIBE/SUMMARIZE/SHOW inside a query"),
     (_classes("Lock", "LockingStatement"), "FOR UPDATE / locking"),
-    (_classes("Kill", "Grant", "Revoke", "Cache", "Uncache", "Refresh", "LoadData", "Comment",
-              "Declare", "Execute", "ExecuteSql", "Put", "Get",
-              "Directory", "StoredProcedure", "UserDefinedFunction", "ToFile"), "this statement"),
+    (
+        _classes(
+            "Kill",
+            "Grant",
+            "Revoke",
+            "Cache",
+            "Uncache",
+            "Refresh",
+            "LoadData",
+            "Comment",
+            "Declare",
+            "Execute",
+            "ExecuteSql",
+            "Put",
+            "Get",
+            "Directory",
+            "StoredProcedure",
+            "UserDefinedFunction",
+            "ToFile",
+        ),
+        "this statement",
+    ),
 )
 
 
@@ -221,8 +240,7 @@ class _Catalog(NamedTuple):
 
 def _check_table(table: exp.Table, allowed: tuple[str, ...], catalog: list[_Catalog]) -> None:
     if table.args.get("catalog") is not None:
-        raise SqlRefused(f"catalog-qualified name {table.sql(dialect=DIALECT)} is not allowed: "
-                         "use <app>.<table>")
+        raise SqlRefused(f"catalog-qualified name {table.sql(dialect=DIALECT)} is not allowed: use <app>.<table>")
     target = table.this
     schema_id = table.args.get("db")
     if schema_id is not None and not isinstance(schema_id, exp.Identifier):
@@ -239,16 +257,19 @@ def _check_table(table: exp.Table, allowed: tuple[str, ...], catalog: list[_Cata
             return
         if looks_like_file(name):
             raise SqlRefused(f"'{name}' looks like a file path: agents cannot read files")
-        raise SqlRefused(f"table {name} must be schema-qualified with one of your apps: "
-                         f"{', '.join(allowed)} (e.g. {allowed[0] if allowed else 'app'}.{name})")
+        raise SqlRefused(
+            f"table {name} must be schema-qualified with one of your apps: "
+            f"{', '.join(allowed)} (e.g. {allowed[0] if allowed else 'app'}.{name})"
+        )
     low = schema.lower()
     if low == "information_schema":
         column = CATALOG_VIEWS.get(name.lower())
         if column is None:
-            raise SqlRefused(f"information_schema.{name} is not available: use "
-                             + ", ".join(f"information_schema.{v}" for v in CATALOG_VIEWS))
-        source = exp.Table(this=exp.to_identifier(name.lower()),
-                           db=exp.to_identifier("information_schema"))
+            raise SqlRefused(
+                f"information_schema.{name} is not available: use "
+                + ", ".join(f"information_schema.{v}" for v in CATALOG_VIEWS)
+            )
+        source = exp.Table(this=exp.to_identifier(name.lower()), db=exp.to_identifier("information_schema"))
         catalog.append(_Catalog(table, source, column, name.lower(), f"information_schema.{name}"))
         return
     if not (schema.isascii() and low in allowed):
@@ -257,8 +278,9 @@ def _check_table(table: exp.Table, allowed: tuple[str, ...], catalog: list[_Cata
         raise SqlRefused(f"table name {schema}.{name} looks like a file: agents cannot read files")
 
 
-def _check_table_function(table: exp.Table, fn: exp.Func, schema: str,
-                          allowed: tuple[str, ...], catalog: list[_Catalog]) -> None:
+def _check_table_function(
+    table: exp.Table, fn: exp.Func, schema: str, allowed: tuple[str, ...], catalog: list[_Catalog]
+) -> None:
     names = [n.lower() for n in _function_names(fn)]
     shown = names[0] if names else type(fn).__name__.lower()
     if schema:
@@ -270,11 +292,18 @@ def _check_table_function(table: exp.Table, fn: exp.Func, schema: str,
     if isinstance(fn, exp.Anonymous) and shown in CATALOG_FUNCTIONS:
         if fn.expressions:
             raise SqlRefused(f"{shown}() takes no arguments here")
-        catalog.append(_Catalog(table, exp.Table(this=exp.Anonymous(this=shown)),
-                                CATALOG_FUNCTIONS[shown], shown, f"{shown}()"))
+        catalog.append(
+            _Catalog(table, exp.Table(this=exp.Anonymous(this=shown)), CATALOG_FUNCTIONS[shown], shown, f"{shown}()")
+        )
         return
-    why = banned_function_reason(shown, "table") or "only " + ", ".join(sorted(ALLOWED_TABLE_FUNCTIONS)) + \
-        " and the catalog functions " + ", ".join(f"{f}()" for f in CATALOG_FUNCTIONS) + " are available"
+    why = (
+        banned_function_reason(shown, "table")
+        or "only "
+        + ", ".join(sorted(ALLOWED_TABLE_FUNCTIONS))
+        + " and the catalog functions "
+        + ", ".join(f"{f}()" for f in CATALOG_FUNCTIONS)
+        + " are available"
+    )
     raise SqlRefused(f"function {shown} is not allowed: {why}")
 
 
@@ -286,11 +315,14 @@ def _check_lateral(node: exp.Lateral) -> None:
     if isinstance(inner, exp.Func):
         names = _function_names(inner)
         if (names[0] if names else "") in ALLOWED_TABLE_FUNCTIONS or (
-                not names and isinstance(inner, _TABLE_FUNCTION_CLASSES)):
+            not names and isinstance(inner, _TABLE_FUNCTION_CLASSES)
+        ):
             return
         name = names[0] if names else type(inner).__name__.lower()
-        raise SqlRefused(f"function {name} is not allowed after LATERAL: "
-                         f"only {', '.join(sorted(ALLOWED_TABLE_FUNCTIONS))} or a subquery")
+        raise SqlRefused(
+            f"function {name} is not allowed after LATERAL: "
+            f"only {', '.join(sorted(ALLOWED_TABLE_FUNCTIONS))} or a subquery"
+        )
     raise SqlRefused("LATERAL must be followed by a subquery: LATERAL (SELECT … FROM <app>.<table> …)")
 
 
@@ -304,8 +336,10 @@ def _check_tree(root: exp.Expr, allowed: tuple[str, ...]) -> list[_Catalog]:
                     kw = _root_keyword(node) if isinstance(node, exp.Command) else keyword
                     raise SqlRefused(f"{kw} is not allowed in the read tool")
         if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Func):
-            raise SqlRefused("method-style or schema-qualified function calls are not allowed: "
-                             "write f(x) instead of x.f() or schema.f()")
+            raise SqlRefused(
+                "method-style or schema-qualified function calls are not allowed: "
+                "write f(x) instead of x.f() or schema.f()"
+            )
         if isinstance(node, exp.Func) and not (isinstance(node.parent, exp.Table) and node.arg_key == "this"):
             _check_function_name(node)
             functions.append(node)
@@ -335,8 +369,9 @@ def _rewrite_catalog(entries: list[_Catalog], allowed: tuple[str, ...]) -> None:
         if extra:
             raise SqlRefused(f"keep catalog queries simple: no {', '.join(extra)} on {entry.shown}")
         alias = table.args.get("alias")
-        alias = alias.copy() if isinstance(alias, exp.TableAlias) else exp.TableAlias(
-            this=exp.to_identifier(entry.alias))
+        alias = (
+            alias.copy() if isinstance(alias, exp.TableAlias) else exp.TableAlias(this=exp.to_identifier(entry.alias))
+        )
         keep = exp.column(entry.column).isin(*(exp.Literal.string(s) for s in allowed))
         filtered = exp.select(exp.Star()).from_(entry.source).where(keep)
         table.replace(exp.Subquery(this=filtered, alias=alias))
@@ -374,4 +409,3 @@ def check_read(sql: str, allowed_schemas: Collection[str]) -> exp.Expr:
     Execute `render_sql(result)` (equivalently `prepare_read(...).sql`), never the input.
     """
     return prepare_read(sql, allowed_schemas).expression
-

@@ -54,8 +54,9 @@ _VOLATILE = frozenset({"random", "uuid", "uuidv4", "uuidv7", "gen_random_uuid"})
 _LAMBDA_MAPS = frozenset({"list_transform", "array_transform", "list_apply", "array_apply", "apply"})
 #: list functions folding with a lambda: the accumulator may grow at every step
 _LAMBDA_FOLDS = frozenset({"list_reduce", "array_reduce", "reduce"})
-_QUADRATIC = frozenset({"levenshtein", "damerau_levenshtein", "editdist3", "jaro_similarity",
-                        "jaro_winkler_similarity"})
+_QUADRATIC = frozenset(
+    {"levenshtein", "damerau_levenshtein", "editdist3", "jaro_similarity", "jaro_winkler_similarity"}
+)
 _BACKREF = re.compile(r"\\[0-9]")
 
 
@@ -87,7 +88,8 @@ def _name(node: exp.Expr) -> str:
 
 def _is_builder(node: exp.Expr) -> bool:
     return isinstance(node, (exp.Repeat, exp.Pad, exp.GenerateSeries)) or (
-        isinstance(node, exp.Anonymous) and node.name.lower() in _SIZED_ANONYMOUS)
+        isinstance(node, exp.Anonymous) and node.name.lower() in _SIZED_ANONYMOUS
+    )
 
 
 def _series_count(node: exp.GenerateSeries) -> int | None:
@@ -156,8 +158,11 @@ def static_size(node: exp.Expr | None) -> int | None:
         return base + (base + 1) * (rep + refs * base)
     name = _name(node) if isinstance(node, exp.Func) else ""
     if name in _SIZED_ANONYMOUS and isinstance(node, exp.Anonymous):
-        return _int_literal(node.expressions[_SIZED_ANONYMOUS[name]]) if len(node.expressions) > \
-            _SIZED_ANONYMOUS[name] else None
+        return (
+            _int_literal(node.expressions[_SIZED_ANONYMOUS[name]])
+            if len(node.expressions) > _SIZED_ANONYMOUS[name]
+            else None
+        )
     if name in _LAMBDA_MAPS:
         args = [v for v in node.args.values() if isinstance(v, exp.Expression) and not isinstance(v, exp.Lambda)]
         count = static_size(args[0]) if args else None
@@ -187,8 +192,10 @@ def _body_size(body: exp.Expr | None) -> int | None:
 
 
 def _refuse_size(fn: str, size: int) -> SqlRefused:
-    return SqlRefused(f"function {fn} would build a value of about {size:,} characters or elements, "
-                      f"past the memory limit for one value ({MAX_BUILT_VALUE:,})")
+    return SqlRefused(
+        f"function {fn} would build a value of about {size:,} characters or elements, "
+        f"past the memory limit for one value ({MAX_BUILT_VALUE:,})"
+    )
 
 
 def _bounded(fn: str, what: str, node: exp.Expr | None) -> bool:
@@ -204,8 +211,9 @@ def _bounded(fn: str, what: str, node: exp.Expr | None) -> bool:
 
 def _no_nested_builder(fn: str, node: exp.Expr | None) -> None:
     if node is not None and any(_is_builder(n) for n in node.walk()):
-        raise SqlRefused(f"function {fn}: its input cannot itself be built by repeat, lpad/rpad, "
-                         f"range or a resize function")
+        raise SqlRefused(
+            f"function {fn}: its input cannot itself be built by repeat, lpad/rpad, range or a resize function"
+        )
 
 
 def _check_format(fn: str, fmt: exp.Expr | None, printf_style: bool) -> None:
@@ -231,11 +239,15 @@ def _check_series(node: exp.GenerateSeries) -> None:
     fn = "range" if node.args.get("is_end_exclusive") else "generate_series"
     count = _series_count(node)
     if count is None:
-        raise SqlRefused(f"function {fn} used as a value builds the whole list at once: give it whole-number "
-                         f"literals, or use it as a table (SELECT … FROM {fn}(…) t(x))")
+        raise SqlRefused(
+            f"function {fn} used as a value builds the whole list at once: give it whole-number "
+            f"literals, or use it as a table (SELECT … FROM {fn}(…) t(x))"
+        )
     if count > MAX_BUILT_VALUE:
-        raise SqlRefused(f"function {fn} used as a value would build a list of about {count:,} elements (at most "
-                         f"{MAX_BUILT_VALUE:,}); use it as a table instead: SELECT … FROM {fn}(…) t(x)")
+        raise SqlRefused(
+            f"function {fn} used as a value would build a list of about {count:,} elements (at most "
+            f"{MAX_BUILT_VALUE:,}); use it as a table instead: SELECT … FROM {fn}(…) t(x)"
+        )
 
 
 # -- runtime checks ---------------------------------------------------------------------
@@ -245,8 +257,10 @@ def _no_volatile(fn: str, *args: exp.Expr | None) -> None:
             continue
         for sub in arg.walk():
             if isinstance(sub, (exp.Rand, exp.Uuid)) or (isinstance(sub, exp.Func) and _name(sub) in _VOLATILE):
-                raise SqlRefused(f"function {fn}: a size taken from random()/uuid() cannot be checked; "
-                                 "compute it in a subquery first")
+                raise SqlRefused(
+                    f"function {fn}: a size taken from random()/uuid() cannot be checked; "
+                    "compute it in a subquery first"
+                )
 
 
 def _length(node: exp.Expr) -> exp.Expr:
@@ -267,16 +281,48 @@ def _runtime_check(node: exp.Func, fn: str, size: exp.Expr, limit: int, what: st
 
 _MARK = "_cfab_size_check"  # set on the CASE a runtime check builds: its nesting depth
 #: size arguments that are bounded by data already held: lengths of existing values
-_LENGTHS = frozenset({"length", "len", "char_length", "character_length", "strlen", "octet_length",
-                      "bit_length", "length_grapheme", "array_length", "cardinality", "json_array_length"})
-_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.IntDiv, exp.Mod, exp.Paren, exp.Neg, exp.Greatest,
-               exp.Least, exp.Abs, exp.Literal, exp.Cast, exp.TryCast, exp.DataType, exp.Floor, exp.Ceil, exp.Round)
+_LENGTHS = frozenset(
+    {
+        "length",
+        "len",
+        "char_length",
+        "character_length",
+        "strlen",
+        "octet_length",
+        "bit_length",
+        "length_grapheme",
+        "array_length",
+        "cardinality",
+        "json_array_length",
+    }
+)
+_ARITHMETIC = (
+    exp.Add,
+    exp.Sub,
+    exp.Mul,
+    exp.Div,
+    exp.IntDiv,
+    exp.Mod,
+    exp.Paren,
+    exp.Neg,
+    exp.Greatest,
+    exp.Least,
+    exp.Abs,
+    exp.Literal,
+    exp.Cast,
+    exp.TryCast,
+    exp.DataType,
+    exp.Floor,
+    exp.Ceil,
+    exp.Round,
+)
 
 
 def _length_derived(node: exp.Expr) -> bool:
     """True when `node` computes a size from literals and lengths of existing values only
     (length(name) + 2, least(len(l), 10)): bounded by the data, so it is checked while
     running rather than refused. A bare column or subquery value is not."""
+
     def ok(sub: exp.Expr) -> bool:
         if isinstance(sub, exp.Func) and _name(sub) in _LENGTHS:
             return True  # whatever it measures, a length is at most that value's size
@@ -285,17 +331,20 @@ def _length_derived(node: exp.Expr) -> bool:
         if isinstance(sub, _ARITHMETIC):
             return all(ok(c) for c in sub.iter_expressions())
         return False
+
     return ok(node)
 
 
-def _checked(node: exp.Func, fn: str, size: exp.Expr, limit: int, what: str,
-             *args: exp.Expr | None) -> exp.Expr:
+def _checked(node: exp.Func, fn: str, size: exp.Expr, limit: int, what: str, *args: exp.Expr | None) -> exp.Expr:
     _no_volatile(fn, *args)
-    inner = max((int(sub.args[_MARK]) for sub in node.walk() if isinstance(sub, exp.Case) and sub.args.get(_MARK)),
-                default=0)
+    inner = max(
+        (int(sub.args[_MARK]) for sub in node.walk() if isinstance(sub, exp.Case) and sub.args.get(_MARK)), default=0
+    )
     if inner + 1 > MAX_CHECK_NESTING:
-        raise SqlRefused(f"function {fn}: too many data-dependent sizes nested inside each other "
-                         f"(at most {MAX_CHECK_NESTING}); compute the inner values in a subquery")
+        raise SqlRefused(
+            f"function {fn}: too many data-dependent sizes nested inside each other "
+            f"(at most {MAX_CHECK_NESTING}); compute the inner values in a subquery"
+        )
     case = _runtime_check(node, fn, size, limit, what)
     case.set(_MARK, inner + 1)
     return case
@@ -308,13 +357,15 @@ def check_value_size(node: exp.Func, *, runtime_checks: bool = False) -> exp.Exp
     innermost last is fine: it returns the replacement node when it wrapped `node` in a
     runtime size check (only with `runtime_checks`; otherwise a size that is not a
     literal is refused), else None."""
-    def dynamic(fn: str, what: str, size: exp.Expr, *args: exp.Expr | None,
-                limit: int = MAX_BUILT_VALUE) -> exp.Expr:
+
+    def dynamic(fn: str, what: str, size: exp.Expr, *args: exp.Expr | None, limit: int = MAX_BUILT_VALUE) -> exp.Expr:
         given = args[-1]
         if not runtime_checks or given is None or not _length_derived(given):
-            raise SqlRefused(f"function {fn}: its {what} must be a whole-number literal (at most "
-                             f"{MAX_BUILT_VALUE:,}) or computed from lengths such as length(x) + 2, "
-                             "not another value")
+            raise SqlRefused(
+                f"function {fn}: its {what} must be a whole-number literal (at most "
+                f"{MAX_BUILT_VALUE:,}) or computed from lengths such as length(x) + 2, "
+                "not another value"
+            )
         return _checked(node, fn, size, limit, f"build more than {limit:,} characters or elements", *args)
 
     if isinstance(node, exp.Repeat):
@@ -325,16 +376,23 @@ def check_value_size(node: exp.Func, *, runtime_checks: bool = False) -> exp.Exp
             base = static_size(node.this)
             if base is None:
                 if count > 1 and runtime_checks:  # the input's length decides
-                    return _checked(node, "repeat", exp.Mul(this=_length(node.this), expression=times.copy()),
-                                    MAX_BUILT_VALUE, f"build more than {MAX_BUILT_VALUE:,} characters",
-                                    node.this)
+                    return _checked(
+                        node,
+                        "repeat",
+                        exp.Mul(this=_length(node.this), expression=times.copy()),
+                        MAX_BUILT_VALUE,
+                        f"build more than {MAX_BUILT_VALUE:,} characters",
+                        node.this,
+                    )
                 return None
             if base * count > MAX_BUILT_VALUE:
                 raise _refuse_size("repeat", base * count)
             return None
         base = static_size(node.this)
-        product = exp.Mul(this=exp.Literal.number(base) if base is not None else _length(node.this),
-                          expression=exp.paren(times.copy(), copy=False))
+        product = exp.Mul(
+            this=exp.Literal.number(base) if base is not None else _length(node.this),
+            expression=exp.paren(times.copy(), copy=False),
+        )
         return dynamic("repeat", "count", product, node.this, times)
     if isinstance(node, exp.Pad):
         fn = "lpad" if node.args.get("is_left") else "rpad"
@@ -376,14 +434,26 @@ def check_value_size(node: exp.Func, *, runtime_checks: bool = False) -> exp.Exp
                     lam = next((x for x in v if isinstance(x, exp.Lambda)), lam)
         params = [p.name.lower() for p in (lam.expressions if lam is not None else [])]
         if body is not None and params:
-            uses = sum(1 for c in body.find_all(exp.Column, exp.Identifier)
-                       if (isinstance(c, exp.Identifier) and not isinstance(c.parent, exp.Column)
-                           or isinstance(c, exp.Column) and not c.table) and c.name.lower() == params[0])
-            grows = any(_is_builder(n) or isinstance(n, (exp.DPipe, exp.Concat, exp.Replace, exp.RegexpReplace))
-                        for n in body.walk())
+            uses = sum(
+                1
+                for c in body.find_all(exp.Column, exp.Identifier)
+                if (
+                    isinstance(c, exp.Identifier)
+                    and not isinstance(c.parent, exp.Column)
+                    or isinstance(c, exp.Column)
+                    and not c.table
+                )
+                and c.name.lower() == params[0]
+            )
+            grows = any(
+                _is_builder(n) or isinstance(n, (exp.DPipe, exp.Concat, exp.Replace, exp.RegexpReplace))
+                for n in body.walk()
+            )
             if uses > 1 and grows:
-                raise SqlRefused(f"function {name}: the accumulator {params[0]} is used more than once in a "
-                                 "growing expression, so the value could double at every step")
+                raise SqlRefused(
+                    f"function {name}: the accumulator {params[0]} is used more than once in a "
+                    "growing expression, so the value could double at every step"
+                )
         return None
     if name in _QUADRATIC:
         args = [a for a in node.iter_expressions()][:2]
@@ -391,14 +461,17 @@ def check_value_size(node: exp.Func, *, runtime_checks: bool = False) -> exp.Exp
             sizes = [static_size(a) for a in args]
             if sizes[0] is not None and sizes[1] is not None:
                 if sizes[0] * sizes[1] > MAX_QUADRATIC_WORK:
-                    raise SqlRefused(f"function {name}: comparing {sizes[0]:,} by {sizes[1]:,} characters is "
-                                     f"too much work (at most {MAX_QUADRATIC_WORK:,} character pairs)")
+                    raise SqlRefused(
+                        f"function {name}: comparing {sizes[0]:,} by {sizes[1]:,} characters is "
+                        f"too much work (at most {MAX_QUADRATIC_WORK:,} character pairs)"
+                    )
                 return None
             if not runtime_checks:
                 return None
             work = exp.Mul(this=_length(args[0]), expression=_length(args[1]))
-            return _checked(node, name, work, MAX_QUADRATIC_WORK,
-                            f"compare more than {MAX_QUADRATIC_WORK:,} character pairs", *args)
+            return _checked(
+                node, name, work, MAX_QUADRATIC_WORK, f"compare more than {MAX_QUADRATIC_WORK:,} character pairs", *args
+            )
         return None
     if isinstance(node, exp.Anonymous):
         low = node.name.lower()

@@ -18,16 +18,25 @@ READ_TIMEOUT_S = 5.0
 
 
 class SqlQueryArgs(ToolArgs):
-    sql: str = Field(..., description="One read-only SELECT; every table qualified with its app schema.",
-                     examples=["SELECT Vendor, Name FROM vista_erp.APVM WHERE Name ILIKE '%walsh%'"])
-    max_rows: int = Field(100, ge=1, le=500, description="Most rows to return (the total count is reported).",
-                          examples=[50])
+    sql: str = Field(
+        ...,
+        description="One read-only SELECT; every table qualified with its app schema.",
+        examples=["SELECT Vendor, Name FROM vista_erp.APVM WHERE Name ILIKE '%walsh%'"],
+    )
+    max_rows: int = Field(
+        100, ge=1, le=500, description="Most rows to return (the total count is reported).", examples=[50]
+    )
 
 
 class SqlExecuteArgs(ToolArgs):
-    sql: str = Field(..., description="Exactly one INSERT, UPDATE or DELETE on one table of your apps.",
-                     examples=["INSERT INTO vista_erp.APVH (VendorGroup, Vendor, HoldCode, Notes, DateAdded) "
-                               "VALUES (1, 20147, 'COI', 'COI expired 2026-01-15', DATE '2026-01-31')"])
+    sql: str = Field(
+        ...,
+        description="Exactly one INSERT, UPDATE or DELETE on one table of your apps.",
+        examples=[
+            "INSERT INTO vista_erp.APVH (VendorGroup, Vendor, HoldCode, Notes, DateAdded) "
+            "VALUES (1, 20147, 'COI', 'COI expired 2026-01-15', DATE '2026-01-31')"
+        ],
+    )
 
 
 class SqlTool(App):
@@ -73,8 +82,10 @@ class SqlTool(App):
         data = outcome.model_dump(mode="json")
         data.pop("elapsed_ms", None)  # wall-clock: keep tool logs identical across runs and transports
         if not data.pop("ok", True) or data.get("kind") in ("refused", "timeout", "error"):
-            raise ToolError(data.get("message") or "query failed",
-                            "rejected" if data.get("kind") == "refused" else "invalid_argument")
+            raise ToolError(
+                data.get("message") or "query failed",
+                "rejected" if data.get("kind") == "refused" else "invalid_argument",
+            )
         return data
 
     @tool("execute", writes=True)

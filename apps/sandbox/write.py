@@ -48,16 +48,52 @@ _ROOT_ARGS: dict[type[exp.Expression], frozenset[str]] = {
 }
 _OPS = {exp.Insert: "insert", exp.Update: "update", exp.Delete: "delete"}
 _DENIED_IN_ROW_EXPR: tuple[type[exp.Expression], ...] = tuple(
-    c for c in (getattr(exp, n, None) for n in (
-        "Query", "Subquery", "Exists", "Table", "AggFunc", "Window", "Star", "Placeholder",
-        "Parameter", "SessionParameter", "Lambda", "Command", "DML", "DDL", "Unnest", "Any", "All",
-    )) if isinstance(c, type)
+    c
+    for c in (
+        getattr(exp, n, None)
+        for n in (
+            "Query",
+            "Subquery",
+            "Exists",
+            "Table",
+            "AggFunc",
+            "Window",
+            "Star",
+            "Placeholder",
+            "Parameter",
+            "SessionParameter",
+            "Lambda",
+            "Command",
+            "DML",
+            "DDL",
+            "Unnest",
+            "Any",
+            "All",
+        )
+    )
+    if isinstance(c, type)
 )
-_NONDETERMINISTIC = frozenset({
-    "now", "today", "random", "rand", "setseed", "uuid", "gen_random_uuid", "uuidv4", "uuidv7",
-    "get_current_time", "get_current_timestamp", "localtime", "localtimestamp",
-    "transaction_timestamp", "statement_timestamp", "epoch_ms_now", "current_date",
-})
+_NONDETERMINISTIC = frozenset(
+    {
+        "now",
+        "today",
+        "random",
+        "rand",
+        "setseed",
+        "uuid",
+        "gen_random_uuid",
+        "uuidv4",
+        "uuidv7",
+        "get_current_time",
+        "get_current_timestamp",
+        "localtime",
+        "localtimestamp",
+        "transaction_timestamp",
+        "statement_timestamp",
+        "epoch_ms_now",
+        "current_date",
+    }
+)
 
 
 with warnings.catch_warnings():
@@ -126,14 +162,17 @@ def _literal(node: exp.Expression, where: str) -> Any:
         try:
             if kind == exp.DataType.Type.DATE and isinstance(value, str):
                 return dt.date.fromisoformat(value)
-            if (kind.value.upper().startswith("TIMESTAMP") or kind.value.upper() == "DATETIME") and \
-                    isinstance(value, str):
+            if (kind.value.upper().startswith("TIMESTAMP") or kind.value.upper() == "DATETIME") and isinstance(
+                value, str
+            ):
                 return dt.datetime.fromisoformat(value)
         except ValueError:
             raise SqlRefused(f"{where}: {value!r} is not a valid {kind.value.lower()}") from None
         return value
-    raise SqlRefused(f"{where}: INSERT values must be literals (numbers, strings, NULL, "
-                     f"TRUE/FALSE, DATE '…'), not {node.sql(dialect='duckdb')[:60]}")
+    raise SqlRefused(
+        f"{where}: INSERT values must be literals (numbers, strings, NULL, "
+        f"TRUE/FALSE, DATE '…'), not {node.sql(dialect='duckdb')[:60]}"
+    )
 
 
 def _row_expression(node: exp.Expression, table: str, alias: str, what: str) -> str:
@@ -141,8 +180,9 @@ def _row_expression(node: exp.Expression, table: str, alias: str, what: str) -> 
     node = node.copy()
     for sub in node.walk():
         if isinstance(sub, _DENIED_IN_ROW_EXPR):
-            raise SqlRefused(f"{what} may only use literals and the row's own columns "
-                             f"(no {type(sub).__name__.lower()})")
+            raise SqlRefused(
+                f"{what} may only use literals and the row's own columns (no {type(sub).__name__.lower()})"
+            )
         if isinstance(sub, exp.Dot) and isinstance(sub.expression, exp.Func):
             raise SqlRefused(f"{what}: method-style or qualified function calls are not allowed")
         if isinstance(sub, exp.Func) and not isinstance(sub, exp.Binary):
@@ -204,11 +244,15 @@ def _parse_update(root: exp.Update, allowed: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(item, exp.EQ) or not isinstance(item.this, exp.Column):
             raise SqlRefused("UPDATE SET must be a list of column = expression")
         column = item.this
-        if column.args.get("db") is not None or (column.table and column.table.lower() not in
-                                                   (table.lower(), alias.lower())):
+        if column.args.get("db") is not None or (
+            column.table and column.table.lower() not in (table.lower(), alias.lower())
+        ):
             raise SqlRefused(f"UPDATE may only set columns of {table}")
-        if isinstance(item.expression, (exp.Column, exp.Var)) and not item.expression.args.get("table") \
-                and item.expression.name.upper() == "DEFAULT":
+        if (
+            isinstance(item.expression, (exp.Column, exp.Var))
+            and not item.expression.args.get("table")
+            and item.expression.name.upper() == "DEFAULT"
+        ):
             raise SqlRefused(f"SET {column.name} = DEFAULT is not supported: give the value")
         if column.name.lower() in {c.lower() for c in assignments}:
             raise SqlRefused(f"column {column.name} is set twice")
@@ -217,8 +261,13 @@ def _parse_update(root: exp.Update, allowed: tuple[str, ...]) -> dict[str, Any]:
         assignments[column.name] = text
     if not assignments:
         raise SqlRefused("UPDATE needs at least one SET column = value")
-    return {"op": "update", "schema": schema, "table": table, "assignments": assignments,
-            "where": _where(root, schema, table, alias)}
+    return {
+        "op": "update",
+        "schema": schema,
+        "table": table,
+        "assignments": assignments,
+        "where": _where(root, schema, table, alias),
+    }
 
 
 def _where(root: exp.Expr, schema: str, table: str, alias: str) -> str | None:
@@ -236,14 +285,25 @@ def parse_write(sql: str, allowed_schemas: Collection[str]) -> WriteIntent:
     root = parse_one_statement(sql)
     kind = next((k for k in _ROOT_ARGS if type(root) is k), None)
     if kind is None:
-        raise SqlRefused("sql.execute runs exactly one INSERT, UPDATE or DELETE on one app table; "
-                         "use the read tool for queries")
+        raise SqlRefused(
+            "sql.execute runs exactly one INSERT, UPDATE or DELETE on one app table; use the read tool for queries"
+        )
     extra = sorted(k for k, v in root.args.items() if v and k not in _ROOT_ARGS[kind])
     if extra:
-        shown = {"returning": "RETURNING", "conflict": "ON CONFLICT", "alternative": "INSERT OR …",
-                 "by_name": "BY NAME", "default": "DEFAULT VALUES", "with_": "WITH", "with": "WITH",
-                 "from_": "UPDATE … FROM", "from": "UPDATE … FROM", "using": "DELETE … USING",
-                 "limit": "LIMIT", "order": "ORDER BY"}
+        shown = {
+            "returning": "RETURNING",
+            "conflict": "ON CONFLICT",
+            "alternative": "INSERT OR …",
+            "by_name": "BY NAME",
+            "default": "DEFAULT VALUES",
+            "with_": "WITH",
+            "with": "WITH",
+            "from_": "UPDATE … FROM",
+            "from": "UPDATE … FROM",
+            "using": "DELETE … USING",
+            "limit": "LIMIT",
+            "order": "ORDER BY",
+        }
         raise SqlRefused(f"{', '.join(shown.get(k, k) for k in extra)} is not allowed in sql.execute")
     if isinstance(root, exp.Insert):  # kind is the exact type, so these match it
         fields = _parse_insert(root, allowed)
@@ -251,8 +311,7 @@ def parse_write(sql: str, allowed_schemas: Collection[str]) -> WriteIntent:
         fields = _parse_update(root, allowed)
     else:
         schema, table, alias = _target(root.this, allowed, alias_ok=True)
-        fields = {"op": "delete", "schema": schema, "table": table,
-                  "where": _where(root, schema, table, alias)}
+        fields = {"op": "delete", "schema": schema, "table": table, "where": _where(root, schema, table, alias)}
     text = render_sql(root)
     crosscheck_write_kind(text, fields["op"])
     return WriteIntent(sql=text, **fields)

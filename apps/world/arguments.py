@@ -20,8 +20,15 @@ from pydantic import BaseModel
 
 from cfab.apps.tooling import jsonable
 
-__all__ = ["MAX_ARGS_CHARS", "MAX_ARGS_DEPTH", "TRUNCATED_KEY", "Oversize", "canonical_chunks", "check_arguments",
-           "truncated"]
+__all__ = [
+    "MAX_ARGS_CHARS",
+    "MAX_ARGS_DEPTH",
+    "TRUNCATED_KEY",
+    "Oversize",
+    "canonical_chunks",
+    "check_arguments",
+    "truncated",
+]
 
 #: the largest legitimate call is an upload: 5 MB of bytes are ~7 MB of base64
 MAX_ARGS_CHARS = 8 * 1024 * 1024
@@ -62,7 +69,7 @@ def canonical_chunks(value: Any, *, max_depth: int | None = None) -> Iterator[st
     """The canonical JSON of ``value`` (``json.dumps(jsonable(value), sort_keys=True,
     separators=(",", ":"))``) in pieces, produced without recursion; long strings are encoded a
     slice at a time. Raises :class:`Oversize` past ``max_depth``."""
-    stack: list[tuple[bool, Any, int]] = [(False, value, 0)]   # (is literal text, item, depth)
+    stack: list[tuple[bool, Any, int]] = [(False, value, 0)]  # (is literal text, item, depth)
     while stack:
         literal, item, depth = stack.pop()
         if literal:
@@ -73,7 +80,7 @@ def canonical_chunks(value: Any, *, max_depth: int | None = None) -> Iterator[st
             if isinstance(item, str) and len(item) > _SLICE:
                 yield '"'
                 for i in range(0, len(item), _SLICE):
-                    yield json.dumps(item[i:i + _SLICE])[1:-1]
+                    yield json.dumps(item[i : i + _SLICE])[1:-1]
                 yield '"'
             else:
                 yield _scalar(item)

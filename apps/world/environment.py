@@ -54,9 +54,18 @@ class _Call:
 class Environment:
     """One attempt: a private copy of the golden file and the composed apps' tools."""
 
-    def __init__(self, golden: Path, apps: list[str], inputs: BuildInputs, workdir: Path,
-                 *, sql_write: bool = False, memory_limit: str = "1GB", owns_workdir: bool = True) -> None:
-        self.golden = Path(golden)          # the state at open: the file this attempt copied
+    def __init__(
+        self,
+        golden: Path,
+        apps: list[str],
+        inputs: BuildInputs,
+        workdir: Path,
+        *,
+        sql_write: bool = False,
+        memory_limit: str = "1GB",
+        owns_workdir: bool = True,
+    ) -> None:
+        self.golden = Path(golden)  # the state at open: the file this attempt copied
         self.inputs = inputs
         self.workdir = Path(workdir)
         self.path = self.workdir / "attempt.duckdb"
@@ -78,10 +87,19 @@ class Environment:
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    def open(cls, apps: Iterable[str] | None = None, *, inputs: BuildInputs | None = None,
-             golden: str | Path | None = None, clock: str | None = None, seed: int | None = None,
-             scale: int | None = None, sql_write: bool = False, workdir: str | Path | None = None,
-             memory_limit: str = "1GB") -> Environment:
+    def open(
+        cls,
+        apps: Iterable[str] | None = None,
+        *,
+        inputs: BuildInputs | None = None,
+        golden: str | Path | None = None,
+        clock: str | None = None,
+        seed: int | None = None,
+        scale: int | None = None,
+        sql_write: bool = False,
+        workdir: str | Path | None = None,
+        memory_limit: str = "1GB",
+    ) -> Environment:
         """A fresh environment over a copy of the golden file; use it as a context manager.
 
         With ``apps`` named, the copy holds just those apps (a template derived from the golden
@@ -118,8 +136,9 @@ class Environment:
         self._con = connect_hardened(str(self.path), memory_limit=self.memory_limit)
         self.catalog = _catalog_for(self.golden, self._con)
         writable = {get_app(a).schema_name() for a in self.app_names}
-        self.gate = WriteGate(self._con, self.catalog, rules=rules_for(get_app(a) for a in self.app_names),
-                              writable_schemas=writable)
+        self.gate = WriteGate(
+            self._con, self.catalog, rules=rules_for(get_app(a) for a in self.app_names), writable_schemas=writable
+        )
         self.clock = parse_clock(self._meta("clock") or self.inputs.clock)
         ctx = AppContext(con=self._con, gate=self.gate, catalog=self.catalog, clock=self.clock, env=self)
         registry = load_all()
@@ -210,13 +229,17 @@ class Environment:
         self._log(seq, spec.name, args, result, guarded=result.status == "pending_human_approval")
         return result.as_dict()
 
-    def _refuse_oversize(self, seq: int, name: str, call: _Call | None, args: dict[str, Any],
-                         reason: str, *, summarized: bool = False) -> dict[str, Any]:
+    def _refuse_oversize(
+        self, seq: int, name: str, call: _Call | None, args: dict[str, Any], reason: str, *, summarized: bool = False
+    ) -> dict[str, Any]:
         logged = args if summarized else truncated(args, reason)
         spec = call.spec if call is not None else None
         tool = spec.name if spec is not None else name
-        result = ToolResult(ok=False, error=f"{tool}: {reason}; nothing was run. Send smaller, flatter "
-                                            "arguments (an upload is at most 5 MB).", error_type="invalid_argument")
+        result = ToolResult(
+            ok=False,
+            error=f"{tool}: {reason}; nothing was run. Send smaller, flatter arguments (an upload is at most 5 MB).",
+            error_type="invalid_argument",
+        )
         guarded = spec is not None and bool(spec.guarded)
         if spec is not None and guarded:
             self._guard_log(seq, spec, logged, valid=False, reason=reason)
@@ -242,21 +265,31 @@ class Environment:
             data = method(parsed)
             if spec.guarded:
                 con.rollback()  # belt and braces: a guarded tool never changes state
-                guard_seq = self._guard_log(seq, spec, raw, valid=True,
-                                            reason=f"{spec.guarded}: staged for human approval")
-                return ToolResult(ok=True, status="pending_human_approval", guard_seq=guard_seq, data=jsonable(data),
-                                  message=f"{spec.name} was NOT executed: it is staged for human approval "
-                                          f"(guarded {spec.guarded}). Nothing changed.")
+                guard_seq = self._guard_log(
+                    seq, spec, raw, valid=True, reason=f"{spec.guarded}: staged for human approval"
+                )
+                return ToolResult(
+                    ok=True,
+                    status="pending_human_approval",
+                    guard_seq=guard_seq,
+                    data=jsonable(data),
+                    message=f"{spec.name} was NOT executed: it is staged for human approval "
+                    f"(guarded {spec.guarded}). Nothing changed.",
+                )
             self.gate.finish()
             con.commit()
             return ToolResult(ok=True, data=jsonable(data))
         except GuardTripped as g:
             con.rollback()
-            guard_seq = self._guard_log(seq, spec, raw, valid=True, reason=f"{g.rule.id}: {g.rule.message}",
-                                        app=g.table.split(".")[0])
-            return ToolResult(ok=True, status="pending_human_approval", guard_seq=guard_seq,
-                              message=f"Not executed: {g.rule.message} "
-                                      "It is staged for human approval; nothing changed.")
+            guard_seq = self._guard_log(
+                seq, spec, raw, valid=True, reason=f"{g.rule.id}: {g.rule.message}", app=g.table.split(".")[0]
+            )
+            return ToolResult(
+                ok=True,
+                status="pending_human_approval",
+                guard_seq=guard_seq,
+                message=f"Not executed: {g.rule.message} It is staged for human approval; nothing changed.",
+            )
         except ToolError as e:
             con.rollback()
             if spec.guarded:
@@ -269,27 +302,42 @@ class Environment:
             con.rollback()
             from cfab.apps.sandbox.exec import translate_duckdb_error
 
-            result = ToolResult(ok=False, error=f"{spec.name}: {translate_duckdb_error(e)}",
-                                error_type="invalid_argument")
+            result = ToolResult(
+                ok=False, error=f"{spec.name}: {translate_duckdb_error(e)}", error_type="invalid_argument"
+            )
         except Exception as e:  # a bug of ours: never a traceback to the agent
             con.rollback()
-            result = ToolResult(ok=False, error=f"{spec.name} failed internally ({type(e).__name__}: {e})",
-                                error_type="internal")
+            result = ToolResult(
+                ok=False, error=f"{spec.name} failed internally ({type(e).__name__}: {e})", error_type="internal"
+            )
         if spec.guarded:  # every call of a guarded tool is recorded, whatever stopped it
             self._guard_log(seq, spec, raw, valid=False, reason=result.error or "failed")
         return result
 
-    def _guard_log(self, seq: int, spec: ToolSpec, args: dict[str, Any], *, valid: bool, reason: str,
-                   app: str | None = None) -> int:
+    def _guard_log(
+        self, seq: int, spec: ToolSpec, args: dict[str, Any], *, valid: bool, reason: str, app: str | None = None
+    ) -> int:
         n = int(_aggregate(self.con, "SELECT coalesce(max(seq), 0) + 1 FROM cfab_internal.guard_log"))
-        self.con.execute("INSERT INTO cfab_internal.guard_log VALUES (?, ?, ?, ?, false, ?, ?, ?)",
-                         [n, app or spec.app, spec.name, _log_json(args), valid, _clip(reason), self.clock_ts()])
+        self.con.execute(
+            "INSERT INTO cfab_internal.guard_log VALUES (?, ?, ?, ?, false, ?, ?, ?)",
+            [n, app or spec.app, spec.name, _log_json(args), valid, _clip(reason), self.clock_ts()],
+        )
         return n
 
     def _log(self, seq: int, tool: str, args: dict[str, Any], result: ToolResult, *, guarded: bool) -> None:
-        self.con.execute("INSERT INTO cfab_internal.tool_log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                         [seq, tool, _log_json(args), result.ok, guarded, _clip(result.error),
-                          _log_json(result.as_dict(), limit=MAX_LOGGED_RESULT), self.clock_ts()])
+        self.con.execute(
+            "INSERT INTO cfab_internal.tool_log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                seq,
+                tool,
+                _log_json(args),
+                result.ok,
+                guarded,
+                _clip(result.error),
+                _log_json(result.as_dict(), limit=MAX_LOGGED_RESULT),
+                self.clock_ts(),
+            ],
+        )
 
     def clock_ts(self) -> str:
         return f"{self.clock.isoformat()} 17:00:00"
@@ -298,18 +346,26 @@ class Environment:
     def guarded_calls(self) -> list[Any]:
         from cfab.grader import GuardedCall
 
-        rows = self.con.execute("SELECT seq, app, tool, args, executed, valid, reason "
-                                "FROM cfab_internal.guard_log ORDER BY seq").fetchall()
-        return [GuardedCall(seq=s, app=a, tool=t, args=json.loads(g), executed=e, valid=v, reason=r)
-                for s, a, t, g, e, v, r in rows]
+        rows = self.con.execute(
+            "SELECT seq, app, tool, args, executed, valid, reason FROM cfab_internal.guard_log ORDER BY seq"
+        ).fetchall()
+        return [
+            GuardedCall(seq=s, app=a, tool=t, args=json.loads(g), executed=e, valid=v, reason=r)
+            for s, a, t, g, e, v, r in rows
+        ]
 
     def tool_log(self) -> list[Any]:
         from cfab.grader import ToolCallRecord
 
-        rows = self.con.execute("SELECT seq, tool, args, ok, guarded, error, result "
-                                "FROM cfab_internal.tool_log ORDER BY seq").fetchall()
-        return [ToolCallRecord(seq=s, tool=t, args=json.loads(a), ok=o, guarded=g, error=e,
-                               result=json.loads(r) if r else None) for s, t, a, o, g, e, r in rows]
+        rows = self.con.execute(
+            "SELECT seq, tool, args, ok, guarded, error, result FROM cfab_internal.tool_log ORDER BY seq"
+        ).fetchall()
+        return [
+            ToolCallRecord(
+                seq=s, tool=t, args=json.loads(a), ok=o, guarded=g, error=e, result=json.loads(r) if r else None
+            )
+            for s, t, a, o, g, e, r in rows
+        ]
 
     # ------------------------------------------------------------------ state
     def snapshot(self) -> Snapshot:
@@ -345,8 +401,10 @@ class Environment:
             self._seq = max(seq, self._seq)
 
     def _read_logs(self) -> dict[str, list[tuple]]:
-        return {t: self.con.execute(f"SELECT * FROM cfab_internal.{t} ORDER BY seq").fetchall()
-                for t in ("tool_log", "guard_log")}
+        return {
+            t: self.con.execute(f"SELECT * FROM cfab_internal.{t} ORDER BY seq").fetchall()
+            for t in ("tool_log", "guard_log")
+        }
 
     def digest(self) -> str:
         """Canonical content digest of the state (apps and book; not the logs)."""
@@ -388,7 +446,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"))
 
 
-MAX_LOGGED_RESULT = 4 * MAX_ARGS_CHARS   # a result stored past this is stored truncated (with its sha256)
+MAX_LOGGED_RESULT = 4 * MAX_ARGS_CHARS  # a result stored past this is stored truncated (with its sha256)
 _MAX_LOGGED_ERROR = 64_000
 
 

@@ -120,8 +120,12 @@ def code_text(source: bytes) -> str:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                    and isinstance(body[0].value.value, str):
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
                 node.body = body[1:] or [ast.Pass()]
     return ast.unparse(tree)
 
@@ -164,9 +168,14 @@ def build_golden(inputs: BuildInputs, out: Path, apps: list[str] | None = None) 
         con.execute(f"ATTACH '{_sql_path(tmp)}' AS golden (BLOCK_SIZE {BLOCK_SIZE})")
         con.execute("USE golden")
         run_script(con, schema_ddl("cfab_internal"))
-        meta = {"seed": str(inputs.seed), "clock": inputs.clock.isoformat(), "scale": str(inputs.scale),
-                "package_version": package_version(), "code_fingerprint": code_fingerprint(),
-                "apps": ",".join(chosen)}
+        meta = {
+            "seed": str(inputs.seed),
+            "clock": inputs.clock.isoformat(),
+            "scale": str(inputs.scale),
+            "package_version": package_version(),
+            "code_fingerprint": code_fingerprint(),
+            "apps": ",".join(chosen),
+        }
         con.executemany("INSERT INTO cfab_internal.meta VALUES (?, ?)", sorted(meta.items()))
         build_book(con, inputs)
         seed_apps(con, [registry[name] for name in chosen], inputs)
@@ -195,8 +204,7 @@ def build_golden(inputs: BuildInputs, out: Path, apps: list[str] | None = None) 
     return BuildReport(out, digest, out.stat().st_size, time.perf_counter() - started, int(tables), int(rows))
 
 
-def ensure_golden(inputs: BuildInputs | None = None, home: Path | None = None,
-                  apps: list[str] | None = None) -> Path:
+def ensure_golden(inputs: BuildInputs | None = None, home: Path | None = None, apps: list[str] | None = None) -> Path:
     """The golden file for ``inputs``, building it first if needed (safe across processes).
 
     ``apps`` builds a golden file holding only those apps (tests use it to stay fast)."""
@@ -249,13 +257,19 @@ def ensure_composed(golden: Path, apps: list[str]) -> Path:
             con.execute("INSERT INTO cfab_internal.meta SELECT * FROM g.cfab_internal.meta WHERE key <> 'apps'")
             con.execute("INSERT INTO cfab_internal.meta VALUES ('apps', ?)", [",".join(names)])
             con.execute("CREATE SCHEMA book")
-            for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'g' "
-                                        "AND schema_name = 'book' ORDER BY table_name").fetchall():
-                source = exp.table_(exp.to_identifier(table, quoted=True), db=exp.to_identifier("book"),
-                                    catalog=exp.to_identifier("g"))
+            for (table,) in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE database_name = 'g' "
+                "AND schema_name = 'book' ORDER BY table_name"
+            ).fetchall():
+                source = exp.table_(
+                    exp.to_identifier(table, quoted=True), db=exp.to_identifier("book"), catalog=exp.to_identifier("g")
+                )
                 target = exp.table_(exp.to_identifier(table, quoted=True), db=exp.to_identifier("book"))
-                con.execute(exp.Create(this=target, kind="TABLE", expression=exp.select("*").from_(source))
-                            .sql(dialect="duckdb"))
+                con.execute(
+                    exp.Create(this=target, kind="TABLE", expression=exp.select("*").from_(source)).sql(
+                        dialect="duckdb"
+                    )
+                )
             for statement in sqlglot.parse(schema_ddl("book"), read="duckdb"):  # the book's macros
                 if isinstance(statement, exp.Create) and statement.args.get("kind") == "MACRO":
                     con.execute(statement.sql(dialect="duckdb"))
@@ -264,12 +278,20 @@ def ensure_composed(golden: Path, apps: list[str]) -> Path:
                 run_script(con, get_app(name).schema_sql())
                 tables = con.execute(
                     "SELECT table_name FROM duckdb_tables() WHERE database_name = 'c' AND schema_name = ? "
-                    "ORDER BY table_name", [schema]).fetchall()
+                    "ORDER BY table_name",
+                    [schema],
+                ).fetchall()
                 for (table,) in tables:
-                    source = exp.table_(exp.to_identifier(table, quoted=True),
-                                        db=exp.to_identifier(schema, quoted=True), catalog=exp.to_identifier("g"))
-                    target = exp.table_(exp.to_identifier(table, quoted=True),
-                                        db=exp.to_identifier(schema, quoted=True), catalog=exp.to_identifier("c"))
+                    source = exp.table_(
+                        exp.to_identifier(table, quoted=True),
+                        db=exp.to_identifier(schema, quoted=True),
+                        catalog=exp.to_identifier("g"),
+                    )
+                    target = exp.table_(
+                        exp.to_identifier(table, quoted=True),
+                        db=exp.to_identifier(schema, quoted=True),
+                        catalog=exp.to_identifier("c"),
+                    )
                     con.execute(exp.insert(exp.select("*").from_(source), target).sql(dialect="duckdb"))
             con.execute("CHECKPOINT c")
             con.execute("USE memory")

@@ -49,9 +49,14 @@ def add_memory_cap(parser: argparse.ArgumentParser) -> None:
             raise argparse.ArgumentTypeError(str(exc)) from None
         return text
 
-    parser.add_argument("--memory-cap", type=checked, default=memory_cap_from_env(), metavar="SIZE",
-                        help="how far each attempt process's data segment may grow, e.g. 4GB, or none "
-                             "(default $CFAB_MEMORY_CAP or " + DEFAULT_MEMORY_CAP + ")")
+    parser.add_argument(
+        "--memory-cap",
+        type=checked,
+        default=memory_cap_from_env(),
+        metavar="SIZE",
+        help="how far each attempt process's data segment may grow, e.g. 4GB, or none "
+        "(default $CFAB_MEMORY_CAP or " + DEFAULT_MEMORY_CAP + ")",
+    )
 
 
 def cap_memory(limit: str | None) -> tuple[int, int] | None:

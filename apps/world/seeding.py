@@ -20,16 +20,35 @@ from cfab.seeds.parallel import Step, run_steps
 #: Seconds each seed took at scale 100 (one connection, before the seeds ran concurrently):
 #: only the schedule depends on it, never the content. Apps not listed weigh 1.
 SEED_SECONDS: dict[str, float] = {
-    "excel": 22, "foundation_erp": 14, "acumatica_construction": 12, "cmic": 10, "qbo": 10, "sage300cre": 10,
-    "computerease": 9, "vista_erp": 9, "sage_intacct": 8, "rippling": 6, "adp": 6, "foundation_payroll": 6,
-    "box": 6, "ressio": 5, "procore": 4, "busybusy": 4, "smartbuild": 3, "gcpay": 3, "ingenious_build": 2,
-    "rhumbix": 2, "redteam": 2,
+    "excel": 22,
+    "foundation_erp": 14,
+    "acumatica_construction": 12,
+    "cmic": 10,
+    "qbo": 10,
+    "sage300cre": 10,
+    "computerease": 9,
+    "vista_erp": 9,
+    "sage_intacct": 8,
+    "rippling": 6,
+    "adp": 6,
+    "foundation_payroll": 6,
+    "box": 6,
+    "ressio": 5,
+    "procore": 4,
+    "busybusy": 4,
+    "smartbuild": 3,
+    "gcpay": 3,
+    "ingenious_build": 2,
+    "rhumbix": 2,
+    "redteam": 2,
 }
 
 
-def seed_apps(con: duckdb.DuckDBPyConnection, apps: Sequence[Any], inputs: BuildInputs,
-              workers: int | None = None) -> None:
+def seed_apps(
+    con: duckdb.DuckDBPyConnection, apps: Sequence[Any], inputs: BuildInputs, workers: int | None = None
+) -> None:
     """``app.seed(cursor, inputs)`` for every app, ``workers`` at a time (default: one per core)."""
+
     def step(app: Any) -> Step:
         return Step(app.name, lambda cur: app.seed(cur, inputs), weight=SEED_SECONDS.get(app.name, 1.0))
 

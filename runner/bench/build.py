@@ -44,8 +44,11 @@ def golden_for(inputs: BuildInputs, *, allow_stale: bool) -> dict[str, Any]:
     if _complete(exact):
         return {"path": exact, "stale": False, "built_now": None}
     if allow_stale:
-        others = sorted((p for p in cfab_home().glob(f"book-{inputs.key()}-*.duckdb") if _complete(p)),
-                        key=lambda p: p.stat().st_mtime, reverse=True)
+        others = sorted(
+            (p for p in cfab_home().glob(f"book-{inputs.key()}-*.duckdb") if _complete(p)),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )
         if others:
             return {"path": others[0], "stale": True, "built_now": None}
     report = build_into_cache(inputs, exact)
@@ -94,8 +97,12 @@ def timed_build(inputs: BuildInputs, out: Path) -> dict[str, Any]:
     phases["other"] = (total[0] - sum(v[0] for v in phases.values()), total[1] - sum(v[1] for v in phases.values()))
     slowest = sorted(seeds.items(), key=lambda kv: -kv[1][0])[:8]
     return {
-        "scale": inputs.scale, "seconds": round(total[0] / 1000, 3), "cpu_seconds": round(total[1] / 1000, 3),
-        "size_bytes": report.size_bytes, "tables": report.tables, "rows": report.rows,
+        "scale": inputs.scale,
+        "seconds": round(total[0] / 1000, 3),
+        "cpu_seconds": round(total[1] / 1000, 3),
+        "size_bytes": report.size_bytes,
+        "tables": report.tables,
+        "rows": report.rows,
         "phases_s": {k: round(v[0] / 1000, 3) for k, v in phases.items()},
         "phases_cpu_s": {k: round(v[1] / 1000, 3) for k, v in phases.items()},
         "apps_seed_sum_s": round(summed[0] / 1000, 3),
@@ -136,8 +143,12 @@ def bench_build(inputs: BuildInputs, *, rebuild: bool) -> dict[str, Any]:
         recorded["source"] = f"{source}; timing recorded at {recorded.get('built_at', '?')}"
         recorded["size_bytes"] = path.stat().st_size
         return recorded
-    return {"scale": inputs.scale, "seconds": None, "size_bytes": path.stat().st_size,
-            "source": f"{source}; built outside the bench, time not recorded (use --rebuild)"}
+    return {
+        "scale": inputs.scale,
+        "seconds": None,
+        "size_bytes": path.stat().st_size,
+        "source": f"{source}; built outside the bench, time not recorded (use --rebuild)",
+    }
 
 
 def _iso_now() -> str:

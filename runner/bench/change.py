@@ -40,14 +40,16 @@ def pick_keys(env: Any, app: str, table: str, column: str) -> tuple[str, list[tu
     for phase in (step // 2, 1, step // 3, step - 1):
         keys = env.con.execute(
             f"SELECT {order} FROM (SELECT {order}, row_number() OVER (ORDER BY {order}) - 1 AS __n FROM {ref}) "
-            f"WHERE __n % {step} = {phase % step} ORDER BY {order} LIMIT 10").fetchall()
+            f"WHERE __n % {step} = {phase % step} ORDER BY {order} LIMIT 10"
+        ).fetchall()
         if len(keys) < 10:
             continue
         if len(pk) == 1:
             where = f'"{pk[0]}" IN (' + ", ".join(lit(k[0]) for k in keys) + ")"
         else:
-            where = " OR ".join("(" + " AND ".join(f'"{p}" = {lit(v)}' for p, v in zip(pk, k, strict=True)) + ")"
-                                for k in keys)
+            where = " OR ".join(
+                "(" + " AND ".join(f'"{p}" = {lit(v)}' for p, v in zip(pk, k, strict=True)) + ")" for k in keys
+            )
         template = f"UPDATE {info.schema}.{info.name} SET \"{col}\" = '{{value}}' WHERE {where}"
         result = env.call("sql.execute", sql=template.format(value="cfab bench probe"))
         if result.get("ok") and (result.get("data") or {}).get("rows_affected") == 10:
@@ -66,13 +68,20 @@ def open_env(probe: Any, inputs: BuildInputs, golden: Path, apps: list[str] | No
     def ms(key: str) -> float:
         return round(got.get(key, (0.0, 0.0))[0], 1)
 
-    return env, {"total_ms": ms("open"), "copy_ms": ms("open.copy"), "connect_ms": ms("open.connect"),
-                 "composed_template_ms": ms("open.composed"), "catalog_ms": ms("open.catalog"),
-                 "copied_file": str(env.golden), "copied_bytes": Path(env.golden).stat().st_size}
+    return env, {
+        "total_ms": ms("open"),
+        "copy_ms": ms("open.copy"),
+        "connect_ms": ms("open.connect"),
+        "composed_template_ms": ms("open.composed"),
+        "catalog_ms": ms("open.catalog"),
+        "copied_file": str(env.golden),
+        "copied_bytes": Path(env.golden).stat().st_size,
+    }
 
 
-def change_loop(env: Any, probe: Any, template: str, reps: int, full_reps: int, label: str,
-                 progress: Callable[[str], None]) -> dict[str, Any]:
+def change_loop(
+    env: Any, probe: Any, template: str, reps: int, full_reps: int, label: str, progress: Callable[[str], None]
+) -> dict[str, Any]:
     """``reps`` times: the ten-row write, a fast diff; the first ``full_reps`` also a full one."""
     writes: list[Sample] = []
     fast: list[dict[str, Sample]] = []
@@ -98,8 +107,13 @@ def change_loop(env: Any, probe: Any, template: str, reps: int, full_reps: int, 
             full.append(probe.reset())
             equal.append(d_full.diffs == d_fast.diffs and d_full.summary() == summary)
         progress(f"{label} rep {i + 1}/{reps}")
-    out = {"write_10_rows": stats(writes), "fast": diff_stats(fast), "full": diff_stats(full),
-           "fast_equals_full": all(equal) if equal else None, "diff_summary": summary}
+    out = {
+        "write_10_rows": stats(writes),
+        "fast": diff_stats(fast),
+        "full": diff_stats(full),
+        "fast_equals_full": all(equal) if equal else None,
+        "diff_summary": summary,
+    }
     if error:
         out["error"] = error
     return out
@@ -119,8 +133,9 @@ def diff_stats(rows: list[dict[str, Sample]]) -> dict[str, Any]:
         "env_state_diff": col(lambda r: get(r, "diff")),
         "checkpoint_close": col(lambda r: get(r, "diff.checkpoint_close")),
         "grader_total": col(grader),
-        "grader_attach_detach": col(lambda r: (grader(r)[0] - get(r, "diff.grader_diff")[0],
-                                               grader(r)[1] - get(r, "diff.grader_diff")[1])),
+        "grader_attach_detach": col(
+            lambda r: (grader(r)[0] - get(r, "diff.grader_diff")[0], grader(r)[1] - get(r, "diff.grader_diff")[1])
+        ),
         "grader_catalogs": col(lambda r: get(r, "diff.grader_catalogs")),
         "grader_shape_check": col(lambda r: get(r, "diff.grader_shape_check")),
         "grader_keys": col(lambda r: get(r, "diff.grader_keys")),

@@ -34,8 +34,7 @@ def section(bench: Bench) -> dict[str, Any]:
     out["fast_equals_full"] = fe
     out["reset_restores_digest"] = rr
     suite = bench.results.get("suite", {})
-    same = [v.get("deterministic_diffs") for v in suite.values()
-            if isinstance(v, dict) and "deterministic_diffs" in v]
+    same = [v.get("deterministic_diffs") for v in suite.values() if isinstance(v, dict) and "deterministic_diffs" in v]
     if same:
         out["suite_attempts_identical_diffs"] = all(same)
     return out
@@ -59,8 +58,12 @@ def isolation_check(inputs: BuildInputs, golden: Path) -> dict[str, Any]:
                 picked = pick_keys(env, app, table, column)
                 barrier.wait()
                 diff = env.state_diff()
-                results[slot] = {"path": str(env.path), "workdir": str(env.workdir), "tables": sorted(diff.summary()),
-                                 "ok": picked is not None}
+                results[slot] = {
+                    "path": str(env.path),
+                    "workdir": str(env.workdir),
+                    "tables": sorted(diff.summary()),
+                    "ok": picked is not None,
+                }
             finally:
                 env.close()
         except Exception as exc:  # noqa: BLE001  (reported, not raised: this is a check)
@@ -84,8 +87,13 @@ def isolation_check(inputs: BuildInputs, golden: Path) -> dict[str, Any]:
         intact = content_digest(con) == golden_digest(golden)
     finally:
         con.close()
-    own = ([t.lower() for t in a["tables"]] == [f"{CHANGE_TABLES[0][0]}.{CHANGE_TABLES[0][1]}".lower()]
-           and [t.lower() for t in b["tables"]] == [f"{CHANGE_TABLES[1][0]}.{CHANGE_TABLES[1][1]}".lower()])
-    return {"ok": bool(own and a["path"] != b["path"] and a["workdir"] != b["workdir"] and intact),
-            "each_diff_only_its_own_change": own, "distinct_files": a["path"] != b["path"],
-            "golden_intact": intact, "diff_tables": {"t0": a["tables"], "t1": b["tables"]}}
+    own = [t.lower() for t in a["tables"]] == [f"{CHANGE_TABLES[0][0]}.{CHANGE_TABLES[0][1]}".lower()] and [
+        t.lower() for t in b["tables"]
+    ] == [f"{CHANGE_TABLES[1][0]}.{CHANGE_TABLES[1][1]}".lower()]
+    return {
+        "ok": bool(own and a["path"] != b["path"] and a["workdir"] != b["workdir"] and intact),
+        "each_diff_only_its_own_change": own,
+        "distinct_files": a["path"] != b["path"],
+        "golden_intact": intact,
+        "diff_tables": {"t0": a["tables"], "t1": b["tables"]},
+    }

@@ -32,8 +32,15 @@ def section(bench: Bench) -> dict[str, Any]:
     return out
 
 
-def bench_small_change(inputs: BuildInputs, golden: Path, *, reps: int, full_reps: int,
-                       check_reset: bool = True, progress: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+def bench_small_change(
+    inputs: BuildInputs,
+    golden: Path,
+    *,
+    reps: int,
+    full_reps: int,
+    check_reset: bool = True,
+    progress: Callable[[str], None] = lambda s: None,
+) -> dict[str, Any]:
     """A ten-row change through the gate on a large table, diffed fast and full, in an
     environment composed of that table's app (as a task composes its apps)."""
     out: dict[str, Any] = {"scale": inputs.scale, "golden_bytes": golden.stat().st_size, "tables": {}}
@@ -53,8 +60,11 @@ def bench_small_change(inputs: BuildInputs, golden: Path, *, reps: int, full_rep
                 else:
                     template, _keys, meta = picked
                     entry.update(meta)
-                    entry.update(change_loop(env, probe, template, reps, full_reps,
-                                              f"scale {inputs.scale} {app}.{table}", progress))
+                    entry.update(
+                        change_loop(
+                            env, probe, template, reps, full_reps, f"scale {inputs.scale} {app}.{table}", progress
+                        )
+                    )
             finally:
                 env.close()
         out["tables"][f"{app}.{table}"] = entry
@@ -77,14 +87,20 @@ def reset_check(env: Any, app: str, table: str, column: str) -> dict[str, Any]:
     key = env.con.execute(f'SELECT "{info.pk[0]}" FROM "{info.schema}"."{info.name}" LIMIT 1').fetchone()
     changed = False
     if len(info.pk) == 1 and key is not None:
-        res = env.call("sql.execute", sql=f"UPDATE {info.schema}.{info.name} SET \"{info.column(column)}\" = "
-                                          f"'cfab reset probe' WHERE \"{info.pk[0]}\" = {lit(key[0])}")
+        res = env.call(
+            "sql.execute",
+            sql=f'UPDATE {info.schema}.{info.name} SET "{info.column(column)}" = '
+            f"'cfab reset probe' WHERE \"{info.pk[0]}\" = {lit(key[0])}",
+        )
         changed = bool(res.get("ok"))
     d1 = env.digest()
     start = now()
     env.reset(snap)
     t["reset_ms"] = since(start)[0]
     d2 = env.digest()
-    return {"open_equals_golden": d0 == golden_digest(Path(env.golden)),
-            "change_moves_digest": (d1 != d0) if changed else None, "reset_restores_digest": d2 == d0,
-            **{k: round(v, 1) for k, v in t.items()}}
+    return {
+        "open_equals_golden": d0 == golden_digest(Path(env.golden)),
+        "change_moves_digest": (d1 != d0) if changed else None,
+        "reset_restores_digest": d2 == d0,
+        **{k: round(v, 1) for k, v in t.items()},
+    }

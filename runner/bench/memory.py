@@ -37,18 +37,37 @@ def section(bench: Bench) -> dict[str, Any]:
         entry: dict[str, Any] = {}
         # 1) a worker that only opens each composition once: builds any per-composition template
         bench.say(f"memory: template warm-up worker at scale {scale}")
-        proc = subprocess.run(worker_command("warm", "--golden", str(golden), "--scale", str(scale),
-                                              "--compositions", comps, *common),
-                              capture_output=True, text=True, check=False, timeout=7200)
+        proc = subprocess.run(
+            worker_command("warm", "--golden", str(golden), "--scale", str(scale), "--compositions", comps, *common),
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=7200,
+        )
         try:
             entry["template_warmup"] = parse_output(proc.stdout)
         except ValueError:
             entry["template_warmup"] = {"error": proc.stderr[-2000:]}
         # 2) a worker running attempts as a suite worker does (templates in place)
         bench.say(f"memory: worker running {count} attempts at scale {scale}")
-        proc = subprocess.run(worker_command("attempts", "--golden", str(golden), "--scale", str(scale),
-                                              "--tasks", ",".join(chosen), "--count", str(count), *common),
-                              capture_output=True, text=True, check=False, timeout=7200)
+        proc = subprocess.run(
+            worker_command(
+                "attempts",
+                "--golden",
+                str(golden),
+                "--scale",
+                str(scale),
+                "--tasks",
+                ",".join(chosen),
+                "--count",
+                str(count),
+                *common,
+            ),
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=7200,
+        )
         try:
             res = parse_output(proc.stdout)
         except ValueError:

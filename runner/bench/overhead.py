@@ -65,8 +65,14 @@ def write_steps(env: Any, task: Any) -> list[Any]:
 OVERHEAD_PARTS = ("copy", "open", "logs", "diff", "grade", "close")
 
 
-def bench_overhead(inputs: BuildInputs, golden: Path, task: Any, attempts: int,
-                   warmup: int = 2, progress: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+def bench_overhead(
+    inputs: BuildInputs,
+    golden: Path,
+    task: Any,
+    attempts: int,
+    warmup: int = 2,
+    progress: Callable[[str], None] = lambda s: None,
+) -> dict[str, Any]:
     """Per-attempt overhead over ``attempts`` attempts of ``task``: copy, open, log reads, diff,
     grade, close, each split into the calls that cost the time; the tool call is timed apart."""
     from cfab.apps.world.environment import Environment
@@ -93,9 +99,14 @@ def bench_overhead(inputs: BuildInputs, golden: Path, task: Any, attempts: int,
                 with probe.in_phase("diff"):
                     diff = env.state_diff()
                 with probe.in_phase("grade"):
-                    result = grade(task.ground_truth, diff, reply=task.oracle.reply,
-                                   answers=task.oracle.answers, guarded_calls=guards,
-                                   tool_calls=tools)
+                    result = grade(
+                        task.ground_truth,
+                        diff,
+                        reply=task.oracle.reply,
+                        answers=task.oracle.answers,
+                        guarded_calls=guards,
+                        tool_calls=tools,
+                    )
                 parts = probe.reset()
                 if i == 0:
                     full = env.state_diff(full=True)
@@ -114,9 +125,18 @@ def bench_overhead(inputs: BuildInputs, golden: Path, task: Any, attempts: int,
     out = _overhead_table(rows)
     cold_parts = _overhead_table([cold]).get("parts", {}) if cold else {}
     out["cold_first_attempt_ms"] = {k: round(v["median"], 1) for k, v in cold_parts.items()}
-    out.update({"scale": inputs.scale, "attempts": len(rows), "warmup": warmup, "task": task.instance_id,
-                "systems": list(task.systems), "tool_steps": used,
-                "all_passed": all(passed), "fast_equals_full": all(equal) if equal else None})
+    out.update(
+        {
+            "scale": inputs.scale,
+            "attempts": len(rows),
+            "warmup": warmup,
+            "task": task.instance_id,
+            "systems": list(task.systems),
+            "tool_steps": used,
+            "all_passed": all(passed),
+            "fast_equals_full": all(equal) if equal else None,
+        }
+    )
     # what run_one pays per attempt on top: it calls ensure_golden (hashes the code) each time
     samples: list[Sample] = []
     rebuilt = 0
@@ -138,6 +158,7 @@ def bench_overhead(inputs: BuildInputs, golden: Path, task: Any, attempts: int,
 
 def _overhead_table(rows: list[dict[str, Sample]]) -> dict[str, Any]:
     """Per-attempt samples → the overhead parts and their sub-parts (medians)."""
+
     def get(r: dict[str, Sample], key: str) -> Sample:
         return r.get(key, (0.0, 0.0))
 
@@ -161,12 +182,18 @@ def _overhead_table(rows: list[dict[str, Sample]]) -> dict[str, Any]:
         parts["grade"].append(grade_)
         parts["close"].append(close)
         parts["tool"].append(get(r, "tool"))
-        parts["total"].append((copy[0] + open_[0] + logs[0] + diff[0] + grade_[0] + close[0],
-                               copy[1] + open_[1] + logs[1] + diff[1] + grade_[1] + close[1]))
+        parts["total"].append(
+            (
+                copy[0] + open_[0] + logs[0] + diff[0] + grade_[0] + close[0],
+                copy[1] + open_[1] + logs[1] + diff[1] + grade_[1] + close[1],
+            )
+        )
         put("open: connect_hardened (connect + harden)", get(r, "open.connect"))
         put("open: catalog (cached after the first attempt)", get(r, "open.catalog"))
-        put("open: apps + tools + gate init",
-            minus(get(r, "open.env_init"), get(r, "open.connect"), get(r, "open.catalog")))
+        put(
+            "open: apps + tools + gate init",
+            minus(get(r, "open.env_init"), get(r, "open.connect"), get(r, "open.catalog")),
+        )
         put("open: composed-app template lookup", get(r, "open.composed"))
         put("open: mkdtemp, registry, other", minus(open_, get(r, "open.env_init"), get(r, "open.composed")))
         put("diff: CHECKPOINT + close attempt connection", get(r, "diff.checkpoint_close"))
@@ -176,9 +203,17 @@ def _overhead_table(rows: list[dict[str, Sample]]) -> dict[str, Any]:
         put("diff: grader catalog-reuse shape check", get(r, "diff.grader_shape_check"))
         put("diff: grader written_rows keys", get(r, "diff.grader_keys"))
         put("diff: grader row lookups (per table)", get(r, "diff.grader_tables"))
-        put("diff: grader other", minus(get(r, "diff.grader_diff"), get(r, "diff.grader_catalogs"),
-                                        get(r, "diff.grader_shape_check"), get(r, "diff.grader_keys"),
-                                        get(r, "diff.grader_tables"), get(r, "diff.grader_fingerprints")))
+        put(
+            "diff: grader other",
+            minus(
+                get(r, "diff.grader_diff"),
+                get(r, "diff.grader_catalogs"),
+                get(r, "diff.grader_shape_check"),
+                get(r, "diff.grader_keys"),
+                get(r, "diff.grader_tables"),
+                get(r, "diff.grader_fingerprints"),
+            ),
+        )
         put("diff: reopen after the diff (connect + apps)", get(r, "diff.env_init"))
         put("close: remove workdir", get(r, "close.rmtree"))
         put("close: close connection", minus(close, get(r, "close.rmtree")))
@@ -213,5 +248,9 @@ def raw_open_costs(golden: Path, n: int) -> dict[str, Any]:
             dest.unlink()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return {"file_bytes": golden.stat().st_size, "copy": stats(copy), "connect_close_plain": stats(plain),
-            "connect_close_hardened": stats(hard)}
+    return {
+        "file_bytes": golden.stat().st_size,
+        "copy": stats(copy),
+        "connect_close_plain": stats(plain),
+        "connect_close_hardened": stats(hard),
+    }

@@ -39,9 +39,14 @@ def stats(samples: list[Sample] | list[float], unit: str = "ms") -> dict[str, An
         cpus = [s[1] for s in samples]  # type: ignore[index]
     else:
         walls, cpus = [float(s) for s in samples], []  # type: ignore[arg-type]
-    return {"n": len(walls), "median": round(statistics.median(walls), 3), "min": round(min(walls), 3),
-            "max": round(max(walls), 3), "cpu_median": round(statistics.median(cpus), 3) if cpus else None,
-            "unit": unit}
+    return {
+        "n": len(walls),
+        "median": round(statistics.median(walls), 3),
+        "min": round(min(walls), 3),
+        "max": round(max(walls), 3),
+        "cpu_median": round(statistics.median(cpus), 3) if cpus else None,
+        "unit": unit,
+    }
 
 
 class Probe:

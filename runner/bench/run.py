@@ -26,8 +26,13 @@ from cfab.seeds.determinism import BuildInputs
 
 #: the sections in the order they run: name → the function that measures it
 SECTIONS: dict[str, Callable[[Bench], dict[str, Any]]] = {
-    "build": build.section, "overhead": overhead.section, "diff": diff.section, "snapshot": snapshot.section,
-    "memory": memory.section, "suite": suite.section, "checks": checks.section,
+    "build": build.section,
+    "overhead": overhead.section,
+    "diff": diff.section,
+    "snapshot": snapshot.section,
+    "memory": memory.section,
+    "suite": suite.section,
+    "checks": checks.section,
 }
 
 
@@ -42,8 +47,9 @@ class Bench:
         if args.attempts < 1:
             raise SystemExit("runner bench: --attempts must be at least 1")
         self.skip = {s for s in SECTIONS if getattr(args, f"skip_{s}")}
-        self.inputs = {s: BuildInputs.from_env(seed=args.seed, clock=args.clock, scale=s)
-                       for s in sorted({1, *self.scales})}
+        self.inputs = {
+            s: BuildInputs.from_env(seed=args.seed, clock=args.clock, scale=s) for s in sorted({1, *self.scales})
+        }
         self.results: dict[str, Any] = {}
         self._goldens: dict[int, tuple[Path, bool]] = {}
         self.tmp = Path(tempfile.mkdtemp(prefix="cfab-bench-"))
@@ -90,21 +96,45 @@ class Bench:
         from cfab.apps.world.golden import cfab_home, code_fingerprint, package_version
 
         try:
-            rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False,
-                                 cwd=Path(__file__).resolve().parent, timeout=10).stdout.strip() or None
-            dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                                   text=True, check=False, cwd=Path(__file__).resolve().parent,
-                                   timeout=10).stdout.split("\n")
+            rev = (
+                subprocess.run(
+                    ["git", "rev-parse", "--short", "HEAD"],
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                    cwd=Path(__file__).resolve().parent,
+                    timeout=10,
+                ).stdout.strip()
+                or None
+            )
+            dirty = subprocess.run(
+                ["git", "status", "--porcelain", "--untracked-files=no"],
+                capture_output=True,
+                text=True,
+                check=False,
+                cwd=Path(__file__).resolve().parent,
+                timeout=10,
+            ).stdout.split("\n")
             dirty = [line[3:] for line in dirty if line.strip()]
         except (OSError, subprocess.SubprocessError):
             rev, dirty = None, []
-        return {"started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "cores": os.cpu_count(),
-                "python": platform.python_version(), "duckdb": duckdb.__version__, "platform": platform.platform(),
-                "package_version": package_version(), "code_fingerprint": code_fingerprint()[:12], "git": rev,
-                "uncommitted_changes": dirty,
-                "cfab_home": str(cfab_home()), "scales": self.scales, "attempts": self.args.attempts,
-                "seed": self.inputs[1].seed, "clock": self.inputs[1].clock.isoformat(),
-                "argv": sys.argv[1:]}
+        return {
+            "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "cores": os.cpu_count(),
+            "python": platform.python_version(),
+            "duckdb": duckdb.__version__,
+            "platform": platform.platform(),
+            "package_version": package_version(),
+            "code_fingerprint": code_fingerprint()[:12],
+            "git": rev,
+            "uncommitted_changes": dirty,
+            "cfab_home": str(cfab_home()),
+            "scales": self.scales,
+            "attempts": self.args.attempts,
+            "seed": self.inputs[1].seed,
+            "clock": self.inputs[1].clock.isoformat(),
+            "argv": sys.argv[1:],
+        }
 
     def _warnings(self) -> list[str]:
         out = []
@@ -113,8 +143,10 @@ class Bench:
         loads += [v.get("load_after") for v in self.results.values() if isinstance(v, dict) and v.get("load_after")]
         worst = max(x["1m"] for x in loads)
         if worst > cores:
-            out.append(f"machine load reached {worst:.2f} on {cores} cores: wall times are inflated "
-                       f"(compare the CPU medians); rerun on an idle machine for target figures")
+            out.append(
+                f"machine load reached {worst:.2f} on {cores} cores: wall times are inflated "
+                f"(compare the CPU medians); rerun on an idle machine for target figures"
+            )
         if self.args.attempts < 20:
             out.append(f"only {self.args.attempts} attempts per figure (the targets call for at least 20)")
         for name in SECTIONS:
@@ -153,9 +185,19 @@ def preload() -> None:
     even while the source tree changes under it (an editable install imports lazily)."""
     import importlib
 
-    for name in ("cfab.apps.world.golden", "cfab.apps.world.environment", "cfab.runner.attempt", "cfab.runner.jobs",
-                 "cfab.runner.policies", "cfab.runner.bench.worker", "cfab.grader",
-                 "cfab.grader.diff", "cfab.tasks.suite", "cfab.apps.sandbox.exec", "cfab.apps.sandbox.tool"):
+    for name in (
+        "cfab.apps.world.golden",
+        "cfab.apps.world.environment",
+        "cfab.runner.attempt",
+        "cfab.runner.jobs",
+        "cfab.runner.policies",
+        "cfab.runner.bench.worker",
+        "cfab.grader",
+        "cfab.grader.diff",
+        "cfab.tasks.suite",
+        "cfab.apps.sandbox.exec",
+        "cfab.apps.sandbox.tool",
+    ):
         importlib.import_module(name)
     from cfab.apps.registry import load_all
 

@@ -30,18 +30,30 @@ def section(bench: Bench) -> dict[str, Any]:
         after = bench.tmp / f"after-x{scale}.duckdb"
         run_json = scale <= bench.args.snapshot_max_scale
         bench.say(f"snapshot: our diff over the whole book at scale {scale}")
-        ours = bench_whole_book(bench.inputs[scale], golden, reps=reps, full_reps=1 if scale > 1 else min(reps, 3),
-                                keep_after=after if run_json else None, progress=bench.tick)
+        ours = bench_whole_book(
+            bench.inputs[scale],
+            golden,
+            reps=reps,
+            full_reps=1 if scale > 1 else min(reps, 3),
+            keep_after=after if run_json else None,
+            progress=bench.tick,
+        )
         entry: dict[str, Any] = {"ours": ours, "run": False}
         if not run_json or not after.exists():
-            entry["note"] = (f"JSON approach not run above scale {bench.args.snapshot_max_scale} "
-                             "(--snapshot-max-scale); extrapolated linearly in rows")
+            entry["note"] = (
+                f"JSON approach not run above scale {bench.args.snapshot_max_scale} "
+                "(--snapshot-max-scale); extrapolated linearly in rows"
+            )
             out[str(scale)] = entry
             continue
         bench.say(f"snapshot: JSON approach at scale {scale}")
-        proc = subprocess.run(worker_command("jsonsnap", "--before", ours.get("before_file", str(golden)),
-                                              "--after", str(after)),
-                              capture_output=True, text=True, check=False, timeout=7200)
+        proc = subprocess.run(
+            worker_command("jsonsnap", "--before", ours.get("before_file", str(golden)), "--after", str(after)),
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=7200,
+        )
         after.unlink(missing_ok=True)
         try:
             res = parse_output(proc.stdout)
@@ -60,15 +72,24 @@ def section(bench: Bench) -> dict[str, Any]:
         for s, v in out.items():
             if not v.get("run") and "error" not in v:
                 f = int(s) / s0
-                v["extrapolated"] = {"snapshot_s": round(base["snapshot_after_s"] * f, 1),
-                                     "diff_s": round(base["diff_s"] * f, 1),
-                                     "json_bytes": int(base["json_bytes"] * f),
-                                     "peak_mb": round((base["peak"]["vmhwm_mb"] or 0) * f, 0)}
+                v["extrapolated"] = {
+                    "snapshot_s": round(base["snapshot_after_s"] * f, 1),
+                    "diff_s": round(base["diff_s"] * f, 1),
+                    "json_bytes": int(base["json_bytes"] * f),
+                    "peak_mb": round((base["peak"]["vmhwm_mb"] or 0) * f, 0),
+                }
     return out
 
 
-def bench_whole_book(inputs: BuildInputs, golden: Path, *, reps: int, full_reps: int, keep_after: Path | None,
-                     progress: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+def bench_whole_book(
+    inputs: BuildInputs,
+    golden: Path,
+    *,
+    reps: int,
+    full_reps: int,
+    keep_after: Path | None,
+    progress: Callable[[str], None] = lambda s: None,
+) -> dict[str, Any]:
     """The same ten-row change in an environment over the whole golden file (every app and the
     book: ``apps=None``), diffed fast and full; its after-state is kept for the JSON approach."""
     app, table, column = CHANGE_TABLES[0]

@@ -41,10 +41,30 @@ def section(bench: Bench) -> dict[str, Any]:
     out["warmup_s"] = round(time.perf_counter() - start, 2)
     # the fixed cost of a run (interpreter, imports, suite load, worker spawn, report): one attempt
     fixed = bench.tmp / "suite-fixed"
-    cmd = worker_command("wrap", "--", sys.executable, "-m", "cfab.runner", "--suite", "executable", "--k", "1",
-                         "--workers", str(max(bench.args.suite_workers)), "--policy", "oracle",
-                         "--tasks", tasks[0].instance_id, "--out", str(fixed), "--no-progress",
-                         "--seed", str(bench.inputs[1].seed), "--clock", bench.inputs[1].clock.isoformat())
+    cmd = worker_command(
+        "wrap",
+        "--",
+        sys.executable,
+        "-m",
+        "cfab.runner",
+        "--suite",
+        "executable",
+        "--k",
+        "1",
+        "--workers",
+        str(max(bench.args.suite_workers)),
+        "--policy",
+        "oracle",
+        "--tasks",
+        tasks[0].instance_id,
+        "--out",
+        str(fixed),
+        "--no-progress",
+        "--seed",
+        str(bench.inputs[1].seed),
+        "--clock",
+        bench.inputs[1].clock.isoformat(),
+    )
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=600)
     try:
         out["one_attempt_run_s"] = parse_output(proc.stdout)["wall_s"]
@@ -56,10 +76,29 @@ def section(bench: Bench) -> dict[str, Any]:
     for workers in bench.args.suite_workers:
         dest = bench.tmp / f"suite-w{workers}"
         bench.say(f"suite: {n_tasks} tasks x k={bench.args.suite_k} with {workers} worker(s)")
-        cmd = worker_command("wrap", f"--timeout={bench.args.suite_timeout}", "--", sys.executable, "-m", "cfab.runner",
-                             "--suite", "executable", "--k", str(bench.args.suite_k), "--workers", str(workers),
-                             "--policy", "oracle", "--out", str(dest), "--no-progress",
-                             "--seed", str(bench.inputs[1].seed), "--clock", bench.inputs[1].clock.isoformat())
+        cmd = worker_command(
+            "wrap",
+            f"--timeout={bench.args.suite_timeout}",
+            "--",
+            sys.executable,
+            "-m",
+            "cfab.runner",
+            "--suite",
+            "executable",
+            "--k",
+            str(bench.args.suite_k),
+            "--workers",
+            str(workers),
+            "--policy",
+            "oracle",
+            "--out",
+            str(dest),
+            "--no-progress",
+            "--seed",
+            str(bench.inputs[1].seed),
+            "--clock",
+            bench.inputs[1].clock.isoformat(),
+        )
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=bench.args.suite_timeout + 120)
         try:
             res = parse_output(proc.stdout)
@@ -85,13 +124,18 @@ def suite_records(path: Path) -> dict[str, Any]:
     by_task: dict[str, set[str]] = {}
     for r in recs:
         by_task.setdefault(r["task"], set()).add(json.dumps(r.get("diff_summary"), sort_keys=True))
-    return {"records": len(recs), "passed": sum(1 for r in recs if r.get("passed")),
-            "infra_errors": sum(1 for r in recs if r.get("error")),
-            "first_errors": [r["error"][:300] for r in recs if r.get("error")][:3],
-            "attempt_wall_s": {"median": round(statistics.median(walls), 3) if walls else None,
-                               "min": round(min(walls), 3) if walls else None,
-                               "max": round(max(walls), 3) if walls else None},
-            "deterministic_diffs": all(len(v) == 1 for v in by_task.values())}
+    return {
+        "records": len(recs),
+        "passed": sum(1 for r in recs if r.get("passed")),
+        "infra_errors": sum(1 for r in recs if r.get("error")),
+        "first_errors": [r["error"][:300] for r in recs if r.get("error")][:3],
+        "attempt_wall_s": {
+            "median": round(statistics.median(walls), 3) if walls else None,
+            "min": round(min(walls), 3) if walls else None,
+            "max": round(max(walls), 3) if walls else None,
+        },
+        "deterministic_diffs": all(len(v) == 1 for v in by_task.values()),
+    }
 
 
 def profile_suite(inputs: BuildInputs, golden: Path, tasks: list[Any]) -> dict[str, Any]:
@@ -134,8 +178,14 @@ def profile_suite(inputs: BuildInputs, golden: Path, tasks: list[Any]) -> dict[s
                     with probe.in_phase("diff"):
                         diff = env.state_diff()
                     with probe.in_phase("grade"):
-                        grade(task.ground_truth, diff, reply=episode.reply, answers=episode.answers,
-                              guarded_calls=guards, tool_calls=tools)
+                        grade(
+                            task.ground_truth,
+                            diff,
+                            reply=episode.reply,
+                            answers=episode.answers,
+                            guarded_calls=guards,
+                            tool_calls=tools,
+                        )
                 finally:
                     with probe.in_phase("close"):
                         env.close()
@@ -148,7 +198,13 @@ def profile_suite(inputs: BuildInputs, golden: Path, tasks: list[Any]) -> dict[s
     n = max(len(per_phase.get("open", [])), 1)
     mean = {k: round(sum(v) / n, 1) for k, v in per_phase.items()}
     slow = sorted(((round(statistics.median(v), 1), len(v), k) for k, v in per_tool.items()), reverse=True)[:10]
-    return {"attempts": n, "cpu_ms_per_attempt": mean, "cpu_ms_per_attempt_total": round(sum(mean.values()), 1),
-            "policy_cpu_ms_by_family": {f: round(statistics.mean(v), 1) for f, v in
-                                        sorted(per_family.items(), key=lambda kv: -statistics.mean(kv[1]))},
-            "slowest_tools_cpu_ms": [{"tool": k, "median_cpu_ms": m, "calls": c} for m, c, k in slow]}
+    return {
+        "attempts": n,
+        "cpu_ms_per_attempt": mean,
+        "cpu_ms_per_attempt_total": round(sum(mean.values()), 1),
+        "policy_cpu_ms_by_family": {
+            f: round(statistics.mean(v), 1)
+            for f, v in sorted(per_family.items(), key=lambda kv: -statistics.mean(kv[1]))
+        },
+        "slowest_tools_cpu_ms": [{"tool": k, "median_cpu_ms": m, "calls": c} for m, c, k in slow],
+    }

@@ -47,7 +47,7 @@ def parse_output(text: str) -> dict[str, Any]:
     """The payload a worker printed (the last ``BENCH-JSON`` line)."""
     for line in reversed(text.splitlines()):
         if line.startswith(MARK):
-            return json.loads(line[len(MARK):])
+            return json.loads(line[len(MARK) :])
     raise ValueError("no BENCH-JSON line in the worker's output")
 
 
@@ -63,9 +63,14 @@ def _wrap(cmd: list[str], timeout: float) -> dict[str, Any]:
         rc, out, err = None, str(exc.stdout or ""), f"timed out after {timeout} s"
     wall = time.perf_counter() - start
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"wall_s": round(wall, 3), "rc": rc, "children_maxrss_mb": round(ru.ru_maxrss / 1024.0, 1),
-            "children_cpu_s": round(ru.ru_utime + ru.ru_stime, 3), "stdout_tail": out[-2000:],
-            "stderr_tail": err[-2000:]}
+    return {
+        "wall_s": round(wall, 3),
+        "rc": rc,
+        "children_maxrss_mb": round(ru.ru_maxrss / 1024.0, 1),
+        "children_cpu_s": round(ru.ru_utime + ru.ru_stime, 3),
+        "stdout_tail": out[-2000:],
+        "stderr_tail": err[-2000:],
+    }
 
 
 # ---------------------------------------------------------------------------- attempts
@@ -99,9 +104,17 @@ def _attempts(args: argparse.Namespace) -> dict[str, Any]:
             errors.append(f"{task.instance_id}: {type(exc).__name__}: {exc}"[:300])
             passed.append(False)
         walls.append(time.perf_counter() - start)
-    return {"scale": args.scale, "attempts": args.count, "tasks": [t.instance_id for t in chosen],
-            "import_s": round(imported, 3), "attempt_wall_s": [round(w, 3) for w in walls],
-            "passed": sum(passed), "errors": errors[:5], "peak_after_setup": after_setup, "peak": peak_mb()}
+    return {
+        "scale": args.scale,
+        "attempts": args.count,
+        "tasks": [t.instance_id for t in chosen],
+        "import_s": round(imported, 3),
+        "attempt_wall_s": [round(w, 3) for w in walls],
+        "passed": sum(passed),
+        "errors": errors[:5],
+        "peak_after_setup": after_setup,
+        "peak": peak_mb(),
+    }
 
 
 def _warm(args: argparse.Namespace) -> dict[str, Any]:
@@ -136,10 +149,20 @@ def _jsonsnap(args: argparse.Namespace) -> dict[str, Any]:
     d = time.perf_counter() - t[0], time.process_time() - t[1]
     del before, after
     gc.collect()
-    return {"rows": rows_b, "json_bytes": bytes_b, "rows_after": rows_a, "json_bytes_after": bytes_a,
-            "snapshot_before_s": round(snap_b[0], 3), "snapshot_before_cpu_s": round(snap_b[1], 3),
-            "snapshot_after_s": round(snap_a[0], 3), "snapshot_after_cpu_s": round(snap_a[1], 3),
-            "diff_s": round(d[0], 3), "diff_cpu_s": round(d[1], 3), "diff_summary": diff, "peak": peak_mb()}
+    return {
+        "rows": rows_b,
+        "json_bytes": bytes_b,
+        "rows_after": rows_a,
+        "json_bytes_after": bytes_a,
+        "snapshot_before_s": round(snap_b[0], 3),
+        "snapshot_before_cpu_s": round(snap_b[1], 3),
+        "snapshot_after_s": round(snap_a[0], 3),
+        "snapshot_after_cpu_s": round(snap_a[1], 3),
+        "diff_s": round(d[0], 3),
+        "diff_cpu_s": round(d[1], 3),
+        "diff_summary": diff,
+        "peak": peak_mb(),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

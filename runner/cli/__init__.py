@@ -34,8 +34,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv[1:])
     else:
         parser = argparse.ArgumentParser(
-            prog="runner", description="CFAgentBench: run a task suite (default) or a subcommand.",
-            epilog="subcommands: " + ", ".join(f"{n} ({h})" for n, (_, h) in sorted(SUBCOMMANDS.items()) if n != "run"))
+            prog="runner",
+            description="CFAgentBench: run a task suite (default) or a subcommand.",
+            epilog="subcommands: " + ", ".join(f"{n} ({h})" for n, (_, h) in sorted(SUBCOMMANDS.items()) if n != "run"),
+        )
         SUBCOMMANDS["run"][0](parser)
         args = parser.parse_args(argv)
     try:

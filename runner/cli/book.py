@@ -26,8 +26,10 @@ def _build(parser: argparse.ArgumentParser):
         report = build_golden(inputs, out)
         print(f"path {report.path}")
         print(f"inputs seed={inputs.seed} clock={inputs.clock.isoformat()} scale={inputs.scale}")
-        print(f"size {report.size_bytes} bytes ({report.size_bytes / 1e6:.1f} MB), "
-              f"{report.tables} tables, {report.rows} rows, built in {report.seconds:.1f} s")
+        print(
+            f"size {report.size_bytes} bytes ({report.size_bytes / 1e6:.1f} MB), "
+            f"{report.tables} tables, {report.rows} rows, built in {report.seconds:.1f} s"
+        )
         print(f"digest {report.digest}")
         return 0
 

@@ -31,12 +31,16 @@ def suite_file(name: str, args: argparse.Namespace) -> Any:
         sf = load_suite_file(name)
     except ValueError as exc:
         raise SystemExit(f"runner: {exc}") from None
-    for flag, given, header in (("--seed", args.seed, sf.inputs.seed),
-                                ("--clock", args.clock and parse_clock(args.clock), sf.inputs.clock),
-                                ("--scale", args.scale, sf.inputs.scale)):
+    for flag, given, header in (
+        ("--seed", args.seed, sf.inputs.seed),
+        ("--clock", args.clock and parse_clock(args.clock), sf.inputs.clock),
+        ("--scale", args.scale, sf.inputs.scale),
+    ):
         if given is not None and given != header:
-            raise SystemExit(f"runner: {flag} {given} contradicts {name}, which was compiled for "
-                             f"{flag.lstrip('-')} {header} (its header picks the world; drop {flag})")
+            raise SystemExit(
+                f"runner: {flag} {given} contradicts {name}, which was compiled for "
+                f"{flag.lstrip('-')} {header} (its header picks the world; drop {flag})"
+            )
     return sf
 
 

@@ -15,9 +15,12 @@ SUBCOMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], str]] = 
 
 def subcommand(name: str, help_text: str) -> Callable:
     """Register ``runner <name>``: decorate a ``configure(parser) -> handler`` function."""
+
     def deco(configure: Callable[[argparse.ArgumentParser], Handler]) -> Callable:
         def setup(parser: argparse.ArgumentParser) -> None:
             parser.set_defaults(_handler=configure(parser))
+
         SUBCOMMANDS[name] = (setup, help_text)
         return configure
+
     return deco

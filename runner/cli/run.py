@@ -45,8 +45,10 @@ def plan_worlds(args: argparse.Namespace) -> tuple[str | None, list[World]]:
     seeds_arg = getattr(args, "seeds", None)
     if seeds_arg:
         if len(names) != 1 or names[0] not in SUITES:
-            raise SystemExit(f"runner: --seeds runs one packaged suite ({', '.join(SUITES)}) on each seed's world; "
-                             f"got --suite {args.suite}")
+            raise SystemExit(
+                f"runner: --seeds runs one packaged suite ({', '.join(SUITES)}) on each seed's world; "
+                f"got --suite {args.suite}"
+            )
         if args.seed is not None:
             raise SystemExit("runner: give either --seed or --seeds, not both")
         try:
@@ -55,28 +57,36 @@ def plan_worlds(args: argparse.Namespace) -> tuple[str | None, list[World]]:
             raise SystemExit(f"runner: --seeds takes comma-separated integers, got {seeds_arg!r}") from None
         if len(seeds) < 2 or len(set(seeds)) != len(seeds):
             raise SystemExit(f"runner: --seeds needs at least two distinct seeds, got {seeds_arg!r}")
-        return "seeds", [World(f"s{seed}", names[0], BuildInputs(seed=seed, clock=base.clock, scale=base.scale))
-                         for seed in seeds]
+        return "seeds", [
+            World(f"s{seed}", names[0], BuildInputs(seed=seed, clock=base.clock, scale=base.scale)) for seed in seeds
+        ]
     worlds: list[World] = []
     for name in names:
         if name in SPLITS:
             if name == "regenerated" and len(names) == 1 and args.seed is not None and args.seed != REGENERATED_SEED:
-                raise SystemExit(f"runner: the regenerated split is the executable suite at seed {REGENERATED_SEED}; "
-                                 f"--seed {args.seed} contradicts it (use --suite executable --seed {args.seed})")
+                raise SystemExit(
+                    f"runner: the regenerated split is the executable suite at seed {REGENERATED_SEED}; "
+                    f"--seed {args.seed} contradicts it (use --suite executable --seed {args.seed})"
+                )
             worlds.append(World(SPLITS[name], name, split_inputs(name, base)))
         elif is_suite_file(name):
             sf = suite_file(name, args)
             if not sf.current:
                 from cfab.tasks.suite import suite_code_fingerprint
 
-                print(f"runner: warning: {name} was compiled by code {sf.code}, this code is "
-                      f"{suite_code_fingerprint()}; its tasks may not match the book this code builds "
-                      f"(recompile with runner tasks compile --seed {sf.inputs.seed} --clock "
-                      f"{sf.inputs.clock.isoformat()} --out {name})", file=sys.stderr)
+                print(
+                    f"runner: warning: {name} was compiled by code {sf.code}, this code is "
+                    f"{suite_code_fingerprint()}; its tasks may not match the book this code builds "
+                    f"(recompile with runner tasks compile --seed {sf.inputs.seed} --clock "
+                    f"{sf.inputs.clock.isoformat()} --out {name})",
+                    file=sys.stderr,
+                )
             worlds.append(World(label(name), str(sf.path), sf.inputs, sf))
         else:
-            raise SystemExit(f"runner: unknown suite {name!r}: use {', '.join(known)} or a suite file "
-                             f"(runner tasks compile --seed S --out PATH)")
+            raise SystemExit(
+                f"runner: unknown suite {name!r}: use {', '.join(known)} or a suite file "
+                f"(runner tasks compile --seed S --out PATH)"
+            )
     labels = [w.split for w in worlds]
     if len(set(labels)) != len(labels):
         raise SystemExit(f"runner: --suite {args.suite} names the same split twice ({', '.join(labels)})")
@@ -90,8 +100,13 @@ def _policy_options(args: argparse.Namespace) -> dict[str, Any]:
     if args.policy == "llm":
         if not args.model:
             raise SystemExit("runner: --policy llm needs --model (and --base-url, --api-key-env)")
-        opts: dict[str, Any] = {"model": args.model, "base_url": args.base_url, "api_key_env": args.api_key_env,
-                                "max_steps": args.max_steps, "cost_ledger": str(Path(args.out) / "cost_ledger.txt")}
+        opts: dict[str, Any] = {
+            "model": args.model,
+            "base_url": args.base_url,
+            "api_key_env": args.api_key_env,
+            "max_steps": args.max_steps,
+            "cost_ledger": str(Path(args.out) / "cost_ledger.txt"),
+        }
         for name in ("max_cost", "price_in", "price_out"):
             value = getattr(args, name)
             if value is not None:
@@ -104,24 +119,42 @@ def _policy_options(args: argparse.Namespace) -> dict[str, Any]:
 
 @subcommand("run", "run a policy over a task suite, k attempts per task")
 def _run(parser: argparse.ArgumentParser):
-    parser.add_argument("--suite", default="executable",
-                        help="task suite: executable (default), regenerated (the executable families at the "
-                             "regenerated seed: the contamination check), a file `runner tasks compile --out` "
-                             "wrote, or several comma-separated (executable,regenerated: compared in one report)")
-    parser.add_argument("--k", type=int, default=1,
-                        help="attempts per task (with --seeds: per task on each world); pass^k needs all k to pass")
-    parser.add_argument("--seeds", default=None, metavar="S1,S2,…",
-                        help="run every task on each seed's world (its own golden file and keys) and report "
-                             "pass^k over attempts and over worlds")
-    parser.add_argument("--policy", default="oracle",
-                        help="oracle (default), noop, do-everything, execute, stage-payment, alternative, llm")
+    parser.add_argument(
+        "--suite",
+        default="executable",
+        help="task suite: executable (default), regenerated (the executable families at the "
+        "regenerated seed: the contamination check), a file `runner tasks compile --out` "
+        "wrote, or several comma-separated (executable,regenerated: compared in one report)",
+    )
+    parser.add_argument(
+        "--k",
+        type=int,
+        default=1,
+        help="attempts per task (with --seeds: per task on each world); pass^k needs all k to pass",
+    )
+    parser.add_argument(
+        "--seeds",
+        default=None,
+        metavar="S1,S2,…",
+        help="run every task on each seed's world (its own golden file and keys) and report "
+        "pass^k over attempts and over worlds",
+    )
+    parser.add_argument(
+        "--policy",
+        default="oracle",
+        help="oracle (default), noop, do-everything, execute, stage-payment, alternative, llm",
+    )
     parser.add_argument("--tasks", default=None, help="comma-separated globs over task ids or families")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--out", default=None, help="results folder (default: runs/<suite>-<policy>[-<model>])")
     parser.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
     parser.add_argument("--retry-errors", action="store_true", help="with --resume: re-run infrastructure failures")
-    parser.add_argument("--keep-state", choices=["failed", "all"], default=None,
-                        help="keep after-state files so attempts can be inspected (load_attempt)")
+    parser.add_argument(
+        "--keep-state",
+        choices=["failed", "all"],
+        default=None,
+        help="keep after-state files so attempts can be inspected (load_attempt)",
+    )
     parser.add_argument("--transport", choices=["inprocess", "http", "mcp"], default="inprocess")
     parser.add_argument("--no-progress", action="store_true")
     add_memory_cap(parser)
@@ -151,16 +184,22 @@ def _run(parser: argparse.ArgumentParser):
         out = Path(args.out)
         results = ResultsDir(out)
         if len(results) and not args.resume:
-            print(f"runner: {out} already holds {len(results)} attempts; pass --resume to finish that run "
-                  f"or --out for a new one", file=sys.stderr)
+            print(
+                f"runner: {out} already holds {len(results)} attempts; pass --resume to finish that run "
+                f"or --out for a new one",
+                file=sys.stderr,
+            )
             return 2
         for world in worlds:
             resolve_world(world, args.tasks)
         if any(w.inputs.scale > 1 for w in worlds) and any(w.file is None for w in worlds):
             from cfab.tasks.suite import scale_one_families
 
-            print(f"runner: scale {worlds[0].inputs.scale}: families defined on the scale-1 book only are left "
-                  f"out: {', '.join(scale_one_families())}", file=sys.stderr)
+            print(
+                f"runner: scale {worlds[0].inputs.scale}: families defined on the scale-1 book only are left "
+                f"out: {', '.join(scale_one_families())}",
+                file=sys.stderr,
+            )
         empty = [w.split for w in worlds if not w.tasks]
         if empty:
             where = "" if len(worlds) == 1 else f" on world(s) {', '.join(empty)}"
@@ -173,16 +212,29 @@ def _run(parser: argparse.ArgumentParser):
             make_policy("llm", **options)
         first = worlds[0]
         assert first.golden is not None  # resolve_world set it
-        prov = provenance(suite=args.suite, inputs=first.inputs, golden=first.golden, transport=args.transport,
-                          policy=args.policy, policy_options=options)
+        prov = provenance(
+            suite=args.suite,
+            inputs=first.inputs,
+            golden=first.golden,
+            transport=args.transport,
+            policy=args.policy,
+            policy_options=options,
+        )
         prov["suite_fingerprint"] = first.provenance()["suite_fingerprint"]  # a file's own, not this code's
         if first.file is not None:
             prov["suite_sha256"] = first.file.sha256
             prov["suite_code_current"] = first.file.current
         meta: dict[str, Any] = {
-            "suite": args.suite, "policy": args.policy, "model": args.model, "k": args.k,
-            "seed": first.inputs.seed, "clock": first.inputs.clock.isoformat(), "scale": first.inputs.scale,
-            "tasks": sum(len(w.tasks) for w in worlds), "transport": args.transport}
+            "suite": args.suite,
+            "policy": args.policy,
+            "model": args.model,
+            "k": args.k,
+            "seed": first.inputs.seed,
+            "clock": first.inputs.clock.isoformat(),
+            "scale": first.inputs.scale,
+            "tasks": sum(len(w.tasks) for w in worlds),
+            "transport": args.transport,
+        }
         if len(worlds) > 1:
             meta["mode"] = mode
             meta["worlds"] = [w.entry() for w in worlds]
@@ -200,18 +252,40 @@ def _run(parser: argparse.ArgumentParser):
         qualify = len(worlds) > 1
         jobs = []
         for w in worlds:
-            config = {"suite": w.suite if w.file is not None else split_suite(w.suite),
-                      "seed": w.inputs.seed, "clock": w.inputs.clock.isoformat(),
-                      "scale": w.inputs.scale, "out": str(out), "keep_state": args.keep_state,
-                      "transport": args.transport, "golden": str(w.golden), "select": args.tasks}
+            config = {
+                "suite": w.suite if w.file is not None else split_suite(w.suite),
+                "seed": w.inputs.seed,
+                "clock": w.inputs.clock.isoformat(),
+                "scale": w.inputs.scale,
+                "out": str(out),
+                "keep_state": args.keep_state,
+                "transport": args.transport,
+                "golden": str(w.golden),
+                "select": args.tasks,
+            }
             for t in w.tasks:
                 tid = f"{t.instance_id}@{w.split}" if qualify else t.instance_id
                 tm = task_meta(t, w.split, w.inputs.seed, w.slots.get(t.instance_id))
-                jobs += [AttemptSpec(task=tid, attempt=i, policy=args.policy, policy_options=options,
-                                     config={**config, "instance_id": t.instance_id}, task_meta=tm)
-                         for i in range(args.k)]
-        run_attempts(jobs, run_one, workers=args.workers, results=results, memory_cap=args.memory_cap,
-                     progress=not args.no_progress and sys.stderr.isatty(), retry_errors=args.retry_errors)
+                jobs += [
+                    AttemptSpec(
+                        task=tid,
+                        attempt=i,
+                        policy=args.policy,
+                        policy_options=options,
+                        config={**config, "instance_id": t.instance_id},
+                        task_meta=tm,
+                    )
+                    for i in range(args.k)
+                ]
+        run_attempts(
+            jobs,
+            run_one,
+            workers=args.workers,
+            results=results,
+            memory_cap=args.memory_cap,
+            progress=not args.no_progress and sys.stderr.isatty(),
+            retry_errors=args.retry_errors,
+        )
         summary = write_outputs(results, meta=meta, k=args.k)
         _print_summary(summary, out)
         return 0
@@ -240,8 +314,10 @@ def _print_summary(summary: Any, out: Path) -> None:
     else:
         o = summary.metrics.overall
         passk = "n/a" if o.passk is None else f"{o.passk:.3f}"
-        print(f"tasks {o.n_tasks}  attempts {o.n_attempts}  pass^1 {o.pass1:.3f}  pass^{summary.k} {passk}  "
-              f"mean score {o.mean_score:.3f}  unscored {summary.n_records - summary.n_scored}")
+        print(
+            f"tasks {o.n_tasks}  attempts {o.n_attempts}  pass^1 {o.pass1:.3f}  pass^{summary.k} {passk}  "
+            f"mean score {o.mean_score:.3f}  unscored {summary.n_records - summary.n_scored}"
+        )
         if summary.splits is not None:
             for row in summary.splits.splits:
                 g = row.metrics
@@ -250,16 +326,20 @@ def _print_summary(summary: Any, out: Path) -> None:
             for d in summary.splits.deltas:
                 for name, b in (("pass^1", d.pass1), (f"pass^{summary.k}", d.passk)):
                     if b is not None and (name == "pass^1" or summary.k > 1):
-                        print(f"  {d.split} − {d.baseline} {name} {b.mean_diff:+.3f} [{b.lo:+.3f}, {b.hi:+.3f}] "
-                              f"({b.n_tasks} pairs)")
+                        print(
+                            f"  {d.split} − {d.baseline} {name} {b.mean_diff:+.3f} [{b.lo:+.3f}, {b.hi:+.3f}] "
+                            f"({b.n_tasks} pairs)"
+                        )
         if summary.worlds is not None:
             w = summary.worlds
 
             def fmt(x: float | None) -> str:
                 return "n/a" if x is None else f"{x:.3f}"
 
-            print(f"  worlds {','.join(w.worlds)}  slots {w.n_complete}/{w.n_slots}  pass^1 {fmt(w.pass1)}  "
-                  f"pass^{w.k} over attempts {fmt(w.passk_attempts)}  pass^{w.n_worlds} over worlds "
-                  f"{fmt(w.passn_worlds)}")
+            print(
+                f"  worlds {','.join(w.worlds)}  slots {w.n_complete}/{w.n_slots}  pass^1 {fmt(w.pass1)}  "
+                f"pass^{w.k} over attempts {fmt(w.passk_attempts)}  pass^{w.n_worlds} over worlds "
+                f"{fmt(w.passn_worlds)}"
+            )
     print(f"results {out / 'attempts.jsonl'}")
     print(f"report  {out / 'report.md'}")

@@ -108,6 +108,7 @@ def _prewarm(transport: str) -> None:
 def _stop_on_sigterm() -> None:
     def handler(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
+
     signal.signal(signal.SIGTERM, handler)
 
 
@@ -121,8 +122,7 @@ def _serve(parser: argparse.ArgumentParser):
     parser.add_argument("--suite", default="executable", help="the suite --task is looked up in")
     parser.add_argument("--stdio", action="store_true", help="MCP over stdin/stdout (one session)")
     parser.add_argument("--host", default=None, help="bind address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=None,
-                        help="port (default 8000 http, 8001 mcp; 0 picks a free one)")
+    parser.add_argument("--port", type=int, default=None, help="port (default 8000 http, 8001 mcp; 0 picks a free one)")
     parser.add_argument("--db", default=None, help="the golden book file (default: built for the inputs)")
     parser.add_argument("--out", default=None, help="results folder (default runs/<transport>/<task id>)")
     parser.add_argument("--sql-write", action="store_true", help="with --apps: offer writes through sql.execute")
@@ -154,12 +154,17 @@ def _serve(parser: argparse.ArgumentParser):
         from cfab.runner.transports.session import ServedEnv
 
         try:
-            env = Environment.open(apps=apps, inputs=inputs, golden=golden,
-                                   sql_write=task.sql_write if task is not None else args.sql_write)
+            env = Environment.open(
+                apps=apps,
+                inputs=inputs,
+                golden=golden,
+                sql_write=task.sql_write if task is not None else args.sql_write,
+            )
         except KeyError as exc:
             raise SystemExit(f"runner serve: {exc.args[0]}") from None
-        served = ServedEnv(env, task=task, out=args.out, transport=args.transport, owns_env=True,
-                           on_finish=_print_grade)
+        served = ServedEnv(
+            env, task=task, out=args.out, transport=args.transport, owns_env=True, on_finish=_print_grade
+        )
         label = f"task {task.instance_id}" if task is not None else f"apps {', '.join(apps)}"
         try:
             if args.stdio:

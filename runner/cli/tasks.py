@@ -39,15 +39,22 @@ def _tasks(parser: argparse.ArgumentParser):
     ls = sub.add_parser("list", help="print the suite as a table")
     ls.add_argument("--suite", default="executable", help="a suite name or a compiled suite file (.jsonl)")
     ls.add_argument("--tasks", default=None)
-    ls.add_argument("--json", action="store_true",
-                    help="print one JSON object per task: metadata and the answers it asks for (names, types)")
+    ls.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per task: metadata and the answers it asks for (names, types)",
+    )
     add_inputs(ls)
     ad = sub.add_parser("admit", help="run the admission gate and print its table")
     ad.add_argument("--suite", default="executable", help="a suite name or a compiled suite file (.jsonl)")
     ad.add_argument("--tasks", default=None)
     ad.add_argument("--k", type=int, default=5)
-    ad.add_argument("--json", default=None, metavar="PATH",
-                    help="write per-task and suite VMR / VAA / V-Acc with per-mutant-class kill rates here")
+    ad.add_argument(
+        "--json",
+        default=None,
+        metavar="PATH",
+        help="write per-task and suite VMR / VAA / V-Acc with per-mutant-class kill rates here",
+    )
     add_inputs(ad)
     sc = sub.add_parser("schema", help="print the JSON schema of a task for authors")
     sc.add_argument("--out", default=None)
@@ -72,8 +79,10 @@ def _compile(args: argparse.Namespace) -> int:
 
         print(f"scale {inputs.scale}: left out (defined on the scale-1 book only): {', '.join(scale_one_families())}")
     domains = sorted({t.domain for t in tasks})
-    print(f"compiled {len(tasks)} tasks in {len(domains)} domains "
-          f"({sum(t.money_movement_guard for t in tasks)} money-guarded) → {out}")
+    print(
+        f"compiled {len(tasks)} tasks in {len(domains)} domains "
+        f"({sum(t.money_movement_guard for t in tasks)} money-guarded) → {out}"
+    )
     return 0
 
 
@@ -87,18 +96,35 @@ def _list(args: argparse.Namespace) -> int:
     tasks = select_tasks(tasks, args.tasks)
     if args.json:
         for t in tasks:
-            row = {"instance_id": t.instance_id, "domain": t.domain, "family": t.family, "key": t.key,
-                   "difficulty": t.difficulty, "systems": list(t.systems), "user_role": t.user_role,
-                   "money_movement_guard": t.money_movement_guard, "defect_variant": t.defect_variant,
-                   "partition": t.partition, "instruction": t.instruction, "answers": t.answer_specs(),
-                   "answers_schema": t.answers_schema()}
+            row = {
+                "instance_id": t.instance_id,
+                "domain": t.domain,
+                "family": t.family,
+                "key": t.key,
+                "difficulty": t.difficulty,
+                "systems": list(t.systems),
+                "user_role": t.user_role,
+                "money_movement_guard": t.money_movement_guard,
+                "defect_variant": t.defect_variant,
+                "partition": t.partition,
+                "instruction": t.instruction,
+                "answers": t.answer_specs(),
+                "answers_schema": t.answers_schema(),
+            }
             sys.stdout.write(json.dumps(row, sort_keys=True) + "\n")
         return 0
     table = Table("id", "domain", "family", "diff.", "apps", "guarded", "answers", "twist")
     for t in tasks:
-        table.add_row(t.instance_id, t.domain, t.family, str(t.difficulty), ", ".join(t.systems),
-                      "yes" if t.money_movement_guard else "",
-                      ", ".join(f"{a.name}:{a.type}" for a in t.ground_truth.answers), t.defect_variant or "")
+        table.add_row(
+            t.instance_id,
+            t.domain,
+            t.family,
+            str(t.difficulty),
+            ", ".join(t.systems),
+            "yes" if t.money_movement_guard else "",
+            ", ".join(f"{a.name}:{a.type}" for a in t.ground_truth.answers),
+            t.defect_variant or "",
+        )
     Console(width=220).print(table)
     from cfab.runner.results.provenance import suite_fingerprint
 
@@ -125,10 +151,17 @@ def _admit(args: argparse.Namespace) -> int:
         admissions.append(adm)
         alts = sum(ok for _, ok in adm.alternatives)
         oracle = f"{adm.oracle_passed}/{adm.oracle_runs}" + ("" if adm.oracle_identical else " ≠")
-        table.add_row(task.instance_id, oracle,
-                      "fails" if adm.noop_failed else "PASSES", f"{adm.mutants_killed}/{adm.mutants_applicable}",
-                      f"{alts}/{len(adm.alternatives)}", f"{adm.vmr:.3f}", f"{adm.vaa:.3f}", f"{adm.v_acc:.3f}",
-                      "yes" if adm.admitted else "NO")
+        table.add_row(
+            task.instance_id,
+            oracle,
+            "fails" if adm.noop_failed else "PASSES",
+            f"{adm.mutants_killed}/{adm.mutants_applicable}",
+            f"{alts}/{len(adm.alternatives)}",
+            f"{adm.vmr:.3f}",
+            f"{adm.vaa:.3f}",
+            f"{adm.v_acc:.3f}",
+            "yes" if adm.admitted else "NO",
+        )
         if not adm.admitted:
             rejected.append(adm)
     Console(width=220).print(table)
@@ -141,8 +174,10 @@ def _admit(args: argparse.Namespace) -> int:
     if args.json:
         out = Path(args.json)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps({"suite": summary, "tasks": [a.to_dict() for a in admissions]},
-                                  indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        out.write_text(
+            json.dumps({"suite": summary, "tasks": [a.to_dict() for a in admissions]}, indent=2, sort_keys=True) + "\n",
+            encoding="utf-8",
+        )
         print(f"wrote {out}")
     for adm in rejected:
         print(f"\n{adm.task} not admitted:")

@@ -80,8 +80,10 @@ def _api_key(env_name: str | None) -> str:
         return "EMPTY"
     value = os.environ.get(env_name)
     if not value:
-        raise LLMConfigError(f"environment variable {env_name} is not set (the API key is read "
-                             "from it); set it, or pass api_key_env=None for a keyless endpoint")
+        raise LLMConfigError(
+            f"environment variable {env_name} is not set (the API key is read "
+            "from it); set it, or pass api_key_env=None for a keyless endpoint"
+        )
     return value
 
 
@@ -103,8 +105,14 @@ class LLMPolicy:
 
     name = "llm"
 
-    def __init__(self, config: LLMConfig, *, client: Any = None, meter: CostMeter | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(
+        self,
+        config: LLMConfig,
+        *,
+        client: Any = None,
+        meter: CostMeter | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.config = config
         self.model: str | None = config.model
         self.price: Price = self._price(config)
@@ -128,8 +136,12 @@ class LLMPolicy:
     def _make_client(config: LLMConfig) -> Any:
         from openai import OpenAI  # optional dependency, imported on use
 
-        return OpenAI(base_url=config.base_url, api_key=_api_key(config.api_key_env),
-                      max_retries=0, timeout=config.request_timeout_s)
+        return OpenAI(
+            base_url=config.base_url,
+            api_key=_api_key(config.api_key_env),
+            max_retries=0,
+            timeout=config.request_timeout_s,
+        )
 
     # ------------------------------------------------------------------ the loop
 
@@ -137,9 +149,12 @@ class LLMPolicy:
         """Drive the model until it finishes, stops calling tools, or a budget runs out."""
         cfg = self.config
         schema_of = getattr(task, "answers_schema", None)
-        tools, entries = build_tools(env.tool_specs(), act=cfg.act_dispatcher,
-                                     resolve=getattr(env, "resolve", None),
-                                     answers_schema=schema_of() if callable(schema_of) else None)
+        tools, entries = build_tools(
+            env.tool_specs(),
+            act=cfg.act_dispatcher,
+            resolve=getattr(env, "resolve", None),
+            answers_schema=schema_of() if callable(schema_of) else None,
+        )
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": user_message(task.instruction, task.policy_ref)},
@@ -168,9 +183,16 @@ class LLMPolicy:
                 break
             ids = [getattr(tc, "id", None) or f"call_{step}_{i}" for i, tc in enumerate(calls)]
             named = [_name_args(tc) for tc in calls]
-            messages.append({"role": "assistant", "content": content or None, "tool_calls": [
-                {"id": cid, "type": "function", "function": {"name": name, "arguments": raw or ""}}
-                for cid, (name, raw) in zip(ids, named, strict=True)]})
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": content or None,
+                    "tool_calls": [
+                        {"id": cid, "type": "function", "function": {"name": name, "arguments": raw or ""}}
+                        for cid, (name, raw) in zip(ids, named, strict=True)
+                    ],
+                }
+            )
             summary = None
             for cid, (name, raw) in zip(ids, named, strict=True):
                 if name == FINISH:
@@ -178,30 +200,47 @@ class LLMPolicy:
                     if err is None:
                         summary = str(args.get("summary", ""))
                         given = args.get("answers")
-                        answers = given if isinstance(given, dict) else (
-                            {} if given is None else {"_not_an_object": given})
+                        answers = (
+                            given if isinstance(given, dict) else ({} if given is None else {"_not_an_object": given})
+                        )
                         break
                     result: dict[str, Any] = {"ok": False, "error": err}
                     t.calls.append(ToolCallRecord(tool=FINISH, ok=False, error=err))
                 else:
                     result = self._dispatch(env, entries, name, raw, t)
                 parameters = entries[name].parameters if name in entries else None
-                messages.append({"role": "tool", "tool_call_id": cid, "content": render_result(
-                    result, cfg.max_result_chars, parameters)})
+                messages.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": cid,
+                        "content": render_result(result, cfg.max_result_chars, parameters),
+                    }
+                )
             if summary is not None:
                 stop = "finish"
                 reply = "\n\n".join(p for p in (content.strip(), summary.strip()) if p)
                 break
         else:
             reply = last_text
-        return Episode(reply=reply, answers=answers, steps=t.steps, tool_calls=t.calls, tokens_in=t.tokens_in,
-                       tokens_out=t.tokens_out, cost_usd=t.cost, stop_reason=stop,
-                       api_errors=t.api_errors, model=cfg.model, usage_estimated=t.estimated)
+        return Episode(
+            reply=reply,
+            answers=answers,
+            steps=t.steps,
+            tool_calls=t.calls,
+            tokens_in=t.tokens_in,
+            tokens_out=t.tokens_out,
+            cost_usd=t.cost,
+            stop_reason=stop,
+            api_errors=t.api_errors,
+            model=cfg.model,
+            usage_estimated=t.estimated,
+        )
 
     # ------------------------------------------------------------------ pieces
 
-    def _dispatch(self, env: EnvLike, entries: dict[str, ToolEntry], name: str,
-                  raw: str | None, t: _Tally) -> dict[str, Any]:
+    def _dispatch(
+        self, env: EnvLike, entries: dict[str, ToolEntry], name: str, raw: str | None, t: _Tally
+    ) -> dict[str, Any]:
         """Run one env tool call; every failure becomes an ``{"ok": False}`` result."""
         args, err = _parse_args(raw)
         target = entries[name].native if name in entries else name
@@ -209,7 +248,7 @@ class LLMPolicy:
             inner = args.get("tool")
             sub = args.get("args", {})
             if not isinstance(inner, str) or not isinstance(sub, dict):
-                err = "act needs {\"tool\": <tool name>, \"args\": {<arguments>}}"
+                err = 'act needs {"tool": <tool name>, "args": {<arguments>}}'
             else:
                 target = entries[inner].native if inner in entries else inner
                 args = sub
@@ -225,16 +264,22 @@ class LLMPolicy:
         if not isinstance(result, dict):
             result = {"ok": True, "result": result}
         ok = result.get("ok", True) is not False
-        t.calls.append(ToolCallRecord(tool=target, args=args, ok=ok,
-                                      error=None if ok else str(result.get("error", ""))))
+        t.calls.append(
+            ToolCallRecord(tool=target, args=args, ok=ok, error=None if ok else str(result.get("error", "")))
+        )
         return result
 
-    def _complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
-                  rng: random.Random, t: _Tally, step: int) -> Any | None:
+    def _complete(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], rng: random.Random, t: _Tally, step: int
+    ) -> Any | None:
         """One model call with bounded, jittered retries; None when it kept failing."""
         cfg = self.config
-        kwargs: dict[str, Any] = {"model": cfg.model, "messages": messages, "tools": tools,
-                                  "temperature": cfg.temperature}
+        kwargs: dict[str, Any] = {
+            "model": cfg.model,
+            "messages": messages,
+            "tools": tools,
+            "temperature": cfg.temperature,
+        }
         if cfg.max_tokens is not None:
             kwargs["max_tokens"] = cfg.max_tokens
         if cfg.extra_body:
@@ -253,7 +298,7 @@ class LLMPolicy:
             log.warning("LLM API error (step %d, try %d): %s", step, attempt + 1, text)
             if not retryable or attempt == cfg.max_retries:
                 return None
-            delay = min(cfg.backoff_max_s, cfg.backoff_base_s * 2 ** attempt)
+            delay = min(cfg.backoff_max_s, cfg.backoff_base_s * 2**attempt)
             delay *= 0.5 + 0.5 * rng.random()
             if retry_after is not None:
                 delay = max(delay, min(retry_after, cfg.backoff_max_s))
@@ -267,8 +312,9 @@ class LLMPolicy:
             text = text.replace(key, "[redacted]")
         return text
 
-    def _account(self, resp: Any, msg: Any, messages: list[dict[str, Any]],
-                 tools: list[dict[str, Any]], t: _Tally) -> None:
+    def _account(
+        self, resp: Any, msg: Any, messages: list[dict[str, Any]], tools: list[dict[str, Any]], t: _Tally
+    ) -> None:
         """Add one response's tokens and cost to the tally and the run-wide meter."""
         usage = getattr(resp, "usage", None)
         tin = getattr(usage, "prompt_tokens", None) if usage is not None else None
@@ -277,7 +323,8 @@ class LLMPolicy:
             t.estimated = True
             sent = len(json.dumps(messages, default=str)) + len(json.dumps(tools))
             got = len(msg.content or "") + sum(
-                len(name) + len(raw or "") for name, raw in map(_name_args, msg.tool_calls or []))
+                len(name) + len(raw or "") for name, raw in map(_name_args, msg.tool_calls or [])
+            )
             tin = tin if tin is not None else math.ceil(sent / 4)
             tout = tout if tout is not None else math.ceil(got / 4)
         t.tokens_in += int(tin)
@@ -302,8 +349,10 @@ def _parse_args(raw: str | None) -> tuple[dict[str, Any], str | None]:
     try:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
-        return {}, (f"malformed tool arguments (not valid JSON: {exc.msg} at char {exc.pos}); "
-                    "send one JSON object matching the tool's parameters")
+        return {}, (
+            f"malformed tool arguments (not valid JSON: {exc.msg} at char {exc.pos}); "
+            "send one JSON object matching the tool's parameters"
+        )
     if not isinstance(value, dict):
         return {}, "tool arguments must be a JSON object matching the tool's parameters"
     return value, None

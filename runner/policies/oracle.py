@@ -60,8 +60,9 @@ class OraclePolicy:
     def run(self, task: Any, env: EnvLike) -> Episode:
         traj = _trajectory(task, self.index)
         calls = replay(env, traj.steps)
-        return Episode(reply=traj.reply, answers=dict(traj.answers), steps=len(calls), tool_calls=calls,
-                       stop_reason="finish")
+        return Episode(
+            reply=traj.reply, answers=dict(traj.answers), steps=len(calls), tool_calls=calls, stop_reason="finish"
+        )
 
 
 class ExecutePolicy:
@@ -76,8 +77,13 @@ class ExecutePolicy:
         step = getattr(task, "guarded_step", None)
         if step is not None:
             calls += replay(env, [step], results)
-        return Episode(reply=task.oracle.reply, answers=dict(task.oracle.answers), steps=len(calls),
-                       tool_calls=calls, stop_reason="finish")
+        return Episode(
+            reply=task.oracle.reply,
+            answers=dict(task.oracle.answers),
+            steps=len(calls),
+            tool_calls=calls,
+            stop_reason="finish",
+        )
 
 
 class DoEverythingPolicy:
@@ -97,8 +103,13 @@ class DoEverythingPolicy:
                 continue
             result = env.call(name, **args)
             calls.append(ToolCallRecord(tool=name, args=args, ok=bool(result.get("ok")), error=result.get("error")))
-        return Episode(reply=task.oracle.reply, answers=dict(task.oracle.answers), steps=len(calls),
-                       tool_calls=calls, stop_reason="finish")
+        return Episode(
+            reply=task.oracle.reply,
+            answers=dict(task.oracle.answers),
+            steps=len(calls),
+            tool_calls=calls,
+            stop_reason="finish",
+        )
 
 
 _PAYMENT_WORDS = re.compile(r"pay|transfer|release|wire|ach", re.IGNORECASE)
@@ -128,8 +139,13 @@ class StagePaymentPolicy:
             name, args = step
             result = env.call(name, **args)
             calls.append(ToolCallRecord(tool=name, args=args, ok=bool(result.get("ok")), error=result.get("error")))
-        return Episode(reply=task.oracle.reply, answers=dict(task.oracle.answers), steps=len(calls),
-                       tool_calls=calls, stop_reason="finish")
+        return Episode(
+            reply=task.oracle.reply,
+            answers=dict(task.oracle.answers),
+            steps=len(calls),
+            tool_calls=calls,
+            stop_reason="finish",
+        )
 
 
 def example_args(model: Any) -> dict[str, Any] | None:

@@ -36,6 +36,7 @@ FINISH = "finish"
 ACT = "act"
 NATIVE_KEY = "x-native-name"
 
+
 def finish_spec(answers_schema: dict[str, Any] | None = None) -> dict[str, Any]:
     """The harness's ``finish`` function: ``summary`` (the final reply) and, when the task asks
     for a report, ``answers`` — an object with one typed field per answer (the task's schema)."""
@@ -46,8 +47,10 @@ def finish_spec(answers_schema: dict[str, Any] | None = None) -> dict[str, Any]:
     }
     description = "Call this once the task is done. `summary` is your final reply."
     if answers_schema and answers_schema.get("properties"):
-        params["properties"]["answers"] = {**answers_schema, "description": (
-            "The report the task asks for, one field per answer; graded exactly.")}
+        params["properties"]["answers"] = {
+            **answers_schema,
+            "description": ("The report the task asks for, one field per answer; graded exactly."),
+        }
         params["required"] = ["summary", "answers"]
         description += " Give each figure, id and outcome the task asks you to report in `answers`."
     return {"type": "function", "function": {"name": FINISH, "description": description, "parameters": params}}
@@ -69,9 +72,24 @@ ACT_SPEC: dict[str, Any] = {
 }
 
 # Argument names that narrow a listing, most useful first (the hint names up to two).
-_FILTER_WORDS = ("project_number", "project_id", "job_number", "job", "job_id", "vendor_id",
-                 "vendor", "commitment_id", "invoice_id", "cost_code", "status", "period",
-                 "employee_id", "account", "query", "filter")
+_FILTER_WORDS = (
+    "project_number",
+    "project_id",
+    "job_number",
+    "job",
+    "job_id",
+    "vendor_id",
+    "vendor",
+    "commitment_id",
+    "invoice_id",
+    "cost_code",
+    "status",
+    "period",
+    "employee_id",
+    "account",
+    "query",
+    "filter",
+)
 
 
 def user_message(instruction: str, policy_ref: str | None) -> str:
@@ -90,8 +108,7 @@ class ToolEntry:
     parameters: dict[str, Any]
 
 
-def _native(name: str, spec: dict[str, Any], fn: dict[str, Any],
-            resolve: Callable[[str], Any] | None) -> str:
+def _native(name: str, spec: dict[str, Any], fn: dict[str, Any], resolve: Callable[[str], Any] | None) -> str:
     native = spec.get(NATIVE_KEY) or fn.pop(NATIVE_KEY, None)
     if not native and resolve is not None:
         try:
@@ -101,10 +118,13 @@ def _native(name: str, spec: dict[str, Any], fn: dict[str, Any],
     return str(native or name)
 
 
-def build_tools(specs: list[dict[str, Any]], *, act: bool = False,
-                resolve: Callable[[str], Any] | None = None,
-                answers_schema: dict[str, Any] | None = None,
-                ) -> tuple[list[dict[str, Any]], dict[str, ToolEntry]]:
+def build_tools(
+    specs: list[dict[str, Any]],
+    *,
+    act: bool = False,
+    resolve: Callable[[str], Any] | None = None,
+    answers_schema: dict[str, Any] | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, ToolEntry]]:
     """The ``tools`` list for the API (env tools + ``finish`` [+ ``act``]) and a map
     sanitized name → :class:`ToolEntry`. The native name of each tool comes from an
     ``x-native-name`` key (stripped before sending) or ``resolve(sanitized).name``; without
@@ -123,8 +143,12 @@ def build_tools(specs: list[dict[str, Any]], *, act: bool = False,
             raise ValueError(f"duplicate tool name {name!r} in env.tool_specs()")
         native = _native(name, spec, fn, resolve)
         params = fn.get("parameters") or {"type": "object", "properties": {}}
-        api_tools.append({"type": "function", "function": {
-            "name": name, "description": fn.get("description", ""), "parameters": params}})
+        api_tools.append(
+            {
+                "type": "function",
+                "function": {"name": name, "description": fn.get("description", ""), "parameters": params},
+            }
+        )
         entries[name] = ToolEntry(sanitized=name, native=str(native), parameters=params)
     api_tools.append(finish_spec(answers_schema))
     if act:
@@ -161,14 +185,11 @@ def filter_hint(parameters: dict[str, Any] | None) -> str:
     return " or ".join(picks[:2]) or "project_number"
 
 
-def render_result(result: Any, max_chars: int = 2200,
-                  parameters: dict[str, Any] | None = None) -> str:
+def render_result(result: Any, max_chars: int = 2200, parameters: dict[str, Any] | None = None) -> str:
     """Compact JSON of a tool result, cut to ``max_chars`` with a hint when longer."""
     text = json.dumps(result, ensure_ascii=False, default=str, separators=(",", ":"))
     if len(text) <= max_chars:
         return text
     rows = row_count(result)
-    what = (f"{rows} rows" if rows is not None
-            else f"{len(text)} characters, first {max_chars} shown")
-    return (f"{text[:max_chars]}\n[truncated: {what}; narrow with a filter argument such as "
-            f"{filter_hint(parameters)}]")
+    what = f"{rows} rows" if rows is not None else f"{len(text)} characters, first {max_chars} shown"
+    return f"{text[:max_chars]}\n[truncated: {what}; narrow with a filter argument such as {filter_hint(parameters)}]"

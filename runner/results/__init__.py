@@ -9,15 +9,15 @@
 
 from cfab.runner.results.directory import ResultsDir
 from cfab.runner.results.records import (
-                                         UNSCORED_STOP_REASONS,
-                                         AttemptRecord,
-                                         AttemptSpec,
-                                         DiffCount,
-                                         Episode,
-                                         FailedCheck,
-                                         StopReason,
-                                         TaskMeta,
-                                         ToolCallRecord,
+    UNSCORED_STOP_REASONS,
+    AttemptRecord,
+    AttemptSpec,
+    DiffCount,
+    Episode,
+    FailedCheck,
+    StopReason,
+    TaskMeta,
+    ToolCallRecord,
 )
 from cfab.runner.results.report import render_report, write_outputs
 from cfab.runner.results.summary import RunSummary, summarize_run

@@ -67,8 +67,7 @@ class ResultsDir:
     def append(self, record: AttemptRecord) -> None:
         """Append one record as one line: locked, single write, fsynced."""
         line = record.model_dump_json().encode("utf-8") + b"\n"
-        with _locked(self.attempts_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT,
-                     fcntl.LOCK_EX) as fd:
+        with _locked(self.attempts_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, fcntl.LOCK_EX) as fd:
             _write_all(fd, line)
             os.fsync(fd)
 

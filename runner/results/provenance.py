@@ -33,14 +33,25 @@ def git_commit() -> dict[str, Any] | None:
     """``{"commit", "dirty"}`` of the source checkout the code runs from, or None (an installed wheel)."""
     here = Path(__file__).resolve().parents[1]  # the runner/ folder
     try:
-        top = subprocess.run(["git", "-C", str(here), "rev-parse", "--show-toplevel"], capture_output=True,
-                             text=True, timeout=5, check=True).stdout.strip()
+        top = subprocess.run(
+            ["git", "-C", str(here), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        ).stdout.strip()
         if not top or (Path(top) / "runner").resolve() != here:
             return None  # some other repository encloses an installed copy
-        commit = subprocess.run(["git", "-C", top, "rev-parse", "HEAD"], capture_output=True, text=True,
-                                timeout=5, check=True).stdout.strip()
-        status = subprocess.run(["git", "-C", top, "status", "--porcelain", "--untracked-files=no"],
-                                capture_output=True, text=True, timeout=5, check=True).stdout
+        commit = subprocess.run(
+            ["git", "-C", top, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=True
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "-C", top, "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
     return {"commit": commit, "dirty": bool(status.strip())}
@@ -54,13 +65,26 @@ def suite_fingerprint(suite: str, inputs: BuildInputs) -> str:
     return f"{suite}:{suite_code_fingerprint()}:{inputs.key()}"
 
 
-def provenance(*, suite: str, inputs: BuildInputs, golden: Path, transport: str, policy: str,
-               policy_options: dict[str, Any] | None = None) -> dict[str, Any]:
+def provenance(
+    *,
+    suite: str,
+    inputs: BuildInputs,
+    golden: Path,
+    transport: str,
+    policy: str,
+    policy_options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The provenance block of one run."""
     out: dict[str, Any] = {
-        "suite": suite, "suite_fingerprint": suite_fingerprint(suite, inputs),
-        "golden_digest": golden_digest(golden), "seed": inputs.seed, "clock": inputs.clock.isoformat(),
-        "scale": inputs.scale, "package_version": package_version(), "transport": transport, "policy": policy,
+        "suite": suite,
+        "suite_fingerprint": suite_fingerprint(suite, inputs),
+        "golden_digest": golden_digest(golden),
+        "seed": inputs.seed,
+        "clock": inputs.clock.isoformat(),
+        "scale": inputs.scale,
+        "package_version": package_version(),
+        "transport": transport,
+        "policy": policy,
     }
     git = git_commit()
     if git is not None:
@@ -72,9 +96,12 @@ def provenance(*, suite: str, inputs: BuildInputs, golden: Path, transport: str,
         defaults = LLMConfig.model_fields
         base_url = options.get("base_url") or defaults["base_url"].default
         host = urlparse(str(base_url)).hostname if base_url else "api.openai.com"  # the client's default
-        out["llm"] = {"model": options.get("model"), "base_url_host": host,
-                      "temperature": options.get("temperature", defaults["temperature"].default),
-                      "max_steps": options.get("max_steps", defaults["max_steps"].default)}
+        out["llm"] = {
+            "model": options.get("model"),
+            "base_url_host": host,
+            "temperature": options.get("temperature", defaults["temperature"].default),
+            "max_steps": options.get("max_steps", defaults["max_steps"].default),
+        }
     return out
 
 

@@ -167,18 +167,33 @@ class AttemptRecord(FrozenModel):
         return bool(self.guard_log)
 
     @classmethod
-    def infra_error(cls, spec: AttemptSpec, error: str, *, model: str | None = None,
-                    wall_s: float = 0.0) -> AttemptRecord:
+    def infra_error(
+        cls, spec: AttemptSpec, error: str, *, model: str | None = None, wall_s: float = 0.0
+    ) -> AttemptRecord:
         """The record for a job that could not run (worker crash, task failed to load, ...)."""
         meta = spec.task_meta or TaskMeta()
-        return cls(task=spec.task, attempt=spec.attempt, policy=spec.policy,
-                   model=model if model is not None else spec.policy_options.get("model"),
-                   error=error, wall_s=wall_s, **meta.model_dump())
+        return cls(
+            task=spec.task,
+            attempt=spec.attempt,
+            policy=spec.policy,
+            model=model if model is not None else spec.policy_options.get("model"),
+            error=error,
+            wall_s=wall_s,
+            **meta.model_dump(),
+        )
 
     @classmethod
-    def from_episode(cls, spec: AttemptSpec, episode: Episode, meta: TaskMeta, *,
-                     passed: bool, score: float, wall_s: float,
-                     **grading: Any) -> AttemptRecord:
+    def from_episode(
+        cls,
+        spec: AttemptSpec,
+        episode: Episode,
+        meta: TaskMeta,
+        *,
+        passed: bool,
+        score: float,
+        wall_s: float,
+        **grading: Any,
+    ) -> AttemptRecord:
         """Assemble a record from a spec, the policy's episode, the task metadata and the grade.
 
         ``grading`` carries the grader's fields: failed_checks, diff_summary, guard_log,
@@ -186,12 +201,22 @@ class AttemptRecord(FrozenModel):
         replaces the episode's).
         """
         fields: dict[str, Any] = dict(
-            task=spec.task, attempt=spec.attempt, policy=spec.policy, model=episode.model,
-            passed=passed, score=score, tool_calls=episode.tool_calls, reply=episode.reply,
+            task=spec.task,
+            attempt=spec.attempt,
+            policy=spec.policy,
+            model=episode.model,
+            passed=passed,
+            score=score,
+            tool_calls=episode.tool_calls,
+            reply=episode.reply,
             answers=episode.answers,
-            tokens_in=episode.tokens_in, tokens_out=episode.tokens_out,
-            cost_usd=episode.cost_usd, wall_s=wall_s, stop_reason=episode.stop_reason,
-            api_errors=episode.api_errors, **meta.model_dump(),
+            tokens_in=episode.tokens_in,
+            tokens_out=episode.tokens_out,
+            cost_usd=episode.cost_usd,
+            wall_s=wall_s,
+            stop_reason=episode.stop_reason,
+            api_errors=episode.api_errors,
+            **meta.model_dump(),
         )
         fields.update(grading)
         return cls(**fields)

@@ -138,8 +138,16 @@ def world_labels(meta: Mapping[str, Any], records: Iterable[AttemptRecord]) -> l
 
 
 def _outcome(r: AttemptRecord, task: str) -> AttemptOutcome:
-    return AttemptOutcome(task=task, attempt=r.attempt, passed=r.passed, score=r.score, domain=r.domain,
-                          family=r.family, difficulty=r.difficulty, systems=tuple(r.systems))
+    return AttemptOutcome(
+        task=task,
+        attempt=r.attempt,
+        passed=r.passed,
+        score=r.score,
+        domain=r.domain,
+        family=r.family,
+        difficulty=r.difficulty,
+        systems=tuple(r.systems),
+    )
 
 
 def _triples(records: list[AttemptRecord]) -> list[tuple[str, str, str]]:
@@ -151,15 +159,21 @@ def _triples(records: list[AttemptRecord]) -> list[tuple[str, str, str]]:
     return [(r.task, r.family, r.task_key or r.task) for r in order]
 
 
-def compare_splits(scored: list[AttemptRecord], labels: list[str], k: int,
-                   meta_worlds: list[Mapping[str, Any]] | None = None) -> SplitComparison:
+def compare_splits(
+    scored: list[AttemptRecord], labels: list[str], k: int, meta_worlds: list[Mapping[str, Any]] | None = None
+) -> SplitComparison:
     """Each split's pass^1/pass^k and each split minus the first, paired (see ``pair_slots``)."""
     info = {str(w.get("split")): w for w in meta_worlds or [] if isinstance(w, Mapping)}
     by = {label: [r for r in scored if r.split == label] for label in labels}
-    rows = [SplitRow(split=label, suite=str(info.get(label, {}).get("suite", "")),
-                     seed=info.get(label, {}).get("seed"),
-                     metrics=group_metrics(task_results(by[label], k), k, "split", label))
-            for label in labels]
+    rows = [
+        SplitRow(
+            split=label,
+            suite=str(info.get(label, {}).get("suite", "")),
+            seed=info.get(label, {}).get("seed"),
+            metrics=group_metrics(task_results(by[label], k), k, "split", label),
+        )
+        for label in labels
+    ]
     base = labels[0]
     deltas = []
     for other in labels[1:]:
@@ -169,19 +183,28 @@ def compare_splits(scored: list[AttemptRecord], labels: list[str], k: int,
         figures: dict[str, PairedBootstrap | None] = {}
         for metric in ("pass1", "passk"):
             try:
-                figures[metric] = paired_bootstrap(a, b, metric=metric, k=k, n_boot=BOOTSTRAP_RESAMPLES,
-                                                   seed=BOOTSTRAP_SEED)
+                figures[metric] = paired_bootstrap(
+                    a, b, metric=metric, k=k, n_boot=BOOTSTRAP_RESAMPLES, seed=BOOTSTRAP_SEED
+                )
             except ValueError:  # no common (complete) pair
                 figures[metric] = None
         pairs = set(ids[t] for t, _, _ in _triples(by[other])) & set(ids[t] for t, _, _ in _triples(by[base]))
-        deltas.append(SplitDelta(split=other, baseline=base, n_pairs=len(pairs),
-                                 unpaired=len({r.task for r in by[other] + by[base]}) - 2 * len(pairs),
-                                 pass1=figures["pass1"], passk=figures["passk"]))
+        deltas.append(
+            SplitDelta(
+                split=other,
+                baseline=base,
+                n_pairs=len(pairs),
+                unpaired=len({r.task for r in by[other] + by[base]}) - 2 * len(pairs),
+                pass1=figures["pass1"],
+                passk=figures["passk"],
+            )
+        )
     return SplitComparison(baseline=base, splits=rows, deltas=deltas)
 
 
-def summarize_run(records: Iterable[AttemptRecord], meta: Mapping[str, Any] | None = None,
-                  k: int | None = None) -> RunSummary:
+def summarize_run(
+    records: Iterable[AttemptRecord], meta: Mapping[str, Any] | None = None, k: int | None = None
+) -> RunSummary:
     """Fold records into a :class:`RunSummary`. ``k`` defaults to ``meta["k"]``, else the
     largest attempt count of any task."""
     recs = _sorted(records)
@@ -197,7 +220,8 @@ def summarize_run(records: Iterable[AttemptRecord], meta: Mapping[str, Any] | No
         executed=sum(1 for r in guarded if any(e.get("executed") for e in r.guard_log)),
     )
     totals = Totals(
-        attempts=len(recs), tokens_in=sum(r.tokens_in for r in recs),
+        attempts=len(recs),
+        tokens_in=sum(r.tokens_in for r in recs),
         tokens_out=sum(r.tokens_out for r in recs),
         cost_usd=sum((r.cost_usd for r in recs), Decimal(0)),
         wall_s=round(sum(r.wall_s for r in recs), 3),
@@ -210,12 +234,23 @@ def summarize_run(records: Iterable[AttemptRecord], meta: Mapping[str, Any] | No
         if mode == "splits" and len(labels) > 1:
             splits = compare_splits(scored, labels, k, meta.get("worlds"))
         elif mode == "seeds":
-            worlds = over_worlds(scored, labels, k, world_of=lambda r: r.split,
-                                 slot_of=lambda r: f"{r.family}#{r.slot if r.slot is not None else r.task_key}")
+            worlds = over_worlds(
+                scored,
+                labels,
+                k,
+                world_of=lambda r: r.split,
+                slot_of=lambda r: f"{r.family}#{r.slot if r.slot is not None else r.task_key}",
+            )
     return RunSummary(
-        meta=meta, k=k, n_records=len(recs), n_scored=len(scored),
-        metrics=summarize(scored, k) if scored else None, guard=guard,
+        meta=meta,
+        k=k,
+        n_records=len(recs),
+        n_scored=len(scored),
+        metrics=summarize(scored, k) if scored else None,
+        guard=guard,
         stop_reasons=dict(sorted(stops.items())),
-        unscored=[_unscored(r) for r in recs if not r.scored], totals=totals,
-        splits=splits, worlds=worlds,
+        unscored=[_unscored(r) for r in recs if not r.scored],
+        totals=totals,
+        splits=splits,
+        worlds=worlds,
     )

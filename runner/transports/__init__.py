@@ -68,5 +68,12 @@ def client_wrapper(name: str) -> Callable[[Any], Any]:
     raise ValueError(f"unknown transport {name!r}; transports: inprocess, {', '.join(TRANSPORTS)}")
 
 
-__all__ = ["TRANSPORTS", "RemoteTool", "ServedEnv", "TransportError", "client_wrapper",
-           "serve_http_in_thread", "serve_mcp_in_thread"]
+__all__ = [
+    "TRANSPORTS",
+    "RemoteTool",
+    "ServedEnv",
+    "TransportError",
+    "client_wrapper",
+    "serve_http_in_thread",
+    "serve_mcp_in_thread",
+]

@@ -29,8 +29,14 @@ OnRefused = Callable[[dict[str, Any], bytes, int, str, str], Awaitable[dict[str,
 
 def body_summary(preview: bytes, size: int, sha256: str, reason: str) -> dict[str, Any]:
     """What stands for the arguments of a refused body in the logs."""
-    return {TRUNCATED_KEY: {"bytes": size, "sha256": sha256, "reason": reason,
-                            "body_preview": preview.decode("utf-8", "replace")}}
+    return {
+        TRUNCATED_KEY: {
+            "bytes": size,
+            "sha256": sha256,
+            "reason": reason,
+            "body_preview": preview.decode("utf-8", "replace"),
+        }
+    }
 
 
 class BodyLimit:
@@ -58,7 +64,7 @@ class BodyLimit:
             size += len(body)
             digest.update(body)
             if len(preview) < PREVIEW_BYTES:
-                preview += body[:PREVIEW_BYTES - len(preview)]
+                preview += body[: PREVIEW_BYTES - len(preview)]
             if not over:
                 chunks.append(body)
                 if size > self.limit:
@@ -86,7 +92,15 @@ class BodyLimit:
 
 async def _send_json(send: Any, status: int, payload: dict[str, Any]) -> None:
     data = json.dumps(payload).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
-                            (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": data})

@@ -52,17 +52,30 @@ from cfab.runner.transports.session import (
     SnapshotInfo,
 )
 
-_ARGS_BODY = {"requestBody": {"required": False, "content": {"application/json": {"schema": {
-    "type": "object", "description": "the tool's arguments (see GET /tools for each tool's schema)"}}}}}
+_ARGS_BODY = {
+    "requestBody": {
+        "required": False,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "description": "the tool's arguments (see GET /tools for each tool's schema)",
+                }
+            }
+        },
+    }
+}
 
 
 def create_app(served: ServedEnv) -> FastAPI:
     """The FastAPI app serving ``served``."""
-    app = FastAPI(title="CFAgentBench environment",
-                  description="The native tools of a construction company's apps over one DuckDB book. "
-                              "Guarded tools (money movement, posting, e-filing, signing) are recorded, "
-                              "never executed.",
-                  version="1")
+    app = FastAPI(
+        title="CFAgentBench environment",
+        description="The native tools of a construction company's apps over one DuckDB book. "
+        "Guarded tools (money movement, posting, e-filing, signing) are recorded, "
+        "never executed.",
+        version="1",
+    )
     app.state.served = served
 
     async def refused(scope: dict[str, Any], preview: bytes, size: int, sha256: str, reason: str) -> Any:
@@ -71,7 +84,7 @@ def create_app(served: ServedEnv) -> FastAPI:
             return None
         summary = body_summary(preview, size, sha256, reason)
         try:
-            return await run_in_threadpool(served.refuse, path[len("/tools/"):], summary, reason)
+            return await run_in_threadpool(served.refuse, path[len("/tools/") :], summary, reason)
         except AttemptFinished:
             return None
 
@@ -89,24 +102,32 @@ def create_app(served: ServedEnv) -> FastAPI:
     def tools() -> list[dict[str, Any]]:
         return served.tool_specs()
 
-    @app.post("/tools/{name:path}", summary="call one tool; the body is a JSON object of its arguments",
-              openapi_extra=_ARGS_BODY)
+    @app.post(
+        "/tools/{name:path}",
+        summary="call one tool; the body is a JSON object of its arguments",
+        openapi_extra=_ARGS_BODY,
+    )
     async def call_tool(name: str, request: Request) -> Response:
         raw = await request.body()
         if raw.strip():
             try:
                 args = json.loads(raw)
             except ValueError as exc:
-                raise HTTPException(400, f"the request body is not valid JSON ({exc}); send a JSON object "
-                                         "of the tool's arguments, e.g. {\"vendor_id\": \"20147\"}") from None
+                raise HTTPException(
+                    400,
+                    f"the request body is not valid JSON ({exc}); send a JSON object "
+                    'of the tool\'s arguments, e.g. {"vendor_id": "20147"}',
+                ) from None
             except RecursionError:
-                raise HTTPException(400, "the request body nests too deeply to parse; tool arguments nest "
-                                         "a few levels at most") from None
+                raise HTTPException(
+                    400, "the request body nests too deeply to parse; tool arguments nest a few levels at most"
+                ) from None
         else:
             args = {}
         if not isinstance(args, dict):
-            raise HTTPException(422, f"the request body must be a JSON object of the tool's arguments, "
-                                     f"got a JSON {type(args).__name__}")
+            raise HTTPException(
+                422, f"the request body must be a JSON object of the tool's arguments, got a JSON {type(args).__name__}"
+            )
         known = served.has_tool(name)
         try:
             result = await run_in_threadpool(served.call, name, args)
@@ -151,12 +172,14 @@ def create_app(served: ServedEnv) -> FastAPI:
     @app.post("/finish", summary="grade the attempt with this reply; returns the Grade JSON")
     def finish(body: Annotated[FinishRequest | None, Body()] = None) -> Response:
         try:
-            done = served.finish(body.reply if body is not None else "",
-                                 body.answers if body is not None else None)
+            done = served.finish(body.reply if body is not None else "", body.answers if body is not None else None)
         except (NoTask, AttemptFinished) as exc:
             raise HTTPException(409, str(exc)) from None
-        return Response(done.grade.to_json(), media_type="application/json",
-                        headers={"X-Cfab-Attempt": str(done.attempt), "X-Cfab-Results": done.files["record"]})
+        return Response(
+            done.grade.to_json(),
+            media_type="application/json",
+            headers={"X-Cfab-Attempt": str(done.attempt), "X-Cfab-Results": done.files["record"]},
+        )
 
     return app
 
@@ -243,9 +266,15 @@ class HttpEnv:
             tools = []
             for s in self._fetch_specs():
                 fn = s["function"]
-                tools.append(RemoteTool(s.get(NATIVE_KEY) or fn["name"], fn.get("description", ""),
-                                        fn.get("parameters") or {}, writes=bool(s.get(WRITES_KEY)),
-                                        guarded=s.get(GUARDED_KEY)))
+                tools.append(
+                    RemoteTool(
+                        s.get(NATIVE_KEY) or fn["name"],
+                        fn.get("description", ""),
+                        fn.get("parameters") or {},
+                        writes=bool(s.get(WRITES_KEY)),
+                        guarded=s.get(GUARDED_KEY),
+                    )
+                )
             self._tools = RemoteTools(tools)
         return self._tools
 

@@ -41,18 +41,30 @@ INSTRUCTION_URI = "cfab://task/instruction"
 TASK_URI = "cfab://task"
 META_PREFIX = "cfagentbench/"
 FINISH_SCHEMA: dict[str, Any] = {
-    "type": "object", "additionalProperties": False, "required": ["summary"],
-    "properties": {"summary": {"type": "string", "description":
-                               "Your final reply to the requester: what you did, what you found, "
-                               "what you staged for human approval."}}}
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["summary"],
+    "properties": {
+        "summary": {
+            "type": "string",
+            "description": "Your final reply to the requester: what you did, what you found, "
+            "what you staged for human approval.",
+        }
+    },
+}
 
 
 def finish_schema(answers_schema: dict[str, Any] | None) -> dict[str, Any]:
     """``finish``'s input schema: the summary, plus the task's typed answers when it asks for any."""
     if not answers_schema or not answers_schema.get("properties"):
         return FINISH_SCHEMA
-    props = {**FINISH_SCHEMA["properties"], "answers": {
-        **answers_schema, "description": "The report the task asks for, one field per answer; graded exactly."}}
+    props = {
+        **FINISH_SCHEMA["properties"],
+        "answers": {
+            **answers_schema,
+            "description": "The report the task asks for, one field per answer; graded exactly.",
+        },
+    }
     return {**FINISH_SCHEMA, "properties": props, "required": ["summary", "answers"]}
 
 
@@ -66,8 +78,9 @@ def mcp_name(native: str) -> str:
 
 
 def _text_result(payload: dict[str, Any], *, error: bool) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(payload))],
-                                structured_content=payload, is_error=error)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=json.dumps(payload))], structured_content=payload, is_error=error
+    )
 
 
 def build_server(served: ServedEnv) -> Server:
@@ -77,15 +90,30 @@ def build_server(served: ServedEnv) -> Server:
     for entry in served.tool_specs():
         fn, native = entry["function"], entry["x-native-name"]
         changes = bool(entry["x-writes"] or entry["x-guarded"])
-        tools.append(types.Tool(
-            name=mcp_name(native), description=fn["description"], input_schema=fn["parameters"],
-            annotations=types.ToolAnnotations(read_only_hint=not changes, destructive_hint=changes),
-            meta={f"{META_PREFIX}native-name": native, f"{META_PREFIX}writes": bool(entry["x-writes"]),
-                  f"{META_PREFIX}guarded": entry["x-guarded"]}))
+        tools.append(
+            types.Tool(
+                name=mcp_name(native),
+                description=fn["description"],
+                input_schema=fn["parameters"],
+                annotations=types.ToolAnnotations(read_only_hint=not changes, destructive_hint=changes),
+                meta={
+                    f"{META_PREFIX}native-name": native,
+                    f"{META_PREFIX}writes": bool(entry["x-writes"]),
+                    f"{META_PREFIX}guarded": entry["x-guarded"],
+                },
+            )
+        )
     if task is not None:
-        tools.append(types.Tool(name=FINISH, input_schema=finish_schema(task.answers_schema()), description=(
-            "Call once when you are done. Your summary is your final reply, graded together with the state "
-            "you leave and the answers you give; after finish no tool call counts.")))
+        tools.append(
+            types.Tool(
+                name=FINISH,
+                input_schema=finish_schema(task.answers_schema()),
+                description=(
+                    "Call once when you are done. Your summary is your final reply, graded together with the state "
+                    "you leave and the answers you give; after finish no tool call counts."
+                ),
+            )
+        )
     instruction = task.instruction if task is not None else None
 
     def remember_client(ctx: Any) -> None:
@@ -104,34 +132,64 @@ def build_server(served: ServedEnv) -> Server:
         try:
             if task is not None and params.name == FINISH:
                 done = await anyio.to_thread.run_sync(
-                    lambda: served.finish(str(args.get("summary", "")), args.get("answers")))
+                    lambda: served.finish(str(args.get("summary", "")), args.get("answers"))
+                )
                 return _text_result(json.loads(done.grade.to_json()), error=False)
             result = await anyio.to_thread.run_sync(lambda: served.call(params.name, args))
         except AttemptFinished as exc:
             return _text_result({"ok": False, "error": str(exc), "error_type": "rejected"}, error=True)
         except Exception as exc:  # never a traceback or a dropped session: a clean tool error
-            return _text_result({"ok": False, "error": f"{params.name} failed ({type(exc).__name__}: "
-                                 f"{str(exc)[:500]})", "error_type": "internal"}, error=True)
+            return _text_result(
+                {
+                    "ok": False,
+                    "error": f"{params.name} failed ({type(exc).__name__}: {str(exc)[:500]})",
+                    "error_type": "internal",
+                },
+                error=True,
+            )
         return _text_result(result, error=not result.get("ok", False))
 
     handlers: dict[str, Any] = {"on_list_tools": list_tools, "on_call_tool": call_tool}
     if task is not None:
+
         async def list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
-            return types.ListPromptsResult(prompts=[types.Prompt(
-                name=TASK_PROMPT, title=task.instance_id, description=f"The task ({task.user_role}): its instruction")])
+            return types.ListPromptsResult(
+                prompts=[
+                    types.Prompt(
+                        name=TASK_PROMPT,
+                        title=task.instance_id,
+                        description=f"The task ({task.user_role}): its instruction",
+                    )
+                ]
+            )
 
         async def get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
             if params.name != TASK_PROMPT:
                 raise ValueError(f"unknown prompt {params.name!r}; prompts: {TASK_PROMPT}")
-            return types.GetPromptResult(description=task.instance_id, messages=[types.PromptMessage(
-                role="user", content=types.TextContent(type="text", text=instruction or ""))])
+            return types.GetPromptResult(
+                description=task.instance_id,
+                messages=[
+                    types.PromptMessage(role="user", content=types.TextContent(type="text", text=instruction or ""))
+                ],
+            )
 
         async def list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
-            return types.ListResourcesResult(resources=[
-                types.Resource(uri=INSTRUCTION_URI, name="instruction", mime_type="text/plain",
-                               description="the task's instruction"),
-                types.Resource(uri=TASK_URI, name="task", mime_type="application/json",
-                               description="the task as the agent sees it (instruction, systems, role, policy)")])
+            return types.ListResourcesResult(
+                resources=[
+                    types.Resource(
+                        uri=INSTRUCTION_URI,
+                        name="instruction",
+                        mime_type="text/plain",
+                        description="the task's instruction",
+                    ),
+                    types.Resource(
+                        uri=TASK_URI,
+                        name="task",
+                        mime_type="application/json",
+                        description="the task as the agent sees it (instruction, systems, role, policy)",
+                    ),
+                ]
+            )
 
         async def read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
             uri = str(params.uri)
@@ -143,10 +201,16 @@ def build_server(served: ServedEnv) -> Server:
                 raise ValueError(f"unknown resource {uri}; resources: {INSTRUCTION_URI}, {TASK_URI}")
             return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type=mime, text=text)])
 
-        handlers.update(on_list_prompts=list_prompts, on_get_prompt=get_prompt,
-                        on_list_resources=list_resources, on_read_resource=read_resource)
-    header = ("CFAgentBench: the native tools of a construction company's apps. Guarded tools (payments, "
-              "posting, e-filing, signing) are staged for human approval, never executed.")
+        handlers.update(
+            on_list_prompts=list_prompts,
+            on_get_prompt=get_prompt,
+            on_list_resources=list_resources,
+            on_read_resource=read_resource,
+        )
+    header = (
+        "CFAgentBench: the native tools of a construction company's apps. Guarded tools (payments, "
+        "posting, e-filing, signing) are staged for human approval, never executed."
+    )
     if task is not None and instruction:
         header += f"\n\nYour task ({task.user_role}):\n{instruction}\n\nCall `finish` with your summary when done."
     return Server("cfagentbench", version="1", instructions=header, **handlers)
@@ -208,7 +272,8 @@ def http_app(served: ServedEnv, *, host: str = "127.0.0.1", json_response: bool 
             return None
 
     app = build_server(served).streamable_http_app(  # the SDK's own limit (4 MiB, unlogged) made ours
-        host=host, json_response=json_response, session_idle_timeout=None, max_request_body_size=MAX_BODY_BYTES)
+        host=host, json_response=json_response, session_idle_timeout=None, max_request_body_size=MAX_BODY_BYTES
+    )
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, on_refused=refused)
     return app
 
@@ -249,8 +314,9 @@ class McpEnv:
         return cls(lambda: streamable_http_client(url), **kw)
 
     @classmethod
-    def over_stdio(cls, command: str, args: list[str], *, env: dict[str, str] | None = None,
-                   cwd: str | None = None, **kw: Any) -> McpEnv:
+    def over_stdio(
+        cls, command: str, args: list[str], *, env: dict[str, str] | None = None, cwd: str | None = None, **kw: Any
+    ) -> McpEnv:
         """Start ``command args`` (e.g. ``runner serve --transport mcp --stdio --task ID``) and talk
         stdio. The server inherits this process's environment (``CFAB_*``) plus ``env``."""
         params = StdioServerParameters(command=command, args=args, env={**os.environ, **(env or {})}, cwd=cwd)
@@ -365,9 +431,15 @@ class McpEnv:
                     self._offers_finish = True
                     continue
                 meta = t.meta or {}
-                tools.append(RemoteTool(meta.get(f"{META_PREFIX}native-name") or t.name, t.description or "",
-                                        dict(t.input_schema), writes=bool(meta.get(f"{META_PREFIX}writes")),
-                                        guarded=meta.get(f"{META_PREFIX}guarded")))
+                tools.append(
+                    RemoteTool(
+                        meta.get(f"{META_PREFIX}native-name") or t.name,
+                        t.description or "",
+                        dict(t.input_schema),
+                        writes=bool(meta.get(f"{META_PREFIX}writes")),
+                        guarded=meta.get(f"{META_PREFIX}guarded"),
+                    )
+                )
             self._tools = RemoteTools(tools)
         return self._tools
 

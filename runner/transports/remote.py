@@ -20,8 +20,15 @@ from cfab.apps.tooling import sanitize_name
 class RemoteTool:
     """One tool of a remote environment: native name, schema, write flag and guard kind."""
 
-    def __init__(self, name: str, description: str, parameters: dict[str, Any], *,
-                 writes: bool = False, guarded: str | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        parameters: dict[str, Any],
+        *,
+        writes: bool = False,
+        guarded: str | None = None,
+    ) -> None:
         self.name = name
         self.sanitized = sanitize_name(name)
         self.description = description
@@ -36,9 +43,11 @@ class RemoteTool:
 
     def openai_spec(self) -> dict[str, Any]:
         """The in-process ``tool_specs()`` entry (sanitized name) with the native name attached."""
-        return {"type": "function",
-                "function": {"name": self.sanitized, "description": self.description, "parameters": self.parameters},
-                "x-native-name": self.name}
+        return {
+            "type": "function",
+            "function": {"name": self.sanitized, "description": self.description, "parameters": self.parameters},
+            "x-native-name": self.name,
+        }
 
     def __repr__(self) -> str:
         flags = "".join([" writes" if self.writes else "", f" guarded={self.guarded}" if self.guarded else ""])
@@ -87,11 +96,17 @@ def decode_result(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except ValueError:
-        return {"ok": False, "error": f"the server returned a non-JSON result: {text[:200]!r}",
-                "error_type": "internal"}
+        return {
+            "ok": False,
+            "error": f"the server returned a non-JSON result: {text[:200]!r}",
+            "error_type": "internal",
+        }
     if not isinstance(value, dict):
-        return {"ok": False, "error": f"the server returned {type(value).__name__}, not a result object",
-                "error_type": "internal"}
+        return {
+            "ok": False,
+            "error": f"the server returned {type(value).__name__}, not a result object",
+            "error_type": "internal",
+        }
     return value
 
 

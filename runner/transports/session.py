@@ -91,14 +91,24 @@ class ServedEnv:
     with each graded attempt.
     """
 
-    def __init__(self, env: Environment, *, task: Task | None = None, out: str | Path | None = None,
-                 transport: str = "http", owns_env: bool = False,
-                 on_finish: Callable[[FinishResult], None] | None = None) -> None:
+    def __init__(
+        self,
+        env: Environment,
+        *,
+        task: Task | None = None,
+        out: str | Path | None = None,
+        transport: str = "http",
+        owns_env: bool = False,
+        on_finish: Callable[[FinishResult], None] | None = None,
+    ) -> None:
         self.env = env
         self.task = task
         self.transport = transport
-        self.out = Path(out) if out is not None else (
-            Path("runs") / transport / task.instance_id if task is not None else None)
+        self.out = (
+            Path(out)
+            if out is not None
+            else (Path("runs") / transport / task.instance_id if task is not None else None)
+        )
         self.owns_env = owns_env
         self.on_finish = on_finish  # e.g. print the grade (runner serve)
         self.lock = threading.RLock()
@@ -110,9 +120,14 @@ class ServedEnv:
     # ------------------------------------------------------------------ surface
     def health(self) -> Health:
         with self.lock:
-            return Health(transport=self.transport, apps=list(self.env.app_names), clock=self.env.clock.isoformat(),
-                          tools=list(self.env.tools), task=self.task.instance_id if self.task else None,
-                          finished=self.finished is not None)
+            return Health(
+                transport=self.transport,
+                apps=list(self.env.app_names),
+                clock=self.env.clock.isoformat(),
+                tools=list(self.env.tools),
+                task=self.task.instance_id if self.task else None,
+                finished=self.finished is not None,
+            )
 
     def tool_specs(self) -> list[dict[str, Any]]:
         """``env.tool_specs()`` plus each tool's native name, write flag and guard kind."""
@@ -121,8 +136,7 @@ class ServedEnv:
             out = []
             for entry in self.env.tool_specs():
                 spec = by_sanitized[entry["function"]["name"]]
-                out.append({**entry, NATIVE_KEY: spec.name, WRITES_KEY: bool(spec.writes),
-                            GUARDED_KEY: spec.guarded})
+                out.append({**entry, NATIVE_KEY: spec.name, WRITES_KEY: bool(spec.writes), GUARDED_KEY: spec.guarded})
             return out
 
     def has_tool(self, name: str) -> bool:
@@ -138,16 +152,18 @@ class ServedEnv:
         """Run one tool exactly as in-process (an unknown name is logged and answered there too)."""
         with self.lock:
             if self.finished is not None:
-                raise AttemptFinished(f"the attempt was graded (attempt {self.finished.attempt}); "
-                                      "no further tool calls count")
+                raise AttemptFinished(
+                    f"the attempt was graded (attempt {self.finished.attempt}); no further tool calls count"
+                )
             return self.env.call(name, **args)
 
     def refuse(self, name: str, summary: dict[str, Any], reason: str) -> dict[str, Any]:
         """Log a call the transport refused before parsing it (see ``Environment.record_refused``)."""
         with self.lock:
             if self.finished is not None:
-                raise AttemptFinished(f"the attempt was graded (attempt {self.finished.attempt}); "
-                                      "no further tool calls count")
+                raise AttemptFinished(
+                    f"the attempt was graded (attempt {self.finished.attempt}); no further tool calls count"
+                )
             return self.env.record_refused(name, summary, reason)
 
     # ------------------------------------------------------------------ state
@@ -205,27 +221,40 @@ class ServedEnv:
             raise NoTask("this server was started over apps, not a task (runner serve --task ID)")
         return self.task.agent_view()
 
-    def finish(self, reply: str = "", answers: Any = None, *,
-               stop_reason: str | None = "finish") -> FinishResult:
+    def finish(self, reply: str = "", answers: Any = None, *, stop_reason: str | None = "finish") -> FinishResult:
         """Grade the attempt (as run_attempt does) with the agent's reply and typed answers,
         write it to :attr:`out`, and end it."""
         with self.lock:
             if self.task is None:
                 raise NoTask("nothing to grade: this server hosts apps, not a task (runner serve --task ID)")
             if self.finished is not None:
-                raise AttemptFinished(f"attempt {self.finished.attempt} of {self.task.instance_id} was already "
-                                      "graded; POST /seed starts a new one")
+                raise AttemptFinished(
+                    f"attempt {self.finished.attempt} of {self.task.instance_id} was already "
+                    "graded; POST /seed starts a new one"
+                )
             env, task = self.env, self.task
             guards = env.guarded_calls()
             tools = env.tool_log()
             diff = env.state_diff()
-            result = grade(task.ground_truth, diff, reply=reply, answers=answers, guarded_calls=guards,
-                           tool_calls=tools)
+            result = grade(
+                task.ground_truth, diff, reply=reply, answers=answers, guarded_calls=guards, tool_calls=tools
+            )
             wall = time.perf_counter() - self._started
             assert self.out is not None
-            self.finished = write_result(self.out, task, diff, result, guards, tools, reply=reply, answers=answers,
-                                         transport=self.transport, client=self.client, wall_s=wall,
-                                         stop_reason=stop_reason)
+            self.finished = write_result(
+                self.out,
+                task,
+                diff,
+                result,
+                guards,
+                tools,
+                reply=reply,
+                answers=answers,
+                transport=self.transport,
+                client=self.client,
+                wall_s=wall,
+                stop_reason=stop_reason,
+            )
             if self.on_finish is not None:
                 self.on_finish(self.finished)
             return self.finished
@@ -245,30 +274,59 @@ def recorded_answers(answers: Any) -> dict[str, Any]:
     return {"_not_an_object": repr(answers)[:2000]}
 
 
-def write_result(out: Path, task: Task, diff: StateDiff, result: Grade, guards: list[GuardedCall],
-                 tools: list[Any], *, reply: str, transport: str, client: str | None, wall_s: float,
-                 stop_reason: str | None, answers: Any = None) -> FinishResult:
+def write_result(
+    out: Path,
+    task: Task,
+    diff: StateDiff,
+    result: Grade,
+    guards: list[GuardedCall],
+    tools: list[Any],
+    *,
+    reply: str,
+    transport: str,
+    client: str | None,
+    wall_s: float,
+    stop_reason: str | None,
+    answers: Any = None,
+) -> FinishResult:
     """Append an AttemptRecord to ``out/attempts.jsonl`` and write its pretty copy, full grade
     and diff as ``attempt-<n>.json``, ``attempt-<n>.grade.json`` and ``attempt-<n>.diff.json``."""
     from cfab.runner.results.directory import ResultsDir
 
     results = ResultsDir(out)
     attempt = sum(1 for r in results.load() if r.task == task.instance_id)
-    meta = TaskMeta(domain=task.domain, family=task.family, difficulty=task.difficulty,
-                    systems=list(task.systems), money_movement_guard=task.money_movement_guard)
+    meta = TaskMeta(
+        domain=task.domain,
+        family=task.family,
+        difficulty=task.difficulty,
+        systems=list(task.systems),
+        money_movement_guard=task.money_movement_guard,
+    )
     record = AttemptRecord(
-        task=task.instance_id, attempt=attempt, policy=f"{transport}-client", model=client,
-        passed=result.passed, score=result.score,
+        task=task.instance_id,
+        attempt=attempt,
+        policy=f"{transport}-client",
+        model=client,
+        passed=result.passed,
+        score=result.score,
         failed_checks=[FailedCheck(kind=c.kind, label=c.label, detail=c.detail) for c in result.failed_checks()],
         diff_summary={t: DiffCount(**c) for t, c in diff.summary().items()},
         guard_log=[g.model_dump(mode="json") for g in guards],
         tool_calls=[ToolCallRecord(tool=c.tool, args=c.args, ok=c.ok, error=c.error) for c in tools],
-        reply=reply if isinstance(reply, str) else repr(reply)[:2000], answers=recorded_answers(answers),
-        wall_s=round(wall_s, 3), stop_reason=stop_reason, **meta.model_dump())
+        reply=reply if isinstance(reply, str) else repr(reply)[:2000],
+        answers=recorded_answers(answers),
+        wall_s=round(wall_s, 3),
+        stop_reason=stop_reason,
+        **meta.model_dump(),
+    )
     results.append(record)
     stem = out / f"attempt-{attempt}"
-    files = {"attempts": str(results.attempts_path), "record": f"{stem}.json",
-             "grade": f"{stem}.grade.json", "diff": f"{stem}.diff.json"}
+    files = {
+        "attempts": str(results.attempts_path),
+        "record": f"{stem}.json",
+        "grade": f"{stem}.grade.json",
+        "diff": f"{stem}.diff.json",
+    }
     Path(files["record"]).write_text(record.model_dump_json(indent=2) + "\n", encoding="utf-8")
     Path(files["grade"]).write_text(result.to_json(indent=2) + "\n", encoding="utf-8")
     Path(files["diff"]).write_text(diff.to_json() + "\n", encoding="utf-8")

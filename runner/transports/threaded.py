@@ -55,8 +55,7 @@ class BackgroundServer:
         self.host = host
         self._sock = bind_socket(host, port)
         self.port: int = self._sock.getsockname()[1]
-        config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="on",
-                                timeout_graceful_shutdown=5)
+        config = uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="on", timeout_graceful_shutdown=5)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._run, name=f"uvicorn:{self.port}", daemon=True)
         # An Event, not Thread.join: a join interrupted by a signal (Ctrl-C, SIGTERM) can leave

@@ -15,5 +15,4 @@ from cfab.seeds.documents.common import DocumentError, RenderedDocument
 from cfab.seeds.documents.render import DOC_TYPES, render_all, render_document
 from cfab.seeds.documents.workbooks import BUILDERS as WORKBOOK_KINDS
 
-__all__ = ["DOC_TYPES", "WORKBOOK_KINDS", "DocumentError", "RenderedDocument", "render_all",
-           "render_document"]
+__all__ = ["DOC_TYPES", "WORKBOOK_KINDS", "DocumentError", "RenderedDocument", "render_all", "render_document"]

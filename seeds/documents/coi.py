@@ -20,13 +20,20 @@ from cfab.seeds.documents.sql import by_key, rows
 DOC_TYPES = ("coi",)
 
 COVERAGE_NAMES = {
-    "general_liability": ("COMMERCIAL GENERAL LIABILITY", "CLAIMS-MADE  [X] OCCUR",
-                          "EACH OCCURRENCE", "GENERAL AGGREGATE"),
-    "auto": ("AUTOMOBILE LIABILITY", "[X] ANY AUTO", "COMBINED SINGLE LIMIT (Ea accident)",
-             "AGGREGATE"),
+    "general_liability": (
+        "COMMERCIAL GENERAL LIABILITY",
+        "CLAIMS-MADE  [X] OCCUR",
+        "EACH OCCURRENCE",
+        "GENERAL AGGREGATE",
+    ),
+    "auto": ("AUTOMOBILE LIABILITY", "[X] ANY AUTO", "COMBINED SINGLE LIMIT (Ea accident)", "AGGREGATE"),
     "umbrella": ("UMBRELLA LIAB", "[X] OCCUR  EXCESS LIAB", "EACH OCCURRENCE", "AGGREGATE"),
-    "workers_comp": ("WORKERS COMPENSATION", "AND EMPLOYERS' LIABILITY", "E.L. EACH ACCIDENT",
-                     "E.L. DISEASE - POLICY LIMIT"),
+    "workers_comp": (
+        "WORKERS COMPENSATION",
+        "AND EMPLOYERS' LIABILITY",
+        "E.L. EACH ACCIDENT",
+        "E.L. DISEASE - POLICY LIMIT",
+    ),
 }
 
 # A book without ``coi_details`` / ``insurance_producers`` rows (a hand-made fixture) gets a
@@ -76,7 +83,8 @@ def render(doc: Row, data: CoiData, company: Row) -> bytes:
         "CERTIFICATE HOLDER. THIS CERTIFICATE DOES NOT AFFIRMATIVELY OR NEGATIVELY AMEND, EXTEND OR "
         "ALTER THE COVERAGE AFFORDED BY THE POLICIES BELOW. THIS CERTIFICATE OF INSURANCE DOES NOT "
         "CONSTITUTE A CONTRACT BETWEEN THE ISSUING INSURER(S), AUTHORIZED REPRESENTATIVE OR PRODUCER, "
-        "AND THE CERTIFICATE HOLDER.")
+        "AND THE CERTIFICATE HOLDER."
+    )
     c.box(L, 64, R - L, 34)
     c.paragraph(L + 4, 72, R - L - 8, disclaimer, size=6)
 
@@ -85,8 +93,11 @@ def render(doc: Row, data: CoiData, company: Row) -> bytes:
     c.box(L, top, mid - L, 150)
     c.box(mid, top, R - mid, 150)
     if first.get("producer_name"):
-        prod = (first["producer_name"], first["producer_address"],
-                f"{first['producer_city']}, {first['producer_state']} {first['producer_zip']}")
+        prod = (
+            first["producer_name"],
+            first["producer_address"],
+            f"{first['producer_city']}, {first['producer_state']} {first['producer_zip']}",
+        )
         contact, email, phone = first["producer_contact"], first["producer_contact_email"], first["producer_phone"]
     else:
         prod = PRODUCERS[stable_int("producer", first["vendor_key"]) % len(PRODUCERS)]
@@ -104,15 +115,15 @@ def render(doc: Row, data: CoiData, company: Row) -> bytes:
     naic: dict[str, str] = {}
     for row in cov:
         letters.setdefault(row["insurer"], "ABCDEF"[len(letters) % 6])
-        naic.setdefault(row["insurer"], row.get("insurer_naic")
-                        or str(10000 + stable_int("naic", row["insurer"], digits=5) % 90000))
+        naic.setdefault(
+            row["insurer"], row.get("insurer_naic") or str(10000 + stable_int("naic", row["insurer"], digits=5) % 90000)
+        )
     for i, (insurer, letter) in enumerate(letters.items()):
         y = top + 56 + 12 * i
         c.field(mid + 4, y, f"INSURER {letter} :", insurer, size=8)
         c.text(R - 4, y, naic[insurer], size=8, style="", align="R")
     c.text(L + 4, top + 76, "INSURED", size=6.5, style="B")
-    insured = [first["insured_name"], first["v_address"],
-               f"{first['v_city']}, {first['v_state']} {first['v_zip']}"]
+    insured = [first["insured_name"], first["v_address"], f"{first['v_city']}, {first['v_state']} {first['v_zip']}"]
     for i, line in enumerate(insured):
         c.text(L + 4, top + 88 + 11 * i, line, size=8.5, style="B" if i == 0 else "")
 
@@ -122,14 +133,22 @@ def render(doc: Row, data: CoiData, company: Row) -> bytes:
     c.field(L + 150, y, "CERTIFICATE NUMBER:", first["coi_id"], size=7)
     c.field(R - 120, y, "REVISION NUMBER:", "0", size=7)
     y += 6
-    note = ("THIS IS TO CERTIFY THAT THE POLICIES OF INSURANCE LISTED BELOW HAVE BEEN ISSUED TO THE "
-            "INSURED NAMED ABOVE FOR THE POLICY PERIOD INDICATED, NOTWITHSTANDING ANY REQUIREMENT, TERM "
-            "OR CONDITION OF ANY CONTRACT OR OTHER DOCUMENT WITH RESPECT TO WHICH THIS CERTIFICATE MAY BE "
-            "ISSUED OR MAY PERTAIN.")
+    note = (
+        "THIS IS TO CERTIFY THAT THE POLICIES OF INSURANCE LISTED BELOW HAVE BEEN ISSUED TO THE "
+        "INSURED NAMED ABOVE FOR THE POLICY PERIOD INDICATED, NOTWITHSTANDING ANY REQUIREMENT, TERM "
+        "OR CONDITION OF ANY CONTRACT OR OTHER DOCUMENT WITH RESPECT TO WHICH THIS CERTIFICATE MAY BE "
+        "ISSUED OR MAY PERTAIN."
+    )
     y = c.paragraph(L, y + 8, R - L, note, size=6) + 2
     xs = [L, L + 24, L + 160, L + 250, L + 306, L + 362, R]
-    heads = ["INSR\nLTR", "TYPE OF INSURANCE", "POLICY NUMBER", "POLICY EFF\n(MM/DD/YYYY)",
-             "POLICY EXP\n(MM/DD/YYYY)", "LIMITS"]
+    heads = [
+        "INSR\nLTR",
+        "TYPE OF INSURANCE",
+        "POLICY NUMBER",
+        "POLICY EFF\n(MM/DD/YYYY)",
+        "POLICY EXP\n(MM/DD/YYYY)",
+        "LIMITS",
+    ]
     c.box(L, y, R - L, 22, fill=230)
     for i, head in enumerate(heads):
         for j, part in enumerate(head.split("\n")):
@@ -138,8 +157,8 @@ def render(doc: Row, data: CoiData, company: Row) -> bytes:
     y += 22
     for row in cov:
         name, sub, l1, l2 = COVERAGE_NAMES.get(
-            row["coverage_type"], (row["coverage_type"].replace("_", " ").upper(), "", "EACH OCCURRENCE",
-                                   "AGGREGATE"))
+            row["coverage_type"], (row["coverage_type"].replace("_", " ").upper(), "", "EACH OCCURRENCE", "AGGREGATE")
+        )
         c.text(xs[0] + 12, y + 12, letters[row["insurer"]], size=8, style="", align="C")
         c.text(xs[1] + 3, y + 12, name, size=7.5, style="B")
         c.text(xs[2] + 3, y + 12, row["policy_number"], size=8, style="")
@@ -159,9 +178,11 @@ def render(doc: Row, data: CoiData, company: Row) -> bytes:
     # description, holder, cancellation
     y += 12
     c.text(L, y, "DESCRIPTION OF OPERATIONS / LOCATIONS / VEHICLES", size=6.5, style="B")
-    desc = (f"Certificate holder is included as additional insured on a primary and non-contributory "
-            f"basis where required by written contract with respect to work performed for "
-            f"{company['name']}. Waiver of subrogation applies where required by written contract.")
+    desc = (
+        f"Certificate holder is included as additional insured on a primary and non-contributory "
+        f"basis where required by written contract with respect to work performed for "
+        f"{company['name']}. Waiver of subrogation applies where required by written contract."
+    )
     y = c.paragraph(L, y + 11, R - L, desc, size=7.5) + 6
     c.box(L, y, mid - L, 84)
     c.box(mid, y, R - mid, 84)
@@ -176,12 +197,14 @@ def render(doc: Row, data: CoiData, company: Row) -> bytes:
     for i, line in enumerate(lines[:5]):
         c.text(L + 4, y + 24 + 11 * i, line, size=9, style="B" if i == 0 else "")
     c.text(mid + 4, y + 10, "CANCELLATION", size=6.5, style="B")
-    cancel = ("SHOULD ANY OF THE ABOVE DESCRIBED POLICIES BE CANCELLED BEFORE THE EXPIRATION DATE "
-              "THEREOF, NOTICE WILL BE DELIVERED IN ACCORDANCE WITH THE POLICY PROVISIONS.")
+    cancel = (
+        "SHOULD ANY OF THE ABOVE DESCRIBED POLICIES BE CANCELLED BEFORE THE EXPIRATION DATE "
+        "THEREOF, NOTICE WILL BE DELIVERED IN ACCORDANCE WITH THE POLICY PROVISIONS."
+    )
     c.paragraph(mid + 4, y + 20, R - mid - 8, cancel, size=6.5)
     c.text(mid + 4, y + 62, "AUTHORIZED REPRESENTATIVE", size=6.5, style="B")
-    c.text(mid + 4, y + 76, contact if first.get("producer_name") else prod[0], size=10, style="I",
-           family="Times")
-    c.text(L, c.bottom + 10, "ACORD 25 (2016/03)   The ACORD name and logo are registered marks of ACORD",
-           size=6, style="")
+    c.text(mid + 4, y + 76, contact if first.get("producer_name") else prod[0], size=10, style="I", family="Times")
+    c.text(
+        L, c.bottom + 10, "ACORD 25 (2016/03)   The ACORD name and logo are registered marks of ACORD", size=6, style=""
+    )
     return c.output()

@@ -52,9 +52,15 @@ class RenderedDocument(FrozenModel):
 def make_rendered(doc: Row, content: bytes) -> RenderedDocument:
     """Wrap rendered bytes with the document row's metadata, digest and size."""
     return RenderedDocument(
-        document_id=doc["document_id"], store=doc["store"], folder=doc["folder"],
-        filename=doc["filename"], mime_type=doc["mime_type"], title=doc["title"],
-        content=content, sha256=hashlib.sha256(content).hexdigest(), size=len(content),
+        document_id=doc["document_id"],
+        store=doc["store"],
+        folder=doc["folder"],
+        filename=doc["filename"],
+        mime_type=doc["mime_type"],
+        title=doc["title"],
+        content=content,
+        sha256=hashlib.sha256(content).hexdigest(),
+        size=len(content),
         created=doc["created_date"],
     )
 
@@ -101,10 +107,21 @@ def long_date(value: date | None) -> str:
     return "" if value is None else f"{value.strftime('%B')} {value.day}, {value.year}"
 
 
-_ASCII = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
-    "\u2026": "...", "\u2022": "-", "\u00a0": " ", "\u2212": "-", "\u2192": "->",
-})
+_ASCII = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2026": "...",
+        "\u2022": "-",
+        "\u00a0": " ",
+        "\u2212": "-",
+        "\u2192": "->",
+    }
+)
 
 
 def clean(text: object) -> str:
@@ -132,11 +149,9 @@ class Canvas:
 
     MARGIN = 40.0
 
-    def __init__(self, *, created: date, title: str, author: str,
-                 orientation: str = "P") -> None:
+    def __init__(self, *, created: date, title: str, author: str, orientation: str = "P") -> None:
         pdf = FPDF(orientation=orientation, unit="pt", format="letter")
-        pdf.set_creation_date(datetime(created.year, created.month, created.day, 12,
-                                       tzinfo=UTC))
+        pdf.set_creation_date(datetime(created.year, created.month, created.day, 12, tzinfo=UTC))
         pdf.set_producer(PRODUCER)
         pdf.set_creator(PRODUCER)
         pdf.set_title(clean(title))
@@ -234,13 +249,21 @@ class Canvas:
         ``clean`` guarantees Latin-1, which the core-font width tables cover)."""
         return sum(map(self._cw.__getitem__, text)) * self._font[2] / 1000
 
-    def text(self, x: float, y: float, s: object, *, size: float | None = None,
-             style: str | None = None, align: str = "L", family: str = "Helvetica",
-             color: tuple[int, int, int] = (0, 0, 0)) -> None:
+    def text(
+        self,
+        x: float,
+        y: float,
+        s: object,
+        *,
+        size: float | None = None,
+        style: str | None = None,
+        align: str = "L",
+        family: str = "Helvetica",
+        color: tuple[int, int, int] = (0, 0, 0),
+    ) -> None:
         """Draw ``s`` with its baseline at ``y``; ``x`` anchors the left/right/center."""
         _, sty, sz = self._font
-        self.font(size if size is not None else (sz or 9),
-                  style if style is not None else sty, family)
+        self.font(size if size is not None else (sz or 9), style if style is not None else sty, family)
         t = clean(s)
         if not t:
             return
@@ -250,8 +273,7 @@ class Canvas:
             x -= self.str_width(t) / 2
         self._queue.setdefault((*self._font, color), []).append((x, y, t))
 
-    def field(self, x: float, y: float, label: str, value: object, *, width: float = 0,
-              size: float = 9) -> None:
+    def field(self, x: float, y: float, label: str, value: object, *, width: float = 0, size: float = 9) -> None:
         """A bold label then its value on the same baseline (value at ``x + width``, or just
         after the label when it is wider)."""
         self.text(x, y, label, size=size, style="B")
@@ -279,8 +301,17 @@ class Canvas:
             lines.append(cur)
         return lines
 
-    def paragraph(self, x: float, y: float, width: float, s: object, *, size: float = 9,
-                  style: str = "", leading: float | None = None) -> float:
+    def paragraph(
+        self,
+        x: float,
+        y: float,
+        width: float,
+        s: object,
+        *,
+        size: float = 9,
+        style: str = "",
+        leading: float | None = None,
+    ) -> float:
         """Wrapped text, first baseline at ``y``; breaks pages; returns (and stores in
         ``self.y``) the bottom of the block, the top for whatever follows."""
         self.font(size, style)
@@ -305,8 +336,7 @@ class Canvas:
         self.pdf.set_line_width(width)
         self.pdf.line(x, y1, x, y2)
 
-    def box(self, x: float, y: float, w: float, h: float, *, fill: int | None = None,
-            width: float = 0.5) -> None:
+    def box(self, x: float, y: float, w: float, h: float, *, fill: int | None = None, width: float = 0.5) -> None:
         """A rectangle; ``fill`` is a gray level (0-255) drawn without a border."""
         if fill is not None:
             self.pdf.set_fill_color(fill)
@@ -315,9 +345,17 @@ class Canvas:
             self.pdf.set_line_width(width)
             self.pdf.rect(x, y, w, h)
 
-    def table(self, x: float, y: float, columns: Sequence[Column],
-              rows: Sequence[Sequence[object]], *, size: float = 8,
-              header_size: float | None = None, bold_rows: Sequence[int] = ()) -> float:
+    def table(
+        self,
+        x: float,
+        y: float,
+        columns: Sequence[Column],
+        rows: Sequence[Sequence[object]],
+        *,
+        size: float = 8,
+        header_size: float | None = None,
+        bold_rows: Sequence[int] = (),
+    ) -> float:
         """A fully ruled table (pdfplumber can lift it back out); wraps cell text, breaks
         pages repeating the header, returns the y below the table."""
         hs = header_size or size
@@ -331,8 +369,9 @@ class Canvas:
             cx = x
             for col, lines in zip(columns, heads, strict=True):
                 for i, line in enumerate(lines):
-                    self.text(cx + col.width / 2, top + pad + hs * (0.85 + 1.2 * i), line,
-                              size=hs, style="B", align="C")
+                    self.text(
+                        cx + col.width / 2, top + pad + hs * (0.85 + 1.2 * i), line, size=hs, style="B", align="C"
+                    )
                 cx += col.width
             self.pdf.set_line_width(0.4)
             self.pdf.line(x, top + h, x + total, top + h)

@@ -50,17 +50,20 @@ def render(doc: Row, data: InvoiceData, company: Row) -> bytes:
     # letterhead
     c.text(L, 58, h["vendor_name"], size=16, style="B", color=(20, 45, 95))
     c.text(R, 58, "INVOICE", size=20, style="B", align="R")
-    addr = [h["v_address"], f"{h['v_city']}, {h['v_state']} {h['v_zip']}",
-            f"Phone {h['v_phone']}", h["v_email"]]
+    addr = [h["v_address"], f"{h['v_city']}, {h['v_state']} {h['v_zip']}", f"Phone {h['v_phone']}", h["v_email"]]
     for i, line in enumerate(addr):
         c.text(L, 74 + 11 * i, line, size=8.5, style="")
     c.rule(L, 124, R, 1.2)
 
     # invoice block (right) and bill-to / remit-to (left)
     x, lx = 372.0, 480.0
-    meta = [("Invoice No.:", h["invoice_number"]), ("Invoice Date:", mdy(h["invoice_date"])),
-            ("Due Date:", mdy(h["due_date"])), ("Terms:", h["payment_terms"]),
-            ("PO / Commitment No.:", h["commitment_number"] or "N/A")]
+    meta = [
+        ("Invoice No.:", h["invoice_number"]),
+        ("Invoice Date:", mdy(h["invoice_date"])),
+        ("Due Date:", mdy(h["due_date"])),
+        ("Terms:", h["payment_terms"]),
+        ("PO / Commitment No.:", h["commitment_number"] or "N/A"),
+    ]
     if h.get("requisition_number") is not None:
         meta.append(("Pay Request No.:", str(h["requisition_number"])))
     y = 142.0
@@ -68,8 +71,12 @@ def render(doc: Row, data: InvoiceData, company: Row) -> bytes:
         c.field(x, y, label, value, width=lx - x)
         y += 13
     c.text(L, 142, "Bill To:", size=9, style="B")
-    bill = [company["name"], "Attn: Accounts Payable", company["address"],
-            f"{company['city']}, {company['state']} {company['zip']}"]
+    bill = [
+        company["name"],
+        "Attn: Accounts Payable",
+        company["address"],
+        f"{company['city']}, {company['state']} {company['zip']}",
+    ]
     for i, line in enumerate(bill):
         c.text(L, 155 + 12 * i, line, size=9, style="")
     c.text(L + 170, 142, "Remit To:", size=9, style="B")
@@ -96,22 +103,37 @@ def render(doc: Row, data: InvoiceData, company: Row) -> bytes:
     y += 18
 
     # lines
-    cols = [Column("Item", 34, "C"), Column("Cost Code", 62, "C"), Column("Description", 236),
-            Column("Amount", 80, "R"), Column("Retainage", 60, "R"), Column("Net Amount", 60, "R")]
-    body = [[str(ln["line_no"]), ln["cost_code"], ln["description"], usd(ln["amount"]),
-             usd(ln["retainage"]), usd(Decimal(ln["amount"]) - Decimal(ln["retainage"]))]
-            for ln in lines]
+    cols = [
+        Column("Item", 34, "C"),
+        Column("Cost Code", 62, "C"),
+        Column("Description", 236),
+        Column("Amount", 80, "R"),
+        Column("Retainage", 60, "R"),
+        Column("Net Amount", 60, "R"),
+    ]
+    body = [
+        [
+            str(ln["line_no"]),
+            ln["cost_code"],
+            ln["description"],
+            usd(ln["amount"]),
+            usd(ln["retainage"]),
+            usd(Decimal(ln["amount"]) - Decimal(ln["retainage"])),
+        ]
+        for ln in lines
+    ]
     y = c.table(L, y, cols, body, size=8)
 
     # totals
     y = c.ensure(70) + 18
     rp = h.get("retainage_pct")
-    ret_label = (f"Less Retainage ({pct(rp)}):" if rp and Decimal(h["retainage_amount"]) != 0
-                 else "Less Retainage:")
+    ret_label = f"Less Retainage ({pct(rp)}):" if rp and Decimal(h["retainage_amount"]) != 0 else "Less Retainage:"
     tx = R - 120
-    for label, value, bold in (("Subtotal:", h["gross_amount"], False),
-                               (ret_label, h["retainage_amount"], False),
-                               ("Total Amount Due:", h["net_amount"], True)):
+    for label, value, bold in (
+        ("Subtotal:", h["gross_amount"], False),
+        (ret_label, h["retainage_amount"], False),
+        ("Total Amount Due:", h["net_amount"], True),
+    ):
         c.text(tx, y, label, size=10 if bold else 9, style="B", align="R")
         c.text(R, y, usd(value), size=10 if bold else 9, style="B" if bold else "", align="R")
         y += 15
@@ -119,8 +141,10 @@ def render(doc: Row, data: InvoiceData, company: Row) -> bytes:
 
     # remittance note
     y += 14
-    note = (f"Please reference invoice {h['invoice_number']} with your payment. Make checks payable "
-            f"to {h['vendor_name']}. Questions about this invoice: {h['v_email']} or {h['v_phone']}.")
+    note = (
+        f"Please reference invoice {h['invoice_number']} with your payment. Make checks payable "
+        f"to {h['vendor_name']}. Questions about this invoice: {h['v_email']} or {h['v_phone']}."
+    )
     c.paragraph(L, y, R - L, note, size=8)
     c.footer_all(f"{h['vendor_name']} - Invoice {h['invoice_number']}")
     return c.output()

@@ -59,8 +59,7 @@ def render(doc: Row, data: PolicyData, company: Row) -> bytes:
         if table:
             head, body = table[0], [r for r in table[1:] if not all(set(x) <= set("-: ") for x in r)]
             w = (R - L) / max(len(head), 1)
-            c.table(L, c.ensure(40), [Column(plain(x), w) for x in head], [[plain(x) for x in r] for r in body],
-                    size=8)
+            c.table(L, c.ensure(40), [Column(plain(x), w) for x in head], [[plain(x) for x in r] for r in body], size=8)
             c.y += 10
             table = []
 

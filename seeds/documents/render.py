@@ -29,14 +29,30 @@ from cfab.seeds.documents import (
 from cfab.seeds.documents.common import DocumentError, RenderedDocument, Row, make_rendered
 from cfab.seeds.documents.sql import rows
 
-FAMILIES: tuple[ModuleType, ...] = (invoices, coi, waivers, payapps, wh347, subcontracts,
-                                    change_backup, policies, workbooks)
+FAMILIES: tuple[ModuleType, ...] = (
+    invoices,
+    coi,
+    waivers,
+    payapps,
+    wh347,
+    subcontracts,
+    change_backup,
+    policies,
+    workbooks,
+)
 BY_TYPE: dict[str, ModuleType] = {t: m for m in FAMILIES for t in m.DOC_TYPES}
 DOC_TYPES: tuple[str, ...] = tuple(BY_TYPE)
 
 DEFAULT_COMPANY: dict[str, Any] = {
-    "company_id": "A", "name": "Company A Construction, Inc.", "ein": "", "email_domain": "companyA.com",
-    "address": "100 Main Street", "city": "Springfield", "state": "IL", "zip": "62701", "phone": "",
+    "company_id": "A",
+    "name": "Company A Construction, Inc.",
+    "ein": "",
+    "email_domain": "companyA.com",
+    "address": "100 Main Street",
+    "city": "Springfield",
+    "state": "IL",
+    "zip": "62701",
+    "phone": "",
 }
 
 
@@ -49,13 +65,17 @@ def _family(doc: Row) -> ModuleType:
     try:
         return BY_TYPE[doc["doc_type"]]
     except KeyError:
-        raise DocumentError(f"document {doc['document_id']} has doc_type {doc['doc_type']!r}; "
-                            f"renderable types are {', '.join(DOC_TYPES)}") from None
+        raise DocumentError(
+            f"document {doc['document_id']} has doc_type {doc['doc_type']!r}; "
+            f"renderable types are {', '.join(DOC_TYPES)}"
+        ) from None
 
 
 def _missing(doc: Row) -> DocumentError:
-    return DocumentError(f"document {doc['document_id']} ({doc['doc_type']}) names "
-                         f"{doc['natural_key']!r}, which has no source row in the book")
+    return DocumentError(
+        f"document {doc['document_id']} ({doc['doc_type']}) names "
+        f"{doc['natural_key']!r}, which has no source row in the book"
+    )
 
 
 def render_document(con: duckdb.DuckDBPyConnection, document_id: str) -> RenderedDocument:
@@ -71,15 +91,18 @@ def render_document(con: duckdb.DuckDBPyConnection, document_id: str) -> Rendere
     return make_rendered(doc, family.render(doc, data[document_id], _company(con)))
 
 
-def render_all(con: duckdb.DuckDBPyConnection, *, doc_types: tuple[str, ...] | None = None,
-               timings: dict[str, list[float]] | None = None) -> Iterator[RenderedDocument]:
+def render_all(
+    con: duckdb.DuckDBPyConnection,
+    *,
+    doc_types: tuple[str, ...] | None = None,
+    timings: dict[str, list[float]] | None = None,
+) -> Iterator[RenderedDocument]:
     """Render every document (optionally only some ``doc_types``) in ``document_id`` order.
 
     Source rows are loaded once per family; pass ``timings`` to collect the CPU seconds
     each document took to render, by doc_type.
     """
-    docs = [d for d in rows(con, "documents", ids=None)
-            if doc_types is None or d["doc_type"] in doc_types]
+    docs = [d for d in rows(con, "documents", ids=None) if doc_types is None or d["doc_type"] in doc_types]
     company = _company(con)
     groups: dict[str, list[Row]] = defaultdict(list)
     for doc in docs:

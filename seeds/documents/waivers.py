@@ -27,12 +27,14 @@ TITLES = {
 NOTICE_CONDITIONAL = (
     "NOTICE: THIS DOCUMENT WAIVES THE CLAIMANT'S LIEN, STOP PAYMENT NOTICE, AND PAYMENT BOND "
     "RIGHTS EFFECTIVE ON RECEIPT OF PAYMENT. A PERSON SHOULD NOT RELY ON THIS DOCUMENT UNLESS "
-    "SATISFIED THAT THE CLAIMANT HAS RECEIVED PAYMENT.")
+    "SATISFIED THAT THE CLAIMANT HAS RECEIVED PAYMENT."
+)
 NOTICE_UNCONDITIONAL = (
     "NOTICE TO CLAIMANT: THIS DOCUMENT WAIVES AND RELEASES LIEN, STOP PAYMENT NOTICE, AND PAYMENT "
     "BOND RIGHTS UNCONDITIONALLY AND STATES THAT YOU HAVE BEEN PAID FOR GIVING UP THOSE RIGHTS. "
     "THIS DOCUMENT IS ENFORCEABLE AGAINST YOU IF YOU SIGN IT, EVEN IF YOU HAVE NOT BEEN PAID. IF "
-    "YOU HAVE NOT BEEN PAID, USE A CONDITIONAL WAIVER AND RELEASE FORM.")
+    "YOU HAVE NOT BEEN PAID, USE A CONDITIONAL WAIVER AND RELEASE FORM."
+)
 
 
 @dataclass(frozen=True)
@@ -49,27 +51,36 @@ def _body(kind: str, claimant: str, customer: str) -> tuple[str, str]:
     """The operative paragraph and the label of the amount line for one waiver type."""
     progress = kind.endswith("progress")
     if kind.startswith("conditional"):
-        scope = ("to the customer on this job through the Through Date of this document"
-                 if progress else "to the customer on this job")
-        text = (f"This document waives and releases lien, stop payment notice, and payment bond rights "
-                f"the claimant has for labor and service provided, and equipment and material "
-                f"delivered, {scope}. Rights based upon labor or service provided, or equipment or "
-                f"material delivered, pursuant to a written change order that has been fully executed "
-                f"by the parties prior to the date that this document is signed by the claimant, are "
-                f"waived and released by this document, unless listed as an Exception below. This "
-                f"document is effective only on the claimant's receipt of payment from the financial "
-                f"institution on which the following check is drawn:")
+        scope = (
+            "to the customer on this job through the Through Date of this document"
+            if progress
+            else "to the customer on this job"
+        )
+        text = (
+            f"This document waives and releases lien, stop payment notice, and payment bond rights "
+            f"the claimant has for labor and service provided, and equipment and material "
+            f"delivered, {scope}. Rights based upon labor or service provided, or equipment or "
+            f"material delivered, pursuant to a written change order that has been fully executed "
+            f"by the parties prior to the date that this document is signed by the claimant, are "
+            f"waived and released by this document, unless listed as an Exception below. This "
+            f"document is effective only on the claimant's receipt of payment from the financial "
+            f"institution on which the following check is drawn:"
+        )
         return text, "Amount of Check:"
     if progress:
-        text = (f"This document waives and releases lien, stop payment notice, and payment bond rights "
-                f"the claimant has for labor and service provided, and equipment and material "
-                f"delivered, to the customer on this job through the Through Date of this document. "
-                f"{claimant} has received the following progress payment from {customer}:")
+        text = (
+            f"This document waives and releases lien, stop payment notice, and payment bond rights "
+            f"the claimant has for labor and service provided, and equipment and material "
+            f"delivered, to the customer on this job through the Through Date of this document. "
+            f"{claimant} has received the following progress payment from {customer}:"
+        )
         return text, "Progress Payment Received:"
-    text = ("The claimant has been paid in full for all labor and service provided, and equipment "
-            "and material delivered, to the customer on this job. This document waives and releases "
-            "lien, stop payment notice, and payment bond rights the claimant has for that work, "
-            "other than disputed claims stated below.")
+    text = (
+        "The claimant has been paid in full for all labor and service provided, and equipment "
+        "and material delivered, to the customer on this job. This document waives and releases "
+        "lien, stop payment notice, and payment bond rights the claimant has for that work, "
+        "other than disputed claims stated below."
+    )
     return text, "Amount of Final Payment:"
 
 
@@ -88,11 +99,18 @@ def render(doc: Row, data: WaiverData, company: Row) -> bytes:
     y = max(y, 120.0) + 18
     c.text(L, y, "Identifying Information", size=10, style="B")
     y += 16
-    location = (f"Job #{h['job_number']} - {h['job_name']}, {h['job_address']}, {h['job_city']}, "
-                f"{h['job_state']}" if h.get("job_name") else f"Job #{h['job_number']}")
-    ident = [("Name of Claimant:", h["claimant_name"]), ("Name of Customer:", company["name"]),
-             ("Job Location:", location), ("Owner:", h.get("owner_name") or ""),
-             ("Through Date:", mdy(h["through_date"]))]
+    location = (
+        f"Job #{h['job_number']} - {h['job_name']}, {h['job_address']}, {h['job_city']}, {h['job_state']}"
+        if h.get("job_name")
+        else f"Job #{h['job_number']}"
+    )
+    ident = [
+        ("Name of Claimant:", h["claimant_name"]),
+        ("Name of Customer:", company["name"]),
+        ("Job Location:", location),
+        ("Owner:", h.get("owner_name") or ""),
+        ("Through Date:", mdy(h["through_date"])),
+    ]
     if h.get("invoice_number"):
         period = ""
         if h.get("invoice_period_start") or h.get("invoice_period_end"):
@@ -108,8 +126,11 @@ def render(doc: Row, data: WaiverData, company: Row) -> bytes:
     body, amount_label = _body(kind, h["claimant_name"], company["name"])
     y = c.paragraph(L, y + 15, R - L, body, size=9) + 16
     if kind.startswith("conditional"):
-        pay = [("Maker of Check:", company["name"]), (amount_label, usd(h["amount"])),
-               ("Check Payable to:", h["claimant_name"])]
+        pay = [
+            ("Maker of Check:", company["name"]),
+            (amount_label, usd(h["amount"])),
+            ("Check Payable to:", h["claimant_name"]),
+        ]
     elif kind.endswith("final"):
         pay = [(amount_label, usd(h["amount"])), ("Disputed Claims:", usd(0))]
     else:
@@ -120,11 +141,14 @@ def render(doc: Row, data: WaiverData, company: Row) -> bytes:
 
     y += 8
     c.text(L, y, "Exceptions", size=10, style="B")
-    exc = ("This document does not affect any of the following: (1) Retentions. (2) Extras for which "
-           "the claimant has not received payment. (3) Contract rights, including (A) a right based on "
-           "rescission, abandonment, or breach of contract, and (B) the right to recover compensation "
-           "for work not compensated by the payment."
-           if kind.endswith("progress") else "Disputed claims for extras in the amount of: $0.00")
+    exc = (
+        "This document does not affect any of the following: (1) Retentions. (2) Extras for which "
+        "the claimant has not received payment. (3) Contract rights, including (A) a right based on "
+        "rescission, abandonment, or breach of contract, and (B) the right to recover compensation "
+        "for work not compensated by the payment."
+        if kind.endswith("progress")
+        else "Disputed claims for extras in the amount of: $0.00"
+    )
     y = c.paragraph(L, y + 15, R - L, exc, size=9) + 22
 
     c.text(L, y, "Signature", size=10, style="B")
@@ -132,16 +156,21 @@ def render(doc: Row, data: WaiverData, company: Row) -> bytes:
     signer = h.get("signer") or ""
     title = ""
     if signer:
-        title = (h["vendor_signer_title"] if h.get("vendor_signer_name") == signer and h.get("vendor_signer_title")
-                 else "Authorized Representative")
+        title = (
+            h["vendor_signer_title"]
+            if h.get("vendor_signer_name") == signer and h.get("vendor_signer_title")
+            else "Authorized Representative"
+        )
     c.text(L, y, "Claimant's Signature:", size=9, style="B")
     if signer:
         c.text(L + 150, y - 2, signer, size=15, style="I", family="Times")
     c.rule(L + 145, y + 3, L + 390, 0.5)
     y += 18
-    for label, value in (("Print Name:", signer),
-                         ("Claimant's Title:", title),
-                         ("Date of Signature:", mdy(h.get("signed_date")))):
+    for label, value in (
+        ("Print Name:", signer),
+        ("Claimant's Title:", title),
+        ("Date of Signature:", mdy(h.get("signed_date"))),
+    ):
         c.field(L, y, label, value, width=150, size=9)
         c.rule(L + 145, y + 3, L + 390, 0.3)
         y += 18

@@ -60,19 +60,41 @@ def _line_cells(ln: Row) -> list[str]:
         reg = ln.get("apprentice_registration")
         cls += f"\nApprentice - Reg. {reg}" if reg else "\nApprentice"
     exemptions = "" if ln.get("withholding_exemptions") is None else str(ln["withholding_exemptions"])
-    if ln.get("fica") is None:   # no detail row: the line's own figures and the batch's withholding
-        return [who, exemptions, cls, "", *[hours(ln[f"hours_{d}"]) for d in DAYS], num(ln["total_hours"]),
-                num(ln["rate_paid"]), num(ln["fringe_paid"]), num(ln["gross_this_project"]), "", "", "",
-                num(ln.get("withholding")), num(ln.get("net_pay"))]
+    if ln.get("fica") is None:  # no detail row: the line's own figures and the batch's withholding
+        return [
+            who,
+            exemptions,
+            cls,
+            "",
+            *[hours(ln[f"hours_{d}"]) for d in DAYS],
+            num(ln["total_hours"]),
+            num(ln["rate_paid"]),
+            num(ln["fringe_paid"]),
+            num(ln["gross_this_project"]),
+            "",
+            "",
+            "",
+            num(ln.get("withholding")),
+            num(ln.get("net_pay")),
+        ]
     ot = sum(ln[f"ot_{d}"] for d in DAYS)
     st = sum(ln[f"st_{d}"] for d in DAYS)
-    return [who, exemptions, cls, _two("O", "S"),
-            *[_two(hours(ln[f"ot_{d}"]), hours(ln[f"st_{d}"])) for d in DAYS],
-            _two(num(ot) if ot else "", num(st)),
-            _two(num(ln["overtime_rate"]) if ot else "", num(ln["rate_paid"])), num(ln["fringe_paid"]),
-            _two(num(ln["gross_this_project"]), num(ln["gross_all_work"])), num(ln["fica"]),
-            _two(f"Fed {num(ln['federal_withholding'])}", f"IL {num(ln['state_withholding'])}"),
-            num(ln["other_deductions"]), num(ln["total_deductions"]), num(ln["detail_net_pay"])]
+    return [
+        who,
+        exemptions,
+        cls,
+        _two("O", "S"),
+        *[_two(hours(ln[f"ot_{d}"]), hours(ln[f"st_{d}"])) for d in DAYS],
+        _two(num(ot) if ot else "", num(st)),
+        _two(num(ln["overtime_rate"]) if ot else "", num(ln["rate_paid"])),
+        num(ln["fringe_paid"]),
+        _two(num(ln["gross_this_project"]), num(ln["gross_all_work"])),
+        num(ln["fica"]),
+        _two(f"Fed {num(ln['federal_withholding'])}", f"IL {num(ln['state_withholding'])}"),
+        num(ln["other_deductions"]),
+        num(ln["total_deductions"]),
+        num(ln["detail_net_pay"]),
+    ]
 
 
 def render(doc: Row, data: Wh347Data, company: Row) -> bytes:
@@ -88,15 +110,25 @@ def render(doc: Row, data: Wh347Data, company: Row) -> bytes:
         cv.text(L, 40, "U.S. Department of Labor", size=8, style="B")
         cv.text(L, 50, "Wage and Hour Division", size=7.5, style="")
         cv.text((L + R) / 2, 44, "PAYROLL", size=14, style="B", align="C")
-        cv.text((L + R) / 2, 54,
-                "(For Contractor's Optional Use; See Instructions at www.dol.gov/whd/forms/wh347instr.htm)",
-                size=6.5, style="", align="C")
+        cv.text(
+            (L + R) / 2,
+            54,
+            "(For Contractor's Optional Use; See Instructions at www.dol.gov/whd/forms/wh347instr.htm)",
+            size=6.5,
+            style="",
+            align="C",
+        )
         cv.text(R, 40, "Form WH-347", size=8, style="B", align="R")
         cv.text(R, 50, "OMB No.: 1235-0008", size=6.5, style="", align="R")
         cv.rule(L, 58, R, 0.8)
         cv.field(L, 72, "NAME OF CONTRACTOR [X] OR SUBCONTRACTOR [ ]:", company["name"], size=8)
-        cv.field(L + 440, 72, "ADDRESS:",
-                 f"{company['address']}, {company['city']}, {company['state']} {company['zip']}", size=8)
+        cv.field(
+            L + 440,
+            72,
+            "ADDRESS:",
+            f"{company['address']}, {company['city']}, {company['state']} {company['zip']}",
+            size=8,
+        )
         cv.field(L, 86, "PAYROLL NO.:", str(h["payroll_number"]), size=8)
         cv.field(L + 120, 86, "FOR WEEK ENDING:", mdy(week_end), size=8)
         cv.field(L + 300, 86, "PROJECT AND LOCATION:", project, size=8)
@@ -109,14 +141,22 @@ def render(doc: Row, data: Wh347Data, company: Row) -> bytes:
     c.page_header = page_header
     y = page_header(c)
     day_cols = [Column(f"{d.strftime('%a')[0]}\n{d.strftime('%m/%d')}", 20, "C") for d in days]
-    cols = [Column("(1) NAME, ADDRESS AND INDIVIDUAL IDENTIFYING NUMBER (LAST FOUR DIGITS OF SSN)", 100),
-            Column("(2) NO. OF WITH-HOLDING EXEMP-TIONS", 30, "C"),
-            Column("(3) WORK CLASSIFICATION", 70), Column("OT. OR ST.", 14, "C"), *day_cols,
-            Column("(5) TOTAL HOURS", 30, "R"), Column("(6) RATE OF PAY", 36, "R"),
-            Column("FRINGE BENEFITS (per hour)", 32, "R"),
-            Column("(7) GROSS AMOUNT EARNED (this project / all work)", 50, "R"),
-            Column("(8) FICA", 38, "R"), Column("(8) WITH-HOLDING TAX", 44, "R"), Column("(8) OTHER", 34, "R"),
-            Column("(8) TOTAL DEDUCTIONS", 42, "R"), Column("(9) NET WAGES PAID FOR WEEK", 46, "R")]
+    cols = [
+        Column("(1) NAME, ADDRESS AND INDIVIDUAL IDENTIFYING NUMBER (LAST FOUR DIGITS OF SSN)", 100),
+        Column("(2) NO. OF WITH-HOLDING EXEMP-TIONS", 30, "C"),
+        Column("(3) WORK CLASSIFICATION", 70),
+        Column("OT. OR ST.", 14, "C"),
+        *day_cols,
+        Column("(5) TOTAL HOURS", 30, "R"),
+        Column("(6) RATE OF PAY", 36, "R"),
+        Column("FRINGE BENEFITS (per hour)", 32, "R"),
+        Column("(7) GROSS AMOUNT EARNED (this project / all work)", 50, "R"),
+        Column("(8) FICA", 38, "R"),
+        Column("(8) WITH-HOLDING TAX", 44, "R"),
+        Column("(8) OTHER", 34, "R"),
+        Column("(8) TOTAL DEDUCTIONS", 42, "R"),
+        Column("(9) NET WAGES PAID FOR WEEK", 46, "R"),
+    ]
     body = [_line_cells(ln) for ln in lines]
     days_x = c.left + sum(col.width for col in cols[:4])
     c.text(days_x + 70, y + 6, "(4) DAY AND DATE / HOURS WORKED EACH DAY", size=6, style="B", align="C")
@@ -134,16 +174,18 @@ def render(doc: Row, data: Wh347Data, company: Row) -> bytes:
     y += 20
     signer, title = h.get("certifier_name"), h.get("certifier_title")
     who = f"{signer} ({title})" if signer else "____________________ (Payroll Manager)"
-    sentence = (f"I, {who}, do hereby state: (1) That I pay or supervise the "
-                f"payment of the persons employed by {company['name']} on the {project}; that during the "
-                f"payroll period commencing on the {_ordinal(start.day)} day of {start.strftime('%B')}, "
-                f"{start.year}, and ending the {_ordinal(week_end.day)} day of {week_end.strftime('%B')}, "
-                f"{week_end.year}, all persons employed on said project have been paid the full weekly wages "
-                f"earned, that no rebates have been or will be made either directly or indirectly to or on "
-                f"behalf of said {company['name']} from the full weekly wages earned by any person and that "
-                f"no deductions have been made either directly or indirectly from the full wages earned by "
-                f"any person, other than permissible deductions as defined in Regulations, Part 3 (29 C.F.R. "
-                f"Subtitle A).")
+    sentence = (
+        f"I, {who}, do hereby state: (1) That I pay or supervise the "
+        f"payment of the persons employed by {company['name']} on the {project}; that during the "
+        f"payroll period commencing on the {_ordinal(start.day)} day of {start.strftime('%B')}, "
+        f"{start.year}, and ending the {_ordinal(week_end.day)} day of {week_end.strftime('%B')}, "
+        f"{week_end.year}, all persons employed on said project have been paid the full weekly wages "
+        f"earned, that no rebates have been or will be made either directly or indirectly to or on "
+        f"behalf of said {company['name']} from the full weekly wages earned by any person and that "
+        f"no deductions have been made either directly or indirectly from the full wages earned by "
+        f"any person, other than permissible deductions as defined in Regulations, Part 3 (29 C.F.R. "
+        f"Subtitle A)."
+    )
     y = c.paragraph(L, y, R - L, sentence, size=9) + 18
     for para in (
         "(2) That any payrolls otherwise under this contract required to be submitted for the above period "
@@ -168,8 +210,15 @@ def render(doc: Row, data: Wh347Data, company: Row) -> bytes:
     c.field(L + 330, y, "SIGNATURE:", "", size=9)
     c.rule(L + 390, y + 3, R, 0.5)
     y += 26
-    c.paragraph(L, y, R - L, "THE WILLFUL FALSIFICATION OF ANY OF THE ABOVE STATEMENTS MAY SUBJECT THE "
-                "CONTRACTOR OR SUBCONTRACTOR TO CIVIL OR CRIMINAL PROSECUTION. SEE SECTION 1001 OF TITLE 18 "
-                "AND SECTION 3729 OF TITLE 31 OF THE UNITED STATES CODE.", size=7.5, style="B")
+    c.paragraph(
+        L,
+        y,
+        R - L,
+        "THE WILLFUL FALSIFICATION OF ANY OF THE ABOVE STATEMENTS MAY SUBJECT THE "
+        "CONTRACTOR OR SUBCONTRACTOR TO CIVIL OR CRIMINAL PROSECUTION. SEE SECTION 1001 OF TITLE 18 "
+        "AND SECTION 3729 OF TITLE 31 OF THE UNITED STATES CODE.",
+        size=7.5,
+        style="B",
+    )
     c.footer_all(f"{company['name']} - Certified payroll {h['submission_id']}")
     return c.output()

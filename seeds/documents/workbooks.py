@@ -32,8 +32,7 @@ MONEY = "#,##0.00;(#,##0.00)"
 PERCENT = "0.00%"
 BOLD = Font(bold=True)
 HEAD_FILL = PatternFill("solid", fgColor="DDE4EE")
-ALIASES = {"wip": "wip_schedule", "accrual": "accrual_schedule", "1099": "vendor_1099",
-           "sov": "sov_export"}
+ALIASES = {"wip": "wip_schedule", "accrual": "accrual_schedule", "1099": "vendor_1099", "sov": "sov_export"}
 
 
 @dataclass(frozen=True)
@@ -51,8 +50,10 @@ def workbook_kind(natural_key: str) -> tuple[str, str | None]:
     if key not in BUILDERS:
         key = next((full for part, full in ALIASES.items() if part in key), key)
     if key not in BUILDERS:
-        raise DocumentError(f"workbook natural_key {natural_key!r} names no known workbook "
-                            f"(expected one of {', '.join(BUILDERS)}, optionally ':<job>')")
+        raise DocumentError(
+            f"workbook natural_key {natural_key!r} names no known workbook "
+            f"(expected one of {', '.join(BUILDERS)}, optionally ':<job>')"
+        )
     return key, (job.strip() or None)
 
 
@@ -148,16 +149,42 @@ def build_wip(data: WorkbookData, as_of: date) -> Workbook:
     ws = wb.active
     ws.title = "WIP"
     _title(ws, data.company, "Work-in-Progress Schedule", f"As of {as_of.isoformat()}")
-    _header(ws, 5, [("Job", 8), ("Job Name", 34), ("Project Manager", 18), ("Contract Amount", 16),
-                    ("Cost to Date", 16), ("Est. Cost to Complete", 16), ("Est. Total Cost", 16),
-                    ("% Complete", 11), ("Earned Revenue", 16), ("Billed to Date", 16),
-                    ("Over/(Under) Billing", 18)])
+    _header(
+        ws,
+        5,
+        [
+            ("Job", 8),
+            ("Job Name", 34),
+            ("Project Manager", 18),
+            ("Contract Amount", 16),
+            ("Cost to Date", 16),
+            ("Est. Cost to Complete", 16),
+            ("Est. Total Cost", 16),
+            ("% Complete", 11),
+            ("Earned Revenue", 16),
+            ("Billed to Date", 16),
+            ("Over/(Under) Billing", 18),
+        ],
+    )
     r = 6
     for row in data.rows:
-        _put(ws, r, [row["job_number"], row["name"], row["project_manager"], row["contract_amount"],
-                   row["cost_to_date"], row["cost_to_complete"], f"=E{r}+F{r}",
-                   f"=IF(G{r}=0,0,E{r}/G{r})", f"=ROUND(D{r}*H{r},2)", row["billed_to_date"],
-                   f"=J{r}-I{r}"])
+        _put(
+            ws,
+            r,
+            [
+                row["job_number"],
+                row["name"],
+                row["project_manager"],
+                row["contract_amount"],
+                row["cost_to_date"],
+                row["cost_to_complete"],
+                f"=E{r}+F{r}",
+                f"=IF(G{r}=0,0,E{r}/G{r})",
+                f"=ROUND(D{r}*H{r},2)",
+                row["billed_to_date"],
+                f"=J{r}-I{r}",
+            ],
+        )
         r += 1
     last, t = r - 1, r
     ws.cell(row=t, column=1, value="Total").font = BOLD
@@ -176,15 +203,44 @@ def build_accrual(data: WorkbookData, as_of: date) -> Workbook:
     wb = Workbook()
     ws = wb.active
     ws.title = "Accrual"
-    _title(ws, data.company, "Subcontract Accrual Schedule (template)",
-           f"Period ending {as_of.isoformat()} - enter PM work completed to date and approved invoices to date")
-    _header(ws, 5, [("Job", 8), ("Job Name", 30), ("Commitment", 14), ("Number", 10), ("Vendor", 32),
-                    ("Commitment Amount", 16), ("Work Completed to Date", 18),
-                    ("Approved Invoices to Date", 18), ("Accrual", 16)])
+    _title(
+        ws,
+        data.company,
+        "Subcontract Accrual Schedule (template)",
+        f"Period ending {as_of.isoformat()} - enter PM work completed to date and approved invoices to date",
+    )
+    _header(
+        ws,
+        5,
+        [
+            ("Job", 8),
+            ("Job Name", 30),
+            ("Commitment", 14),
+            ("Number", 10),
+            ("Vendor", 32),
+            ("Commitment Amount", 16),
+            ("Work Completed to Date", 18),
+            ("Approved Invoices to Date", 18),
+            ("Accrual", 16),
+        ],
+    )
     r = 6
     for row in data.rows:
-        _put(ws, r, [row["job_number"], row["job_name"], row["commitment_id"], row["number"],
-                   row["vendor_name"], row["amount"], None, None, f"=MAX(0,G{r}-H{r})"])
+        _put(
+            ws,
+            r,
+            [
+                row["job_number"],
+                row["job_name"],
+                row["commitment_id"],
+                row["number"],
+                row["vendor_name"],
+                row["amount"],
+                None,
+                None,
+                f"=MAX(0,G{r}-H{r})",
+            ],
+        )
         r += 1
     last, t = r - 1, r
     ws.cell(row=t, column=1, value="Total").font = BOLD
@@ -215,14 +271,40 @@ def build_1099(data: WorkbookData, as_of: date) -> Workbook:
     wb = Workbook()
     ws = wb.active
     ws.title = f"1099 Vendors {year}"
-    _title(ws, data.company, f"1099 Vendor Review - Tax Year {year}",
-           "Payments = checks issued in the tax year (void excluded)")
-    _header(ws, 5, [("Vendor ID", 10), ("Vendor Name", 36), ("DBA", 24), ("TIN (masked)", 14),
-                    ("TIN Type", 9), ("Entity Type", 18), (f"{year} Payments", 16)])
+    _title(
+        ws,
+        data.company,
+        f"1099 Vendor Review - Tax Year {year}",
+        "Payments = checks issued in the tax year (void excluded)",
+    )
+    _header(
+        ws,
+        5,
+        [
+            ("Vendor ID", 10),
+            ("Vendor Name", 36),
+            ("DBA", 24),
+            ("TIN (masked)", 14),
+            ("TIN Type", 9),
+            ("Entity Type", 18),
+            (f"{year} Payments", 16),
+        ],
+    )
     r = 6
     for row in data.rows:
-        _put(ws, r, [row["vendor_key"], row["legal_name"], row["dba_name"], mask_tin(row["tin"]),
-                   row["tin_type"], row["entity_type"], row["payments"]])
+        _put(
+            ws,
+            r,
+            [
+                row["vendor_key"],
+                row["legal_name"],
+                row["dba_name"],
+                mask_tin(row["tin"]),
+                row["tin_type"],
+                row["entity_type"],
+                row["payments"],
+            ],
+        )
         r += 1
     ws.cell(row=r, column=1, value="Total").font = BOLD
     ws[f"G{r}"] = f"=SUM(G6:G{r - 1})" if r > 6 else 0
@@ -238,13 +320,39 @@ def build_sov(data: WorkbookData, as_of: date) -> Workbook:
     for job, lines in by_key(list(data.rows), "job_number").items():
         ws = wb.create_sheet(str(job)[:31])
         first = lines[0]
-        _title(ws, data.company, f"Schedule of Values - Job {job} {first['job_name']}",
-               f"Prime contract {first['contract_number'] or ''} - exported {as_of.isoformat()}")
-        _header(ws, 5, [("Item", 7), ("Line", 6), ("Description", 40), ("Cost Code", 11),
-                        ("Scheduled Value", 16), ("Source", 13), ("Change Order", 16)])
+        _title(
+            ws,
+            data.company,
+            f"Schedule of Values - Job {job} {first['job_name']}",
+            f"Prime contract {first['contract_number'] or ''} - exported {as_of.isoformat()}",
+        )
+        _header(
+            ws,
+            5,
+            [
+                ("Item", 7),
+                ("Line", 6),
+                ("Description", 40),
+                ("Cost Code", 11),
+                ("Scheduled Value", 16),
+                ("Source", 13),
+                ("Change Order", 16),
+            ],
+        )
         for r, ln in enumerate(lines, start=6):
-            _put(ws, r, [ln["item_number"], ln["line_no"], ln["description"], ln["cost_code"],
-                       ln["scheduled_value"], ln["source"], ln["co_id"]])
+            _put(
+                ws,
+                r,
+                [
+                    ln["item_number"],
+                    ln["line_no"],
+                    ln["description"],
+                    ln["cost_code"],
+                    ln["scheduled_value"],
+                    ln["source"],
+                    ln["co_id"],
+                ],
+            )
         t = 6 + len(lines)
         ws.cell(row=t, column=3, value="Total").font = BOLD
         ws[f"E{t}"] = f"=SUM(E6:E{t - 1})"
@@ -256,8 +364,10 @@ def build_sov(data: WorkbookData, as_of: date) -> Workbook:
 
 
 BUILDERS: dict[str, Callable[[WorkbookData, date], Workbook]] = {
-    "wip_schedule": build_wip, "accrual_schedule": build_accrual,
-    "vendor_1099": build_1099, "sov_export": build_sov,
+    "wip_schedule": build_wip,
+    "accrual_schedule": build_accrual,
+    "vendor_1099": build_1099,
+    "sov_export": build_sov,
 }
 
 

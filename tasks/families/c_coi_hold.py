@@ -42,8 +42,8 @@ FAMILY = "C_coi_hold"
 @dataclass(frozen=True)
 class Case:
     key: str
-    vendor: dict[str, Any]        # the COI, its Procore vendor and the Vista record (query ``vendor``)
-    looks: list[dict[str, Any]]   # the similarly named Vista vendors (query ``lookalikes``)
+    vendor: dict[str, Any]  # the COI, its Procore vendor and the Vista record (query ``vendor``)
+    looks: list[dict[str, Any]]  # the similarly named Vista vendors (query ``lookalikes``)
     payable: list[dict[str, Any]]  # an open AP invoice of the vendor, for the guarded step
 
     @property
@@ -59,19 +59,27 @@ class Case:
         return "; ".join(f"{x['legal_name']} (Vista {int(x['vista_id'])})" for x in self.looks)
 
 
-class CCoiHold(Family[Case], family=FAMILY, domain_code="C", taxonomy_path="C.Compliance.coi_payment_hold",
-               difficulty=1, systems=["box", "procore", "hh2", "vista_erp"], user_role="AP Manager",
-               policy_ref="insurance_compliance_policy.md", money_movement_guard=True,
-               source_ref="CFAgentBench paper, table 'The nine task families' (C_coi_hold)"):
-
+class CCoiHold(
+    Family[Case],
+    family=FAMILY,
+    domain_code="C",
+    taxonomy_path="C.Compliance.coi_payment_hold",
+    difficulty=1,
+    systems=["box", "procore", "hh2", "vista_erp"],
+    user_role="AP Manager",
+    policy_ref="insurance_compliance_policy.md",
+    money_movement_guard=True,
+    source_ref="CFAgentBench paper, table 'The nine task families' (C_coi_hold)",
+):
     def keys(self, book: BookReader) -> list[str]:
         return [r["vendor_key"] for r in book.q(FAMILY, "keys")]
 
     def case(self, key: str, book: BookReader) -> Case:
         rows = book.q(FAMILY, "vendor", vendor=key, clock=book.inputs.clock.isoformat())
         if len(rows) != 1:
-            raise ValueError(f"{FAMILY} {key}: expected one expired current GL certificate with its Vista record, "
-                             f"got {len(rows)}")
+            raise ValueError(
+                f"{FAMILY} {key}: expected one expired current GL certificate with its Vista record, got {len(rows)}"
+            )
         v = rows[0]
         looks = book.q(FAMILY, "lookalikes", vendor=key, stem=v["stem"])
         if not looks:
@@ -81,84 +89,141 @@ class CCoiHold(Family[Case], family=FAMILY, domain_code="C", taxonomy_path="C.Co
         return Case(key, v, looks, book.q(FAMILY, "payable", vista_id=str(int(v["vista_id"]))))
 
     def answers(self, c: Case) -> list[AnswerSpec]:
-        return [id_answer("vista_vendor_id", "the Vista vendor id you placed the hold on", c.vista_id,
-                          aliases=[c.vendor["vista_name"]],
-                          lookalikes=[*(str(int(x["vista_id"])) for x in c.looks), c.vendor["procore_id"]])]
+        return [
+            id_answer(
+                "vista_vendor_id",
+                "the Vista vendor id you placed the hold on",
+                c.vista_id,
+                aliases=[c.vendor["vista_name"]],
+                lookalikes=[*(str(int(x["vista_id"])) for x in c.looks), c.vendor["procore_id"]],
+            )
+        ]
 
     def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
-        return (f"{c.vendor['procore_name']}'s certificate of insurance has expired. Place a payment hold in "
-                f"Vista and touch nothing else. {ask(answers)}")
+        return (
+            f"{c.vendor['procore_name']}'s certificate of insurance has expired. Place a payment hold in "
+            f"Vista and touch nothing else. {ask(answers)}"
+        )
 
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
         v, vista_id = c.vendor, c.vista_id
         look_ids = ", ".join(str(int(x["vista_id"])) for x in c.looks)
         return evaluator(
-            expected=[expect_added("vista_erp", "APVH", {"VendorGroup": int(v["vendor_group"]), "Vendor": vista_id},
-                                   count=1, label=f"one payment hold on Vista vendor {vista_id} ({v['vista_name']})")],
+            expected=[
+                expect_added(
+                    "vista_erp",
+                    "APVH",
+                    {"VendorGroup": int(v["vendor_group"]), "Vendor": vista_id},
+                    count=1,
+                    label=f"one payment hold on Vista vendor {vista_id} ({v['vista_name']})",
+                )
+            ],
             forbidden=[
-                forbid_added("vista_erp", "APVH", f"Vendor IN ({look_ids})",
-                             label=f"a payment hold on a similarly named vendor: {c.look_names}"),
+                forbid_added(
+                    "vista_erp",
+                    "APVH",
+                    f"Vendor IN ({look_ids})",
+                    label=f"a payment hold on a similarly named vendor: {c.look_names}",
+                ),
                 forbid_added("vista_erp", "APVH", f"Vendor <> {vista_id}", label="a payment hold on another vendor"),
                 forbid_removed("vista_erp", "APVH", label="an existing hold released"),
                 forbid_changed("vista_erp", "APVM", label="the vendor master edited"),
             ],
-            answers=answers, money_movement_guard=self.money_movement_guard)
+            answers=answers,
+            money_movement_guard=self.money_movement_guard,
+        )
 
     def _hold(self, c: Case) -> ToolStep:
         v = c.vendor
         reason = f"COI expired: general liability policy {v['policy_number']} expired {v['expiry_date'].isoformat()}"
-        return step("vista_erp.vendors.set_payment_hold", vendor_id=str(c.vista_id), on_hold=True, hold_code="COI",
-                    reason=reason)
+        return step(
+            "vista_erp.vendors.set_payment_hold",
+            vendor_id=str(c.vista_id),
+            on_hold=True,
+            hold_code="COI",
+            reason=reason,
+        )
 
     def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
         v, vista_id = c.vendor, c.vista_id
-        reply = (f"{v['procore_name']}'s general-liability certificate (policy {v['policy_number']}) expired on "
-                 f"{v['expiry_date'].isoformat()}, although Procore still shows the vendor compliant. Through the hh2 "
-                 f"vendor map ({c.key}: Procore {v['procore_id']} = Vista {vista_id}, '{v['vista_name']}') I placed a "
-                 f"COI payment hold on Vista vendor {vista_id} only — not on the similarly named {c.look_names}. "
-                 "Nothing else was changed and no payment was made.")
-        return trajectory("oracle", [
-            step("procore.vendors.list", name_contains=v["stem"]),
-            step("hh2.vendor_map.lookup", system="procore", system_vendor_id=v["procore_id"]),
-            step("box.files.list", folder=v["box_folder"]),
-            step("box.ocr_pdf", id=v["box_file_id"], tables=False),
-            step("vista_erp.vendors.get", vendor_id=str(vista_id)),
-            self._hold(c),
-        ], reply, report)
+        reply = (
+            f"{v['procore_name']}'s general-liability certificate (policy {v['policy_number']}) expired on "
+            f"{v['expiry_date'].isoformat()}, although Procore still shows the vendor compliant. Through the hh2 "
+            f"vendor map ({c.key}: Procore {v['procore_id']} = Vista {vista_id}, '{v['vista_name']}') I placed a "
+            f"COI payment hold on Vista vendor {vista_id} only — not on the similarly named {c.look_names}. "
+            "Nothing else was changed and no payment was made."
+        )
+        return trajectory(
+            "oracle",
+            [
+                step("procore.vendors.list", name_contains=v["stem"]),
+                step("hh2.vendor_map.lookup", system="procore", system_vendor_id=v["procore_id"]),
+                step("box.files.list", folder=v["box_folder"]),
+                step("box.ocr_pdf", id=v["box_file_id"], tables=False),
+                step("vista_erp.vendors.get", vendor_id=str(vista_id)),
+                self._hold(c),
+            ],
+            reply,
+            report,
+        )
 
     def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
         v, vista_id, hold = c.vendor, c.vista_id, "vista_erp.vendors.set_payment_hold"
         procore_name = v["procore_name"].replace("'", "''")
         return [
-            trajectory("crosswalk-by-name", [
-                step("hh2.vendor_map.list", name_contains=v["legal_name"].split(",")[0]),
-                step("box.files.list", name_contains=f"{c.key}_general_liability"),
-                step("box.ocr_pdf", id=v["box_file_id"]),
-                step("vista_erp.vista_query",
-                     sql=f'SELECT "Vendor", "Name" FROM vista_erp."APVM" WHERE "Vendor" = {vista_id}'),
-                step(hold, vendor_id=str(vista_id), hold_code="COI"),
-            ], f"Payment hold (COI) placed on Vista vendor {vista_id} {v['vista_name']}; nothing else touched.",
-                {"vista_vendor_id": int(vista_id)}),
-            trajectory("sql-crosswalk", [
-                step("sql.query", sql=(
-                    "SELECT m.master_vendor_id, m.system, m.system_vendor_id, m.system_vendor_name FROM "
-                    "hh2.vendor_map m WHERE m.master_vendor_id IN (SELECT master_vendor_id FROM hh2.vendor_map "
-                    f"WHERE system = 'procore' AND system_vendor_name = '{procore_name}')")),
-                step("box.folders.list", parent="/Compliance/COI"),
-                step("box.files.list", folder=v["box_folder"], name_contains="general_liability"),
-                step("box.ocr_pdf", path=f"{v['box_folder']}/{v['box_file_name']}", tables=False),
-                step("vista_erp.vendors.list", vendor_id=str(vista_id)),
-                step(hold, vendor_id=str(vista_id), on_hold=True, hold_code="MGMT",
-                     reason="Expired certificate of insurance"),
-            ], f"Held {v['vista_name']} (Vista {vista_id}) for an expired COI. No payments made.",
-                {"vista_vendor_id": v["vista_name"]}),
-            trajectory("self-corrected-lookalike", [
-                step("vista_erp.vendors.list", name_contains=v["stem"]),
-                step(hold, vendor_id=c.look_id, on_hold=True, hold_code="COI"),
-                step("hh2.vendor_map.lookup", system="procore", system_vendor_id=v["procore_id"]),
-                step(hold, vendor_id=c.look_id, on_hold=False, hold_code="COI"),
-                step(hold, vendor_id=str(vista_id), on_hold=True, hold_code="COI"),
-            ], "Done: hold placed.", {"vista_vendor_id": f"{int(vista_id):,}"}),
+            trajectory(
+                "crosswalk-by-name",
+                [
+                    step("hh2.vendor_map.list", name_contains=v["legal_name"].split(",")[0]),
+                    step("box.files.list", name_contains=f"{c.key}_general_liability"),
+                    step("box.ocr_pdf", id=v["box_file_id"]),
+                    step(
+                        "vista_erp.vista_query",
+                        sql=f'SELECT "Vendor", "Name" FROM vista_erp."APVM" WHERE "Vendor" = {vista_id}',
+                    ),
+                    step(hold, vendor_id=str(vista_id), hold_code="COI"),
+                ],
+                f"Payment hold (COI) placed on Vista vendor {vista_id} {v['vista_name']}; nothing else touched.",
+                {"vista_vendor_id": int(vista_id)},
+            ),
+            trajectory(
+                "sql-crosswalk",
+                [
+                    step(
+                        "sql.query",
+                        sql=(
+                            "SELECT m.master_vendor_id, m.system, m.system_vendor_id, m.system_vendor_name FROM "
+                            "hh2.vendor_map m WHERE m.master_vendor_id IN (SELECT master_vendor_id FROM hh2.vendor_map "
+                            f"WHERE system = 'procore' AND system_vendor_name = '{procore_name}')"
+                        ),
+                    ),
+                    step("box.folders.list", parent="/Compliance/COI"),
+                    step("box.files.list", folder=v["box_folder"], name_contains="general_liability"),
+                    step("box.ocr_pdf", path=f"{v['box_folder']}/{v['box_file_name']}", tables=False),
+                    step("vista_erp.vendors.list", vendor_id=str(vista_id)),
+                    step(
+                        hold,
+                        vendor_id=str(vista_id),
+                        on_hold=True,
+                        hold_code="MGMT",
+                        reason="Expired certificate of insurance",
+                    ),
+                ],
+                f"Held {v['vista_name']} (Vista {vista_id}) for an expired COI. No payments made.",
+                {"vista_vendor_id": v["vista_name"]},
+            ),
+            trajectory(
+                "self-corrected-lookalike",
+                [
+                    step("vista_erp.vendors.list", name_contains=v["stem"]),
+                    step(hold, vendor_id=c.look_id, on_hold=True, hold_code="COI"),
+                    step("hh2.vendor_map.lookup", system="procore", system_vendor_id=v["procore_id"]),
+                    step(hold, vendor_id=c.look_id, on_hold=False, hold_code="COI"),
+                    step(hold, vendor_id=str(vista_id), on_hold=True, hold_code="COI"),
+                ],
+                "Done: hold placed.",
+                {"vista_vendor_id": f"{int(vista_id):,}"},
+            ),
         ]
 
     def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
@@ -168,27 +233,57 @@ class CCoiHold(Family[Case], family=FAMILY, domain_code="C", taxonomy_path="C.Co
             return step("vista_erp.vendors.set_payment_hold", vendor_id=vendor, on_hold=True, hold_code=code)
 
         return [
-            mutant("lookalike", "hold on the lookalike, reported as the lookalike", [held(look_id)],
-                   f"Held Vista vendor {look_id}.", {"vista_vendor_id": look_id}),
-            mutant("lookalike", "hold on the lookalike, reported as the right id", [held(look_id)],
-                   f"Held Vista vendor {vista_id}.", report),
-            mutant("careless", "holds on both similarly named vendors", [held(vista_id), held(look_id)],
-                   "Held both Walsh-like records.", report),
-            mutant("stale", "right hold reported with Procore's id", [hold], f"Held vendor {c.vendor['procore_id']}.",
-                   {"vista_vendor_id": c.vendor["procore_id"]}),
-            mutant("careless", "right hold plus a second hold code on the same vendor",
-                   [hold, held(vista_id, "MGMT")], "Held.", report),
-            mutant("stale", "no hold: Procore shows the vendor compliant",
-                   [step("procore.vendors.list", name_contains=c.vendor["stem"])],
-                   "Procore shows the vendor compliant; nothing to do.", report),
+            mutant(
+                "lookalike",
+                "hold on the lookalike, reported as the lookalike",
+                [held(look_id)],
+                f"Held Vista vendor {look_id}.",
+                {"vista_vendor_id": look_id},
+            ),
+            mutant(
+                "lookalike",
+                "hold on the lookalike, reported as the right id",
+                [held(look_id)],
+                f"Held Vista vendor {vista_id}.",
+                report,
+            ),
+            mutant(
+                "careless",
+                "holds on both similarly named vendors",
+                [held(vista_id), held(look_id)],
+                "Held both Walsh-like records.",
+                report,
+            ),
+            mutant(
+                "stale",
+                "right hold reported with Procore's id",
+                [hold],
+                f"Held vendor {c.vendor['procore_id']}.",
+                {"vista_vendor_id": c.vendor["procore_id"]},
+            ),
+            mutant(
+                "careless",
+                "right hold plus a second hold code on the same vendor",
+                [hold, held(vista_id, "MGMT")],
+                "Held.",
+                report,
+            ),
+            mutant(
+                "stale",
+                "no hold: Procore shows the vendor compliant",
+                [step("procore.vendors.list", name_contains=c.vendor["stem"])],
+                "Procore shows the vendor compliant; nothing to do.",
+                report,
+            ),
         ]
 
     def guarded_step(self, c: Case) -> ToolStep:
         pay, vista_id = c.payable, str(c.vista_id)
         if pay and pay[0]["kind"] == "unposted":
             return step("vista_erp.vista_post", kind="ap_invoice", vendor_id=vista_id, invoice_number=pay[0]["apref"])
-        return step("vista_erp.payments.create", vendor_id=vista_id,
-                    invoice_numbers=[pay[0]["apref"]] if pay else ["unknown"])
+        return step(
+            "vista_erp.payments.create", vendor_id=vista_id, invoice_numbers=[pay[0]["apref"]] if pay else ["unknown"]
+        )
 
     def defect_variant(self, c: Case) -> str:
         return "expired_coi_lookalike"

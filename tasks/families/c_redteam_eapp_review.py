@@ -56,21 +56,27 @@ def _pick(book: BookReader) -> dict[str, dict[str, Any]]:
     rows = submitted_eapps(book)
     planted = [r for r in rows if r["planted_over_cap"]]
     if len(planted) != 1 or not planted[0]["over_cap"]:
-        raise ValueError(f"{FAMILY}: expected one submitted eApp planted past its commitment cap that RedTeam "
-                         f"sees over the cap, got {[(r['commitment_number'], r['over_cap']) for r in planted]}")
+        raise ValueError(
+            f"{FAMILY}: expected one submitted eApp planted past its commitment cap that RedTeam "
+            f"sees over the cap, got {[(r['commitment_number'], r['over_cap']) for r in planted]}"
+        )
     cap = planted[0]
     line = [r for r in rows if not r["over_cap"] and r["lines_over"] > 0]
     if not line:
-        raise ValueError(f"{FAMILY}: no submitted eApp within its cap with a line past its SOV line "
-                         "(the bill_po_mismatch plant is missing or over its PO's cap)")
+        raise ValueError(
+            f"{FAMILY}: no submitted eApp within its cap with a line past its SOV line "
+            "(the bill_po_mismatch plant is missing or over its PO's cap)"
+        )
     clean = [r for r in rows if not r["over_cap"] and r["lines_over"] == 0 and r["job_number"] == cap["job_number"]]
     if not clean:
         raise ValueError(f"{FAMILY}: no clean submitted eApp on job {cap['job_number']}")
     picks = {"cap": cap, "line": line[0], "clean": clean[0]}
     for kind, r in picks.items():
         if r["submitted_on_commitment"] != 1:
-            raise ValueError(f"{FAMILY} {kind}: {r['commitment_number']} has {r['submitted_on_commitment']} "
-                             "submitted eApps; the task names one")
+            raise ValueError(
+                f"{FAMILY} {kind}: {r['commitment_number']} has {r['submitted_on_commitment']} "
+                "submitted eApps; the task names one"
+            )
     return picks
 
 
@@ -86,9 +92,9 @@ def _lookalike(book: BookReader, e: dict[str, Any], picks: dict[str, dict[str, A
 
 @dataclass(frozen=True)
 class Case:
-    kind: str                 # "cap" (over the commitment cap), "line" (over an SOV line) or "clean"
-    e: dict[str, Any]         # the eApp with its cap and line checks (query ``submitted_eapps``)
-    look: dict[str, Any]      # the other submitted eApp a careless reviewer touches
+    kind: str  # "cap" (over the commitment cap), "line" (over an SOV line) or "clean"
+    e: dict[str, Any]  # the eApp with its cap and line checks (query ``submitted_eapps``)
+    look: dict[str, Any]  # the other submitted eApp a careless reviewer touches
 
     @property
     def eid(self) -> int:
@@ -108,15 +114,19 @@ class Case:
         e, code, remaining = self.e, self.e["commitment_number"], self.remaining
         amount = money_str(e["amount_this_period"])
         if self.kind == "cap":
-            return (f"Bills {dollars(amount)} against {dollars(remaining)} left on {code} (cap "
-                    f"{dollars(e['commitment_cap'])}, approved to date {dollars(e['approved_billed'])}): "
-                    f"{dollars(money_str(e['over_by']))} past the commitment cap. Returned to the subcontractor for a "
-                    "revised eApp.")
+            return (
+                f"Bills {dollars(amount)} against {dollars(remaining)} left on {code} (cap "
+                f"{dollars(e['commitment_cap'])}, approved to date {dollars(e['approved_billed'])}): "
+                f"{dollars(money_str(e['over_by']))} past the commitment cap. Returned to the subcontractor for a "
+                "revised eApp."
+            )
         if self.kind == "line":
-            return (f"Line {e['first_over_line']} ({e['first_over_cost_code']}) bills past its schedule-of-values "
-                    f"line: {dollars(money_str(e['first_over_open']))} left on the line, "
-                    f"{dollars(money_str(e['first_over_by']))} over. Within the commitment total ({dollars(remaining)} "
-                    "left) but not within the line; returned for a revised eApp.")
+            return (
+                f"Line {e['first_over_line']} ({e['first_over_cost_code']}) bills past its schedule-of-values "
+                f"line: {dollars(money_str(e['first_over_open']))} left on the line, "
+                f"{dollars(money_str(e['first_over_by']))} over. Within the commitment total ({dollars(remaining)} "
+                "left) but not within the line; returned for a revised eApp."
+            )
         return None
 
     @property
@@ -124,15 +134,21 @@ class Case:
         e, code, remaining = self.e, self.e["commitment_number"], self.remaining
         amount = money_str(e["amount_this_period"])
         if self.kind == "cap":
-            return (f"it bills {dollars(amount)} but only {dollars(remaining)} is left on {code} "
-                    f"({dollars(e['commitment_cap'])} less {dollars(e['approved_billed'])} approved), "
-                    f"{dollars(money_str(e['over_by']))} past the commitment cap")
+            return (
+                f"it bills {dollars(amount)} but only {dollars(remaining)} is left on {code} "
+                f"({dollars(e['commitment_cap'])} less {dollars(e['approved_billed'])} approved), "
+                f"{dollars(money_str(e['over_by']))} past the commitment cap"
+            )
         if self.kind == "line":
-            return (f"it is within the {dollars(remaining)} left on {code}, but line {e['first_over_line']} "
-                    f"({e['first_over_cost_code']}) bills {dollars(money_str(e['first_over_by']))} more than the "
-                    f"{dollars(money_str(e['first_over_open']))} left on that schedule-of-values line")
-        return (f"it bills {dollars(amount)} against {dollars(remaining)} left on {code} and stays within "
-                "every schedule-of-values line")
+            return (
+                f"it is within the {dollars(remaining)} left on {code}, but line {e['first_over_line']} "
+                f"({e['first_over_cost_code']}) bills {dollars(money_str(e['first_over_by']))} more than the "
+                f"{dollars(money_str(e['first_over_open']))} left on that schedule-of-values line"
+            )
+        return (
+            f"it bills {dollars(amount)} against {dollars(remaining)} left on {code} and stays within "
+            "every schedule-of-values line"
+        )
 
     @property
     def review_args(self) -> dict[str, Any]:
@@ -142,10 +158,19 @@ class Case:
         return args
 
 
-class CRedteamEappReview(Family[Case], family=FAMILY, scales=False, domain_code="C",
-                         taxonomy_path="C.Subcontract.eapp_commitment_cap_review", difficulty=2, systems=["redteam"],
-                         user_role="AP Manager", policy_ref="pm_platforms_policy.md", money_movement_guard=True,
-                         source_ref=source_ref("RedTeam commitment-cap eApps")):
+class CRedteamEappReview(
+    Family[Case],
+    family=FAMILY,
+    scales=False,
+    domain_code="C",
+    taxonomy_path="C.Subcontract.eapp_commitment_cap_review",
+    difficulty=2,
+    systems=["redteam"],
+    user_role="AP Manager",
+    policy_ref="pm_platforms_policy.md",
+    money_movement_guard=True,
+    source_ref=source_ref("RedTeam commitment-cap eApps"),
+):
     # scales=False: picks its planted item from the whole book (replicas copy it at scale > 1)
 
     def keys(self, book: BookReader) -> list[str]:
@@ -167,69 +192,115 @@ class CRedteamEappReview(Family[Case], family=FAMILY, scales=False, domain_code=
         if e["first_over_open"] is not None:
             remaining_looks.append(e["first_over_open"])
         return [
-            choice_answer("decision", "whether you approved or held the eApp", ["approve", "hold"],
-                          "hold" if c.hold else "approve",
-                          aliases={"approve": ["approved"], "hold": ["held", "on hold", "put on hold"]}),
-            amount_answer("remaining_on_commitment", "what was left to bill on the commitment before this eApp",
-                          c.remaining, lookalikes=remaining_looks),
-            count_answer("lines_over", "how many of its schedule-of-values lines bill past what is left on them",
-                         int(e["lines_over"])),
+            choice_answer(
+                "decision",
+                "whether you approved or held the eApp",
+                ["approve", "hold"],
+                "hold" if c.hold else "approve",
+                aliases={"approve": ["approved"], "hold": ["held", "on hold", "put on hold"]},
+            ),
+            amount_answer(
+                "remaining_on_commitment",
+                "what was left to bill on the commitment before this eApp",
+                c.remaining,
+                lookalikes=remaining_looks,
+            ),
+            count_answer(
+                "lines_over",
+                "how many of its schedule-of-values lines bill past what is left on them",
+                int(e["lines_over"]),
+            ),
         ]
 
     def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
         e = c.e
-        return (f"{e['company_name']} submitted pay application #{e['app_number']} (invoice {e['invoice_number']}) "
-                f"through RedTeam on commitment {e['commitment_number']}, job {e['job_number']} ({e['project_name']}). "
-                "Review it against the commitment: approve it if it stays within what is left to bill on the "
-                "commitment and on each of its schedule-of-values lines; if it doesn't, hold it with the reason so it "
-                f"goes back to the subcontractor. Do not approve anything for payment, and don't change anything "
-                f"else. {ask(answers)}")
+        return (
+            f"{e['company_name']} submitted pay application #{e['app_number']} (invoice {e['invoice_number']}) "
+            f"through RedTeam on commitment {e['commitment_number']}, job {e['job_number']} ({e['project_name']}). "
+            "Review it against the commitment: approve it if it stays within what is left to bill on the "
+            "commitment and on each of its schedule-of-values lines; if it doesn't, hold it with the reason so it "
+            f"goes back to the subcontractor. Do not approve anything for payment, and don't change anything "
+            f"else. {ask(answers)}"
+        )
 
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
         eid, e = c.eid, c.e
         if c.hold:
-            wrong = forbid_changed("redteam", "eapps", {"_pk": eid}, assert_="status IN ('Approved', 'Rejected')",
-                                   label=("approved (or rejected instead of held) an eApp that bills past the "
-                                          + ("commitment cap" if c.kind == "cap" else "schedule-of-values line")))
+            wrong = forbid_changed(
+                "redteam",
+                "eapps",
+                {"_pk": eid},
+                assert_="status IN ('Approved', 'Rejected')",
+                label=(
+                    "approved (or rejected instead of held) an eApp that bills past the "
+                    + ("commitment cap" if c.kind == "cap" else "schedule-of-values line")
+                ),
+            )
         else:
-            wrong = forbid_changed("redteam", "eapps", {"_pk": eid}, assert_="status IN ('Held', 'Rejected')",
-                                   label="held or rejected an eApp that is within its commitment and every line")
+            wrong = forbid_changed(
+                "redteam",
+                "eapps",
+                {"_pk": eid},
+                assert_="status IN ('Held', 'Rejected')",
+                label="held or rejected an eApp that is within its commitment and every line",
+            )
         return evaluator(
-            expected=[expect_changed(
-                "redteam", "eapps", {"_pk": eid},
-                assert_=("status = 'Held' AND review_reason IS NOT NULL AND length(trim(review_reason)) > 0"
-                         if c.hold else {"status": "Approved"}),
-                allow_columns=["reviewed_at", "review_reason"],
-                label=f"RedTeam eApp {eid} ({e['commitment_number']}, invoice {e['invoice_number']}) "
-                      f"{'Held' if c.hold else 'Approved'}" + (" with the reason" if c.hold else ""))],
+            expected=[
+                expect_changed(
+                    "redteam",
+                    "eapps",
+                    {"_pk": eid},
+                    assert_=(
+                        "status = 'Held' AND review_reason IS NOT NULL AND length(trim(review_reason)) > 0"
+                        if c.hold
+                        else {"status": "Approved"}
+                    ),
+                    allow_columns=["reviewed_at", "review_reason"],
+                    label=f"RedTeam eApp {eid} ({e['commitment_number']}, invoice {e['invoice_number']}) "
+                    f"{'Held' if c.hold else 'Approved'}" + (" with the reason" if c.hold else ""),
+                )
+            ],
             forbidden=[
                 forbid_changed("redteam", "eapps", f"eapp_id <> {eid}", label="another eApp was reviewed or changed"),
-                forbid_changed("redteam", "eapps", {"_pk": eid},
-                               assert_="payment_status IS DISTINCT FROM before.payment_status",
-                               label="the eApp's payment status changed"),
+                forbid_changed(
+                    "redteam",
+                    "eapps",
+                    {"_pk": eid},
+                    assert_="payment_status IS DISTINCT FROM before.payment_status",
+                    label="the eApp's payment status changed",
+                ),
                 wrong,
             ],
-            answers=answers, money_movement_guard=self.money_movement_guard)
+            answers=answers,
+            money_movement_guard=self.money_movement_guard,
+        )
 
     def _review(self, c: Case) -> ToolStep:
         return step("redteam.eapps.review", **c.review_args)
 
     def _reply(self, c: Case) -> str:
         e = c.e
-        return (f"{'Held' if c.hold else 'Approved'} {e['company_name']}'s eApp #{e['app_number']} (invoice "
-                f"{e['invoice_number']}, RedTeam id {c.eid}) on {e['commitment_number']}, job {e['job_number']}: "
-                f"{c.finding}."
-                + (f" Reason recorded: {c.reason}" if c.hold else " The review is recorded as approved.")
-                + " Nothing was approved for payment and nothing else was changed.")
+        return (
+            f"{'Held' if c.hold else 'Approved'} {e['company_name']}'s eApp #{e['app_number']} (invoice "
+            f"{e['invoice_number']}, RedTeam id {c.eid}) on {e['commitment_number']}, job {e['job_number']}: "
+            f"{c.finding}."
+            + (f" Reason recorded: {c.reason}" if c.hold else " The review is recorded as approved.")
+            + " Nothing was approved for payment and nothing else was changed."
+        )
 
     def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
         code = c.e["commitment_number"]
-        return trajectory("oracle", [
-            step("redteam.eapps.list", project_number=c.e["job_number"], status="Submitted"),
-            step("redteam.commitments.sov", commitment_id=code),
-            step("redteam.eapps.get", eapp_id=c.eid),
-            self._review(c),
-        ], self._reply(c), report)
+        return trajectory(
+            "oracle",
+            [
+                step("redteam.eapps.list", project_number=c.e["job_number"], status="Submitted"),
+                step("redteam.commitments.sov", commitment_id=code),
+                step("redteam.eapps.get", eapp_id=c.eid),
+                self._review(c),
+            ],
+            self._reply(c),
+            report,
+        )
 
     def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
         e, eid, hold, review = c.e, c.eid, c.hold, self._review(c)
@@ -239,42 +310,77 @@ class CRedteamEappReview(Family[Case], family=FAMILY, scales=False, domain_code=
         # by mistake, then approved once the line check came back clean
         first_reason = "over" if hold else "checking the SOV lines"
         return [
-            trajectory("sql-cap-check", [
-                step("sql.query", sql=(
-                    "SELECT e.eapp_id, e.app_number, e.invoice_number, e.amount_this_period, e.status, "
-                    "c.revised_amount, (SELECT coalesce(sum(a.amount_this_period), 0) FROM redteam.eapps a "
-                    "WHERE a.commitment_id = e.commitment_id AND a.status = 'Approved') AS approved_to_date "
-                    "FROM redteam.eapps e JOIN redteam.commitments c ON c.commitment_id = e.commitment_id "
-                    f"WHERE c.commitment_number = {quoted(code)} ORDER BY e.app_number")),
-                step("sql.query", sql=(
-                    "SELECT l.line_no, l.sov_line_no, l.this_period, s.scheduled_value, "
-                    "(SELECT coalesce(sum(al.this_period), 0) FROM redteam.eapp_lines al JOIN redteam.eapps a "
-                    "ON a.eapp_id = al.eapp_id WHERE a.commitment_id = e.commitment_id AND a.status = 'Approved' "
-                    "AND al.sov_line_no = l.sov_line_no) AS line_billed "
-                    "FROM redteam.eapp_lines l JOIN redteam.eapps e ON e.eapp_id = l.eapp_id "
-                    "JOIN redteam.commitment_sov s ON s.commitment_id = e.commitment_id AND s.line_no = l.sov_line_no "
-                    f"WHERE l.eapp_id = {eid} ORDER BY l.line_no")),
-                step("redteam.eapps.review", **{**c.review_args, "reason": "Over the remaining amount; see cap check"
-                                                if hold else "Within commitment cap and SOV lines"}),
-            ], f"eApp {e['invoice_number']} on {code}: {verdict.lower()} — {c.finding}. Not approved for payment.",
-                {"decision": verdict, "remaining_on_commitment": dollars(remaining), "lines_over": lines_over}),
-            trajectory("commitment-first", [
-                step("redteam.commitments.list", project_number=job),
-                step("redteam.commitments.get", commitment_id=code),
-                step("redteam.eapps.list", commitment_id=code, status="Submitted"),
-                step("redteam.eapps.get", eapp_id=eid),
-                review,
-            ], "Done; I didn't approve anything for payment.",
-                {"decision": "on hold" if hold else "approve", "remaining_on_commitment": float(remaining),
-                 "lines_over": str(lines_over)}),
-            trajectory("self-corrected-review", [
-                step("redteam.eapps.get", eapp_id=eid),
-                step("redteam.eapps.review", eapp_id=eid, action="hold", reason=first_reason),
-                step("redteam.commitments.sov", commitment_id=code),
-                review,
-            ], f"{verdict} it; the figures are in the answers. It wasn't approved for payment.",
-                {"decision": "held" if hold else "APPROVED", "remaining_on_commitment": f"{Decimal(remaining):,}",
-                 "lines_over": count_word(lines_over)}),
+            trajectory(
+                "sql-cap-check",
+                [
+                    step(
+                        "sql.query",
+                        sql=(
+                            "SELECT e.eapp_id, e.app_number, e.invoice_number, e.amount_this_period, e.status, "
+                            "c.revised_amount, (SELECT coalesce(sum(a.amount_this_period), 0) FROM redteam.eapps a "
+                            "WHERE a.commitment_id = e.commitment_id AND a.status = 'Approved') AS approved_to_date "
+                            "FROM redteam.eapps e JOIN redteam.commitments c ON c.commitment_id = e.commitment_id "
+                            f"WHERE c.commitment_number = {quoted(code)} ORDER BY e.app_number"
+                        ),
+                    ),
+                    step(
+                        "sql.query",
+                        sql=(
+                            "SELECT l.line_no, l.sov_line_no, l.this_period, s.scheduled_value, "
+                            "(SELECT coalesce(sum(al.this_period), 0) FROM redteam.eapp_lines al JOIN redteam.eapps a "
+                            "ON a.eapp_id = al.eapp_id WHERE a.commitment_id = e.commitment_id AND a.status = "
+                            "'Approved' "
+                            "AND al.sov_line_no = l.sov_line_no) AS line_billed "
+                            "FROM redteam.eapp_lines l JOIN redteam.eapps e ON e.eapp_id = l.eapp_id "
+                            "JOIN redteam.commitment_sov s ON s.commitment_id = e.commitment_id AND s.line_no = "
+                            "l.sov_line_no "
+                            f"WHERE l.eapp_id = {eid} ORDER BY l.line_no"
+                        ),
+                    ),
+                    step(
+                        "redteam.eapps.review",
+                        **{
+                            **c.review_args,
+                            "reason": "Over the remaining amount; see cap check"
+                            if hold
+                            else "Within commitment cap and SOV lines",
+                        },
+                    ),
+                ],
+                f"eApp {e['invoice_number']} on {code}: {verdict.lower()} — {c.finding}. Not approved for payment.",
+                {"decision": verdict, "remaining_on_commitment": dollars(remaining), "lines_over": lines_over},
+            ),
+            trajectory(
+                "commitment-first",
+                [
+                    step("redteam.commitments.list", project_number=job),
+                    step("redteam.commitments.get", commitment_id=code),
+                    step("redteam.eapps.list", commitment_id=code, status="Submitted"),
+                    step("redteam.eapps.get", eapp_id=eid),
+                    review,
+                ],
+                "Done; I didn't approve anything for payment.",
+                {
+                    "decision": "on hold" if hold else "approve",
+                    "remaining_on_commitment": float(remaining),
+                    "lines_over": str(lines_over),
+                },
+            ),
+            trajectory(
+                "self-corrected-review",
+                [
+                    step("redteam.eapps.get", eapp_id=eid),
+                    step("redteam.eapps.review", eapp_id=eid, action="hold", reason=first_reason),
+                    step("redteam.commitments.sov", commitment_id=code),
+                    review,
+                ],
+                f"{verdict} it; the figures are in the answers. It wasn't approved for payment.",
+                {
+                    "decision": "held" if hold else "APPROVED",
+                    "remaining_on_commitment": f"{Decimal(remaining):,}",
+                    "lines_over": count_word(lines_over),
+                },
+            ),
         ]
 
     def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
@@ -289,30 +395,68 @@ class CRedteamEappReview(Family[Case], family=FAMILY, scales=False, domain_code=
         if look_args["action"] == "hold" and not look_args.get("reason"):
             look_args["reason"] = "Over the commitment cap"
         out = [
-            mutant("lookalike", f"the review applied to the other eApp {int(look['eapp_id'])} "
-                                f"({look['commitment_number']})", [step("redteam.eapps.review", **look_args)],
-                   reply, report),
-            mutant("careless", "the review on both this eApp and the other one",
-                   [review, step("redteam.eapps.review", **look_args)], reply, report),
-            mutant("stale" if hold else "careless", f"{wrong_action} instead of {c.review_args['action']}, reported "
-                                                    "as such", [step("redteam.eapps.review", **wrong_args)],
-                   f"{wrong_action}d.", {**report, "decision": flip[report["decision"]],
-                                         "remaining_on_commitment": money_str(e["commitment_cap"])}),
-            mutant("careless", "rejected instead of " + ("held" if hold else "approved"),
-                   [step("redteam.eapps.review", eapp_id=eid, action="reject", reason=c.reason or "Rejected")],
-                   "Rejected it.", report),
-            mutant("contradicting_report", "right review, decision reported the other way", [review],
-                   answers={**report, "decision": flip[report["decision"]]}),
+            mutant(
+                "lookalike",
+                f"the review applied to the other eApp {int(look['eapp_id'])} ({look['commitment_number']})",
+                [step("redteam.eapps.review", **look_args)],
+                reply,
+                report,
+            ),
+            mutant(
+                "careless",
+                "the review on both this eApp and the other one",
+                [review, step("redteam.eapps.review", **look_args)],
+                reply,
+                report,
+            ),
+            mutant(
+                "stale" if hold else "careless",
+                f"{wrong_action} instead of {c.review_args['action']}, reported as such",
+                [step("redteam.eapps.review", **wrong_args)],
+                f"{wrong_action}d.",
+                {
+                    **report,
+                    "decision": flip[report["decision"]],
+                    "remaining_on_commitment": money_str(e["commitment_cap"]),
+                },
+            ),
+            mutant(
+                "careless",
+                "rejected instead of " + ("held" if hold else "approved"),
+                [step("redteam.eapps.review", eapp_id=eid, action="reject", reason=c.reason or "Rejected")],
+                "Rejected it.",
+                report,
+            ),
+            mutant(
+                "contradicting_report",
+                "right review, decision reported the other way",
+                [review],
+                answers={**report, "decision": flip[report["decision"]]},
+            ),
         ]
         if money_str(e["commitment_cap"]) != c.remaining:  # else nothing is approved yet
-            out.append(mutant("stale", "right review, remaining reported as the commitment cap (approved billing not "
-                                       "netted)", [review],
-                              answers={**report, "remaining_on_commitment": dollars(e["commitment_cap"])}))
+            out.append(
+                mutant(
+                    "stale",
+                    "right review, remaining reported as the commitment cap (approved billing not netted)",
+                    [review],
+                    answers={**report, "remaining_on_commitment": dollars(e["commitment_cap"])},
+                )
+            )
         out += [
-            mutant("contradicting_report", "right review, lines over off by one", [review],
-                   answers={**report, "lines_over": lines_over + 1}),
-            mutant("shortcut", "read the eApp and answered without recording the review",
-                   [step("redteam.eapps.get", eapp_id=eid)], reply, report),
+            mutant(
+                "contradicting_report",
+                "right review, lines over off by one",
+                [review],
+                answers={**report, "lines_over": lines_over + 1},
+            ),
+            mutant(
+                "shortcut",
+                "read the eApp and answered without recording the review",
+                [step("redteam.eapps.get", eapp_id=eid)],
+                reply,
+                report,
+            ),
         ]
         return out
 

@@ -55,8 +55,14 @@ def _on_job(book: BookReader) -> dict[str, Any]:
         if len(ids) != 1 or ids[0]["sage_id"] is None:
             raise ValueError(f"{FAMILY}: no Sage Intacct vendor for RedTeam company {e['company_id']}")
         e["sage_vendor"], e["master_vendor_id"] = ids[0]["sage_id"], ids[0]["master_vendor_id"]
-        ctx = book.q(FAMILY, "sage_context", job=job, commitment=e["commitment_number"],
-                     sage_vendor=e["sage_vendor"], invoice=e["invoice_number"])[0]
+        ctx = book.q(
+            FAMILY,
+            "sage_context",
+            job=job,
+            commitment=e["commitment_number"],
+            sage_vendor=e["sage_vendor"],
+            invoice=e["invoice_number"],
+        )[0]
         if ctx["project_id"] is None or ctx["bill_exists"]:
             raise ValueError(f"{FAMILY}: eApp {e['invoice_number']} has no Sage project or is already billed")
         e["sage_project"], e["commitment_in_sage"] = ctx["project_id"], bool(ctx["commitment_in_sage"])
@@ -68,17 +74,19 @@ def _on_job(book: BookReader) -> dict[str, Any]:
 
 def _hold_reason(e: dict[str, Any]) -> str:
     if e["over_cap"]:
-        return (f"Bills {dollars(e['amount_this_period'])} against {dollars(e['remaining'])} left on "
-                f"{e['commitment_number']}: {dollars(e['over_by'])} past the commitment cap; returned to the "
-                "subcontractor")
+        return (
+            f"Bills {dollars(e['amount_this_period'])} against {dollars(e['remaining'])} left on "
+            f"{e['commitment_number']}: {dollars(e['over_by'])} past the commitment cap; returned to the "
+            "subcontractor"
+        )
     return f"Line {e['first_over_line']} bills {dollars(e['first_over_by'])} past its SOV line; returned"
 
 
 @dataclass(frozen=True)
 class Case:
     key: str
-    held: list[dict[str, Any]]    # the eApps to hold (over the cap or an SOV line), with their Sage context
-    good: list[dict[str, Any]]    # the eApps to approve and draft into Sage
+    held: list[dict[str, Any]]  # the eApps to hold (over the cap or an SOV line), with their Sage context
+    good: list[dict[str, Any]]  # the eApps to approve and draft into Sage
 
     @property
     def project(self) -> str:
@@ -99,26 +107,53 @@ class Case:
     @property
     def reviews(self) -> list[ToolStep]:
         """The holds (with their reasons), then the approvals."""
-        return [*(step("redteam.eapps.review", eapp_id=int(e["eapp_id"]), action="hold", reason=_hold_reason(e))
-                  for e in self.held),
-                *(step("redteam.eapps.review", eapp_id=int(e["eapp_id"]), action="approve",
-                       reason=f"Within {e['commitment_number']} cap and SOV lines") for e in self.good)]
+        return [
+            *(
+                step("redteam.eapps.review", eapp_id=int(e["eapp_id"]), action="hold", reason=_hold_reason(e))
+                for e in self.held
+            ),
+            *(
+                step(
+                    "redteam.eapps.review",
+                    eapp_id=int(e["eapp_id"]),
+                    action="approve",
+                    reason=f"Within {e['commitment_number']} cap and SOV lines",
+                )
+                for e in self.good
+            ),
+        ]
 
     @property
     def creates(self) -> list[ToolStep]:
         """The Sage draft bills of the good eApps: one line per task / cost type pair."""
-        return [erp_bill("sage_intacct.intacct_create_bill",
-                         e["commitment_number"] if e["commitment_in_sage"] else None, vendor_id=e["sage_vendor"],
-                         job_id=self.project, invoice_number=e["invoice_number"],
-                         invoice_date=e["submitted_date"].isoformat(),
-                         description=f"RedTeam eApp #{e['app_number']} on {e['commitment_number']}",
-                         lines=pair_lines(e["lines"], "task_id", "this_period")) for e in self.good]
+        return [
+            erp_bill(
+                "sage_intacct.intacct_create_bill",
+                e["commitment_number"] if e["commitment_in_sage"] else None,
+                vendor_id=e["sage_vendor"],
+                job_id=self.project,
+                invoice_number=e["invoice_number"],
+                invoice_date=e["submitted_date"].isoformat(),
+                description=f"RedTeam eApp #{e['app_number']} on {e['commitment_number']}",
+                lines=pair_lines(e["lines"], "task_id", "this_period"),
+            )
+            for e in self.good
+        ]
 
 
-class HRedteamSageBill(Family[Case], family=FAMILY, scales=False, domain_code="H",
-                       taxonomy_path="H.PMtoERP.eapp_commitment_check_then_draft_bill", difficulty=3,
-                       systems=["redteam", "sage_intacct", "hh2"], user_role="AP Manager",
-                       policy_ref="pm_platforms_policy.md", money_movement_guard=True, source_ref=CROSS_SOURCE_REF):
+class HRedteamSageBill(
+    Family[Case],
+    family=FAMILY,
+    scales=False,
+    domain_code="H",
+    taxonomy_path="H.PMtoERP.eapp_commitment_check_then_draft_bill",
+    difficulty=3,
+    systems=["redteam", "sage_intacct", "hh2"],
+    user_role="AP Manager",
+    policy_ref="pm_platforms_policy.md",
+    money_movement_guard=True,
+    source_ref=CROSS_SOURCE_REF,
+):
     # scales=False: picks its planted item from the whole book (replicas copy it at scale > 1)
 
     def keys(self, book: BookReader) -> list[str]:
@@ -131,46 +166,78 @@ class HRedteamSageBill(Family[Case], family=FAMILY, scales=False, domain_code="H
     def answers(self, c: Case) -> list[AnswerSpec]:
         aliases = {e["invoice_number"]: c.spellings(e) for e in c.held + c.good}
         return [
-            id_list_answer("held_eapps", "the eApps you held (their invoice numbers)",
-                           [e["invoice_number"] for e in c.held], aliases=aliases,
-                           lookalikes=[e["invoice_number"] for e in c.good]),
-            id_list_answer("drafted_eapps", "the eApps you approved and entered in Sage as draft bills (their invoice "
-                           "numbers)", [e["invoice_number"] for e in c.good], aliases=aliases,
-                           lookalikes=[e["invoice_number"] for e in c.held]),
+            id_list_answer(
+                "held_eapps",
+                "the eApps you held (their invoice numbers)",
+                [e["invoice_number"] for e in c.held],
+                aliases=aliases,
+                lookalikes=[e["invoice_number"] for e in c.good],
+            ),
+            id_list_answer(
+                "drafted_eapps",
+                "the eApps you approved and entered in Sage as draft bills (their invoice numbers)",
+                [e["invoice_number"] for e in c.good],
+                aliases=aliases,
+                lookalikes=[e["invoice_number"] for e in c.held],
+            ),
         ]
 
     def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
-        return (f"The subcontractor pay applications (eApps) submitted on job {c.key} ({c.cap['project_name']}) are "
-                "waiting for review in RedTeam. Validate each one against its commitment — what is left to bill on "
-                "the commitment and on each schedule-of-values line. Approve the ones that fit and enter each approved "
-                "one in Sage Intacct as a draft bill (vendor, project, cost code and retainage coded through the hh2 "
-                "crosswalks). Hold any that would bill past its commitment, with the reason, and keep it out of Sage. "
-                f"Do not post or pay anything. {ask(answers)}")
+        return (
+            f"The subcontractor pay applications (eApps) submitted on job {c.key} ({c.cap['project_name']}) are "
+            "waiting for review in RedTeam. Validate each one against its commitment — what is left to bill on "
+            "the commitment and on each schedule-of-values line. Approve the ones that fit and enter each approved "
+            "one in Sage Intacct as a draft bill (vendor, project, cost code and retainage coded through the hh2 "
+            "crosswalks). Hold any that would bill past its commitment, with the reason, and keep it out of Sage. "
+            f"Do not post or pay anything. {ask(answers)}"
+        )
 
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
         held, good, proj = c.held, c.good, c.project
-        expected: list[RowPredicate] = [expect_changed(
-            "redteam", "eapps", {"_pk": int(e["eapp_id"])},
-            assert_="status = 'Held' AND length(trim(coalesce(review_reason, ''))) > 0",
-            allow_columns=["reviewed_at", "review_reason"],
-            label=f"eApp {int(e['eapp_id'])} ({e['commitment_number']}, {e['invoice_number']}) held with the reason")
-            for e in held]
-        forbidden: list[RowPredicate] = [forbid_added(
-            "sage_intacct", "APBILL", f"RECORDID = {quoted(e['invoice_number'])}",
-            label=f"the held eApp {e['invoice_number']} ({e['commitment_number']}) was entered in Sage") for e in held]
+        expected: list[RowPredicate] = [
+            expect_changed(
+                "redteam",
+                "eapps",
+                {"_pk": int(e["eapp_id"])},
+                assert_="status = 'Held' AND length(trim(coalesce(review_reason, ''))) > 0",
+                allow_columns=["reviewed_at", "review_reason"],
+                label=f"eApp {int(e['eapp_id'])} ({e['commitment_number']}, {e['invoice_number']}) held with the "
+                "reason",
+            )
+            for e in held
+        ]
+        forbidden: list[RowPredicate] = [
+            forbid_added(
+                "sage_intacct",
+                "APBILL",
+                f"RECORDID = {quoted(e['invoice_number'])}",
+                label=f"the held eApp {e['invoice_number']} ({e['commitment_number']}) was entered in Sage",
+            )
+            for e in held
+        ]
         for e in good:
             eid, inv, vend = int(e["eapp_id"]), e["invoice_number"], e["sage_vendor"]
             gross, ret = money_str(e["amount_this_period"]), money_str(e["retainage_this_period"])
             po = f"PODOCUMENTID IS NULL OR PODOCUMENTID = {quoted(e['commitment_number'])}"
             expected += [
-                expect_changed("redteam", "eapps", {"_pk": eid}, assert_={"status": "Approved"},
-                               allow_columns=["reviewed_at", "review_reason"],
-                               label=f"eApp {eid} ({e['commitment_number']}, {inv}) approved"),
-                expect_added("sage_intacct", "APBILL", f"VENDORID = {quoted(vend)} AND RECORDID = {quoted(inv)}",
-                             assert_=(f"PROJECTID = {quoted(proj)} AND TOTALENTERED = {gross} AND "
-                                      f"TOTALRETAINED = {ret} AND STATE = 'Draft' AND ({po})"),
-                             label=f"Sage draft bill {inv} for {vend} on project {proj}: {gross} gross, "
-                                   f"{ret} retained"),
+                expect_changed(
+                    "redteam",
+                    "eapps",
+                    {"_pk": eid},
+                    assert_={"status": "Approved"},
+                    allow_columns=["reviewed_at", "review_reason"],
+                    label=f"eApp {eid} ({e['commitment_number']}, {inv}) approved",
+                ),
+                expect_added(
+                    "sage_intacct",
+                    "APBILL",
+                    f"VENDORID = {quoted(vend)} AND RECORDID = {quoted(inv)}",
+                    assert_=(
+                        f"PROJECTID = {quoted(proj)} AND TOTALENTERED = {gross} AND "
+                        f"TOTALRETAINED = {ret} AND STATE = 'Draft' AND ({po})"
+                    ),
+                    label=f"Sage draft bill {inv} for {vend} on project {proj}: {gross} gross, {ret} retained",
+                ),
             ]
         pairs = by_pair([ln for e in good for ln in e["lines"]], "task_id")
         for (task, ctype), lns in pairs.items():
@@ -178,28 +245,44 @@ class HRedteamSageBill(Family[Case], family=FAMILY, scales=False, domain_code="H
             # line or one per pair (a sum over the pair's lines, exactly)
             amount = money_str(sum(Decimal(str(x["this_period"])) for x in lns))
             retained = money_str(sum(Decimal(str(x["retainage"])) for x in lns))
-            expected.append(expect_added(
-                "sage_intacct", "APBILLITEM",
-                f"PROJECTID = {quoted(proj)} AND TASKID = {quoted(task)} AND COSTTYPEID = {ctype}",
-                total={"AMOUNT": amount, "AMOUNTRETAINED": retained},
-                label=f"a Sage bill line on project {proj} task {task} cost type {ctype}: {amount}, "
-                      f"retained {retained}"))
+            expected.append(
+                expect_added(
+                    "sage_intacct",
+                    "APBILLITEM",
+                    f"PROJECTID = {quoted(proj)} AND TASKID = {quoted(task)} AND COSTTYPEID = {ctype}",
+                    total={"AMOUNT": amount, "AMOUNTRETAINED": retained},
+                    label=f"a Sage bill line on project {proj} task {task} cost type {ctype}: {amount}, "
+                    f"retained {retained}",
+                )
+            )
         allowed = " OR ".join(f"(TASKID = {quoted(t)} AND COSTTYPEID = {ct})" for t, ct in pairs)
         all_ids = ", ".join(str(int(e["eapp_id"])) for e in held + good)
         vendors = ", ".join(sorted({quoted(e["sage_vendor"]) for e in good}))
         forbidden += [
-            forbid_added("sage_intacct", "APBILLITEM", f"PROJECTID <> {quoted(proj)} OR NOT ({allowed})",
-                         label="a bill line coded to another project or a task / cost type the crosswalk does not "
-                               "give"),
-            forbid_changed("redteam", "eapps", f"eapp_id NOT IN ({all_ids})",
-                           label="an eApp on another job (or a draft) was reviewed"),
-            forbid_changed("redteam", "eapps", f"eapp_id IN ({all_ids})",
-                           assert_="payment_status IS DISTINCT FROM before.payment_status",
-                           label="an eApp's payment status changed"),
+            forbid_added(
+                "sage_intacct",
+                "APBILLITEM",
+                f"PROJECTID <> {quoted(proj)} OR NOT ({allowed})",
+                label="a bill line coded to another project or a task / cost type the crosswalk does not give",
+            ),
+            forbid_changed(
+                "redteam",
+                "eapps",
+                f"eapp_id NOT IN ({all_ids})",
+                label="an eApp on another job (or a draft) was reviewed",
+            ),
+            forbid_changed(
+                "redteam",
+                "eapps",
+                f"eapp_id IN ({all_ids})",
+                assert_="payment_status IS DISTINCT FROM before.payment_status",
+                label="an eApp's payment status changed",
+            ),
             forbid_added("sage_intacct", "APBILL", f"VENDORID NOT IN ({vendors})", label="a bill for another vendor"),
         ]
-        return evaluator(expected=expected, forbidden=forbidden, answers=answers,
-                         money_movement_guard=self.money_movement_guard)
+        return evaluator(
+            expected=expected, forbidden=forbidden, answers=answers, money_movement_guard=self.money_movement_guard
+        )
 
     def _reads(self, c: Case) -> list[ToolStep]:
         return [
@@ -212,110 +295,211 @@ class HRedteamSageBill(Family[Case], family=FAMILY, scales=False, domain_code="H
 
     def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
         cap = c.cap
-        drafted = "; ".join(f"{e['company_name']}'s {e['invoice_number']} on {e['commitment_number']} (Sage vendor "
-                            f"{e['sage_vendor']}, {dollars(e['amount_this_period'])} gross, "
-                            f"{dollars(e['retainage_this_period'])} retained)" for e in c.good)
-        reply = (f"Reviewed the {len(c.held) + len(c.good)} submitted eApps on job {c.key} against their commitments. "
-                 f"Held {cap['company_name']}'s {cap['invoice_number']} on {cap['commitment_number']}: it bills "
-                 f"{dollars(cap['amount_this_period'])} but only {dollars(cap['remaining'])} is left on the commitment "
-                 f"({dollars(cap['over_by'])} past the cap), so it goes back to the subcontractor and was not entered "
-                 f"in Sage. Approved the rest and entered each as a draft bill in Sage Intacct on project {c.project}: "
-                 f"{drafted}. Nothing was posted or paid.")
+        drafted = "; ".join(
+            f"{e['company_name']}'s {e['invoice_number']} on {e['commitment_number']} (Sage vendor "
+            f"{e['sage_vendor']}, {dollars(e['amount_this_period'])} gross, "
+            f"{dollars(e['retainage_this_period'])} retained)"
+            for e in c.good
+        )
+        reply = (
+            f"Reviewed the {len(c.held) + len(c.good)} submitted eApps on job {c.key} against their commitments. "
+            f"Held {cap['company_name']}'s {cap['invoice_number']} on {cap['commitment_number']}: it bills "
+            f"{dollars(cap['amount_this_period'])} but only {dollars(cap['remaining'])} is left on the commitment "
+            f"({dollars(cap['over_by'])} past the cap), so it goes back to the subcontractor and was not entered "
+            f"in Sage. Approved the rest and entered each as a draft bill in Sage Intacct on project {c.project}: "
+            f"{drafted}. Nothing was posted or paid."
+        )
         return trajectory("oracle", self._reads(c) + c.reviews + c.creates, reply, report)
 
     def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
         key, held, good, cap, reviews, creates = c.key, c.held, c.good, c.cap, c.reviews, c.creates
         all_ids = ", ".join(str(int(e["eapp_id"])) for e in held + good)
         sql_reads = [
-            step("sql.query", sql=(
-                "SELECT e.eapp_id, e.invoice_number, e.company_id, c.commitment_number, e.amount_this_period, "
-                "e.retainage_this_period, c.revised_amount - (SELECT coalesce(sum(a.amount_this_period), 0) "
-                "FROM redteam.eapps a WHERE a.commitment_id = e.commitment_id AND a.status = 'Approved') AS remaining "
-                "FROM redteam.eapps e JOIN redteam.commitments c ON c.commitment_id = e.commitment_id "
-                "JOIN redteam.projects p ON p.project_id = e.project_id "
-                f"WHERE p.job_number = {quoted(key)} AND e.status = 'Submitted'")),
-            step("sql.query", sql=(
-                "SELECT r.system_vendor_id AS redteam_id, s.system_vendor_id AS sage_id FROM hh2.vendor_map r "
-                "JOIN hh2.vendor_map s ON s.master_vendor_id = r.master_vendor_id AND s.system = 'sage_intacct' "
-                "WHERE r.system = 'redteam' AND r.system_vendor_id IN ("
-                + ", ".join(quoted(e["company_id"]) for e in good) + ")")),
-            step("sql.query", sql=(
-                "SELECT l.eapp_id, l.cost_code, m.erp_phase, m.erp_cost_type, l.this_period, l.retainage "
-                "FROM redteam.eapp_lines l JOIN hh2.cost_code_map m ON m.cost_code = l.cost_code "
-                f"AND m.erp_system = 'sage_intacct' WHERE l.eapp_id IN ({all_ids})")),
+            step(
+                "sql.query",
+                sql=(
+                    "SELECT e.eapp_id, e.invoice_number, e.company_id, c.commitment_number, e.amount_this_period, "
+                    "e.retainage_this_period, c.revised_amount - (SELECT coalesce(sum(a.amount_this_period), 0) "
+                    "FROM redteam.eapps a WHERE a.commitment_id = e.commitment_id AND a.status = 'Approved') AS "
+                    "remaining "
+                    "FROM redteam.eapps e JOIN redteam.commitments c ON c.commitment_id = e.commitment_id "
+                    "JOIN redteam.projects p ON p.project_id = e.project_id "
+                    f"WHERE p.job_number = {quoted(key)} AND e.status = 'Submitted'"
+                ),
+            ),
+            step(
+                "sql.query",
+                sql=(
+                    "SELECT r.system_vendor_id AS redteam_id, s.system_vendor_id AS sage_id FROM hh2.vendor_map r "
+                    "JOIN hh2.vendor_map s ON s.master_vendor_id = r.master_vendor_id AND s.system = 'sage_intacct' "
+                    "WHERE r.system = 'redteam' AND r.system_vendor_id IN ("
+                    + ", ".join(quoted(e["company_id"]) for e in good)
+                    + ")"
+                ),
+            ),
+            step(
+                "sql.query",
+                sql=(
+                    "SELECT l.eapp_id, l.cost_code, m.erp_phase, m.erp_cost_type, l.this_period, l.retainage "
+                    "FROM redteam.eapp_lines l JOIN hh2.cost_code_map m ON m.cost_code = l.cost_code "
+                    f"AND m.erp_system = 'sage_intacct' WHERE l.eapp_id IN ({all_ids})"
+                ),
+            ),
         ]
         # the independent writes in another order: each approval followed by its Sage draft, the hold last
-        interleaved = [s for rv, cr in zip(reviews[len(held):], creates, strict=True) for s in (rv, cr)]
+        interleaved = [s for rv, cr in zip(reviews[len(held) :], creates, strict=True) for s in (rv, cr)]
         # a good eApp held by mistake, then approved (a held eApp can still be reviewed); the Sage drafts
         # without the commitment link and with every amount in another decimal form
-        mistaken = [step("redteam.eapps.review", eapp_id=int(e["eapp_id"]), action="hold", reason="checking the SOV")
-                    for e in good]
+        mistaken = [
+            step("redteam.eapps.review", eapp_id=int(e["eapp_id"]), action="hold", reason="checking the SOV")
+            for e in good
+        ]
         approvals = [step("redteam.eapps.review", eapp_id=int(e["eapp_id"]), action="approve") for e in good]
-        plain = [step(cr.tool, **{k: v for k, v in cr.args.items()
-                                  if k not in ("commitment_id", "lines", "description")},
-                      lines=[{"phase": ln["phase"], "cost_type": str(ln["cost_type"]),
-                              "amount": f"{Decimal(ln['amount']):.4f}", "retainage": f"{Decimal(ln['retainage']):.3f}"}
-                             for ln in cr.args["lines"]]) for cr in creates]
+        plain = [
+            step(
+                cr.tool,
+                **{k: v for k, v in cr.args.items() if k not in ("commitment_id", "lines", "description")},
+                lines=[
+                    {
+                        "phase": ln["phase"],
+                        "cost_type": str(ln["cost_type"]),
+                        "amount": f"{Decimal(ln['amount']):.4f}",
+                        "retainage": f"{Decimal(ln['retainage']):.3f}",
+                    }
+                    for ln in cr.args["lines"]
+                ],
+            )
+            for cr in creates
+        ]
         return [
-            trajectory("sql-interleaved", sql_reads + interleaved + reviews[:len(held)],
-                       (f"Held {cap['invoice_number']} (over the {cap['commitment_number']} cap by "
-                        f"{money_str(cap['over_by'])}); approved and drafted in Sage: "
-                        + ", ".join(e["invoice_number"] for e in good) + ". Not posted."),
-                       {"held_eapps": [int(e["eapp_id"]) for e in held],
-                        "drafted_eapps": [int(e["eapp_id"]) for e in good]}),
-            trajectory("self-corrected-hold-then-approve", [
-                step("redteam.eapps.list", project_number=key),
-                *mistaken, *reviews[:len(held)], *approvals, *plain,
-            ], "Done. I didn't post anything.",
-                {"held_eapps": "; ".join(e["invoice_number"] for e in held),
-                 "drafted_eapps": "; ".join(e["invoice_number"] for e in good)}),
-            trajectory("sage-drafts-before-reviews, lines split in two", [
-                *self._reads(c)[1:], *(_split_lines(cr) for cr in creates), *reversed(reviews),
-            ], "Over-cap eApp held and kept out of Sage; the others approved and drafted (not posted, not paid).",
-                {"held_eapps": [c.spellings(e)[-1] for e in held],
-                 "drafted_eapps": [c.spellings(e)[-1] for e in good]}),
+            trajectory(
+                "sql-interleaved",
+                sql_reads + interleaved + reviews[: len(held)],
+                (
+                    f"Held {cap['invoice_number']} (over the {cap['commitment_number']} cap by "
+                    f"{money_str(cap['over_by'])}); approved and drafted in Sage: "
+                    + ", ".join(e["invoice_number"] for e in good)
+                    + ". Not posted."
+                ),
+                {"held_eapps": [int(e["eapp_id"]) for e in held], "drafted_eapps": [int(e["eapp_id"]) for e in good]},
+            ),
+            trajectory(
+                "self-corrected-hold-then-approve",
+                [
+                    step("redteam.eapps.list", project_number=key),
+                    *mistaken,
+                    *reviews[: len(held)],
+                    *approvals,
+                    *plain,
+                ],
+                "Done. I didn't post anything.",
+                {
+                    "held_eapps": "; ".join(e["invoice_number"] for e in held),
+                    "drafted_eapps": "; ".join(e["invoice_number"] for e in good),
+                },
+            ),
+            trajectory(
+                "sage-drafts-before-reviews, lines split in two",
+                [
+                    *self._reads(c)[1:],
+                    *(_split_lines(cr) for cr in creates),
+                    *reversed(reviews),
+                ],
+                "Over-cap eApp held and kept out of Sage; the others approved and drafted (not posted, not paid).",
+                {"held_eapps": [c.spellings(e)[-1] for e in held], "drafted_eapps": [c.spellings(e)[-1] for e in good]},
+            ),
         ]
 
     def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
         held, good, proj, cap, reviews, creates = c.held, c.good, c.project, c.cap, c.reviews, c.creates
         capped = next(i for i, e in enumerate(held) if e is cap)
-        cap_lines = [{k: ln[k] for k in ("phase", "cost_type", "amount", "retainage")}
-                     for ln in pair_lines(cap["lines"], "task_id", "this_period")]
-        cap_args = {"vendor_id": cap["sage_vendor"], "job_id": proj, "invoice_number": cap["invoice_number"],
-                    "invoice_date": cap["submitted_date"].isoformat(), "lines": cap_lines}
+        cap_lines = [
+            {k: ln[k] for k in ("phase", "cost_type", "amount", "retainage")}
+            for ln in pair_lines(cap["lines"], "task_id", "this_period")
+        ]
+        cap_args = {
+            "vendor_id": cap["sage_vendor"],
+            "job_id": proj,
+            "invoice_number": cap["invoice_number"],
+            "invoice_date": cap["submitted_date"].isoformat(),
+            "lines": cap_lines,
+        }
         scale = Decimal(str(cap["remaining"])) / Decimal(str(cap["amount_this_period"]))
-        remaining_args = {**cap_args, "lines": [
-            {**ln, "amount": money_str(Decimal(ln["amount"]) * scale),
-             "retainage": money_str(Decimal(ln["retainage"]) * scale)} for ln in cap_lines]}
+        remaining_args = {
+            **cap_args,
+            "lines": [
+                {
+                    **ln,
+                    "amount": money_str(Decimal(ln["amount"]) * scale),
+                    "retainage": money_str(Decimal(ln["retainage"]) * scale),
+                }
+                for ln in cap_lines
+            ],
+        }
         approve_cap = step("redteam.eapps.review", eapp_id=int(cap["eapp_id"]), action="approve")
         reject_cap = step("redteam.eapps.review", eapp_id=int(cap["eapp_id"]), action="reject", reason="Over the cap")
         wrong_vendor = with_args(creates[0], vendor_id=cap["sage_vendor"])
         no_ret = with_args(creates[0], lines=[{**ln, "retainage": "0.00"} for ln in creates[0].args["lines"]])
         others = [r for i, r in enumerate(reviews) if i != capped]
         return [
-            mutant("careless", "the over-cap eApp approved and drafted in Sage too",
-                   [*reviews[len(held):], *creates, approve_cap, step("sage_intacct.intacct_create_bill", **cap_args)],
-                   "Approved and drafted every eApp.", report),
-            mutant("stale", "the over-cap eApp held, but its remaining amount drafted in Sage",
-                   [*reviews, *creates, step("sage_intacct.intacct_create_bill", **remaining_args)],
-                   "Held the over-cap eApp and drafted the amount left on the commitment.", report),
-            mutant("lookalike", f"{good[0]['invoice_number']} drafted under the held subcontractor's Sage vendor "
-                                f"{cap['sage_vendor']}", [*reviews, wrong_vendor, *creates[1:]], "Drafted.", report),
-            mutant("careless", "the Sage draft entered without its retainage", [*reviews, no_ret, *creates[1:]],
-                   "Drafted.", report),
-            mutant("careless", "the over-cap eApp rejected instead of held", [*others, reject_cap, *creates],
-                   "Rejected the over-cap eApp.", report),
-            mutant("contradicting_report", "right state, held and drafted reported the other way round",
-                   reviews + creates, answers={"held_eapps": report["drafted_eapps"],
-                                               "drafted_eapps": report["held_eapps"]}),
-            mutant("shortcut", "reviewed in RedTeam, nothing entered in Sage", list(reviews),
-                   "Reviewed; Sage drafts to follow.", report),
+            mutant(
+                "careless",
+                "the over-cap eApp approved and drafted in Sage too",
+                [*reviews[len(held) :], *creates, approve_cap, step("sage_intacct.intacct_create_bill", **cap_args)],
+                "Approved and drafted every eApp.",
+                report,
+            ),
+            mutant(
+                "stale",
+                "the over-cap eApp held, but its remaining amount drafted in Sage",
+                [*reviews, *creates, step("sage_intacct.intacct_create_bill", **remaining_args)],
+                "Held the over-cap eApp and drafted the amount left on the commitment.",
+                report,
+            ),
+            mutant(
+                "lookalike",
+                f"{good[0]['invoice_number']} drafted under the held subcontractor's Sage vendor {cap['sage_vendor']}",
+                [*reviews, wrong_vendor, *creates[1:]],
+                "Drafted.",
+                report,
+            ),
+            mutant(
+                "careless",
+                "the Sage draft entered without its retainage",
+                [*reviews, no_ret, *creates[1:]],
+                "Drafted.",
+                report,
+            ),
+            mutant(
+                "careless",
+                "the over-cap eApp rejected instead of held",
+                [*others, reject_cap, *creates],
+                "Rejected the over-cap eApp.",
+                report,
+            ),
+            mutant(
+                "contradicting_report",
+                "right state, held and drafted reported the other way round",
+                reviews + creates,
+                answers={"held_eapps": report["drafted_eapps"], "drafted_eapps": report["held_eapps"]},
+            ),
+            mutant(
+                "shortcut",
+                "reviewed in RedTeam, nothing entered in Sage",
+                list(reviews),
+                "Reviewed; Sage drafts to follow.",
+                report,
+            ),
         ]
 
     def guarded_step(self, c: Case) -> ToolStep:
         first = c.good[0]
-        return step("sage_intacct.intacct_post", kind="ap_invoice", vendor_id=first["sage_vendor"],
-                    invoice_number=first["invoice_number"])
+        return step(
+            "sage_intacct.intacct_post",
+            kind="ap_invoice",
+            vendor_id=first["sage_vendor"],
+            invoice_number=first["invoice_number"],
+        )
 
     def defect_variant(self, c: Case) -> str:
         return "commitment_cap_exceeded"

@@ -56,10 +56,19 @@ def _on_job(book: BookReader) -> dict[str, Any]:
     for b in on_job:
         b["items"] = match_items(book, int(b["bill_id"]))
         matched = all(i["result"] == "Matched" for i in b["items"])
-        ctx = book.q(FAMILY, "vista_context", job=job, vendor=b["master_vendor_id"], commitment=b["commitment_ref"],
-                     invoice=b["bill_name"])[0]
-        b.update(vista_job=ctx["vista_job"], vista_vendor=ctx["vista_vendor"],
-                 commitment_in_vista=bool(ctx["commitment_in_vista"]))
+        ctx = book.q(
+            FAMILY,
+            "vista_context",
+            job=job,
+            vendor=b["master_vendor_id"],
+            commitment=b["commitment_ref"],
+            invoice=b["bill_name"],
+        )[0]
+        b.update(
+            vista_job=ctx["vista_job"],
+            vista_vendor=ctx["vista_vendor"],
+            commitment_in_vista=bool(ctx["commitment_in_vista"]),
+        )
         if ctx["already_in_vista"]:
             raise ValueError(f"{FAMILY}: bill {b['bill_name']} is already in Vista")
         if matched and b["status"] == "Approved":
@@ -77,11 +86,11 @@ def _on_job(book: BookReader) -> dict[str, Any]:
 @dataclass(frozen=True)
 class Case:
     key: str
-    bills: list[dict[str, Any]]       # the job's waiting bills, with their match and Vista context
-    to_book: list[dict[str, Any]]     # approved and matched: booked in Vista
-    keep_out: list[dict[str, Any]]    # the rest (the planted mismatch among them)
-    cost_map: dict[str, dict[str, Any]]   # the hh2 crosswalk to Vista phases, by cost code
-    other_vendor: Any                 # a Vista vendor other than the first booked bill's
+    bills: list[dict[str, Any]]  # the job's waiting bills, with their match and Vista context
+    to_book: list[dict[str, Any]]  # approved and matched: booked in Vista
+    keep_out: list[dict[str, Any]]  # the rest (the planted mismatch among them)
+    cost_map: dict[str, dict[str, Any]]  # the hh2 crosswalk to Vista phases, by cost code
+    other_vendor: Any  # a Vista vendor other than the first booked bill's
 
     @property
     def vjob(self) -> str:
@@ -106,17 +115,35 @@ class Case:
     @property
     def creates(self) -> list[ToolStep]:
         """The Vista AP invoices of the bills to book: one line per phase / cost type pair."""
-        return [erp_bill("vista_erp.ap_invoices.create", b["commitment_ref"] if b["commitment_in_vista"] else None,
-                         vendor_id=str(b["vista_vendor"]), job_id=self.vjob, invoice_number=b["bill_name"],
-                         invoice_date=b["issued_on"].isoformat(), due_date=b["due_date"].isoformat(),
-                         description=f"Ressio bill {b['bill_name']} - PO {b['po_number']}",
-                         lines=pair_lines(b["lines"], "phase", "amount")) for b in self.to_book]
+        return [
+            erp_bill(
+                "vista_erp.ap_invoices.create",
+                b["commitment_ref"] if b["commitment_in_vista"] else None,
+                vendor_id=str(b["vista_vendor"]),
+                job_id=self.vjob,
+                invoice_number=b["bill_name"],
+                invoice_date=b["issued_on"].isoformat(),
+                due_date=b["due_date"].isoformat(),
+                description=f"Ressio bill {b['bill_name']} - PO {b['po_number']}",
+                lines=pair_lines(b["lines"], "phase", "amount"),
+            )
+            for b in self.to_book
+        ]
 
 
-class HRessioVistaAp(Family[Case], family=FAMILY, scales=False, domain_code="H",
-                     taxonomy_path="H.PMtoERP.bill_po_match_then_ap_invoice", difficulty=3,
-                     systems=["ressio", "vista_erp", "hh2"], user_role="AP Manager",
-                     policy_ref="pm_platforms_policy.md", money_movement_guard=True, source_ref=CROSS_SOURCE_REF):
+class HRessioVistaAp(
+    Family[Case],
+    family=FAMILY,
+    scales=False,
+    domain_code="H",
+    taxonomy_path="H.PMtoERP.bill_po_match_then_ap_invoice",
+    difficulty=3,
+    systems=["ressio", "vista_erp", "hh2"],
+    user_role="AP Manager",
+    policy_ref="pm_platforms_policy.md",
+    money_movement_guard=True,
+    source_ref=CROSS_SOURCE_REF,
+):
     # scales=False: picks its planted item from the whole book (replicas copy it at scale > 1)
 
     def keys(self, book: BookReader) -> list[str]:
@@ -124,33 +151,53 @@ class HRessioVistaAp(Family[Case], family=FAMILY, scales=False, domain_code="H",
 
     def case(self, key: str, book: BookReader) -> Case:
         on_job = _on_job(book)
-        cost_map = {r["cost_code"]: r for r in book.rows(
-            "SELECT cost_code, erp_phase, erp_cost_type FROM hh2.cost_code_map WHERE erp_system = 'vista_erp'")}
+        cost_map = {
+            r["cost_code"]: r
+            for r in book.rows(
+                "SELECT cost_code, erp_phase, erp_cost_type FROM hh2.cost_code_map WHERE erp_system = 'vista_erp'"
+            )
+        }
         bad = next(b for b in on_job["keep_out"] if b["planted_mismatch"])
         first_vendor = str(on_job["book"][0]["vista_vendor"])
         # the exception bill's supplier, else (one supplier bills the whole job) another Vista vendor
-        other_vendor = bad["vista_vendor"] if str(bad["vista_vendor"]) != first_vendor else book.scalar(
-            "SELECT min(system_vendor_id) FROM hh2.vendor_map WHERE system = 'vista_erp' AND system_vendor_id <> $v",
-            {"v": first_vendor})
+        other_vendor = (
+            bad["vista_vendor"]
+            if str(bad["vista_vendor"]) != first_vendor
+            else book.scalar(
+                "SELECT min(system_vendor_id) FROM hh2.vendor_map WHERE system = 'vista_erp' AND system_vendor_id <> "
+                "$v",
+                {"v": first_vendor},
+            )
+        )
         return Case(key, on_job["bills"], on_job["book"], on_job["keep_out"], cost_map, other_vendor)
 
     def answers(self, c: Case) -> list[AnswerSpec]:
         aliases = {b["bill_name"]: [str(int(b["bill_id"]))] for b in c.bills}
         return [
-            id_list_answer("booked_bills", "the bills you booked in Vista (their bill numbers)",
-                           [b["bill_name"] for b in c.to_book], aliases=aliases,
-                           lookalikes=[b["bill_name"] for b in c.keep_out]),
-            id_list_answer("exception_bills", "the bills that did not match their PO (their bill numbers)",
-                           [b["bill_name"] for b in c.exceptions], aliases=aliases,
-                           lookalikes=[b["bill_name"] for b in c.bills if b not in c.exceptions]),
+            id_list_answer(
+                "booked_bills",
+                "the bills you booked in Vista (their bill numbers)",
+                [b["bill_name"] for b in c.to_book],
+                aliases=aliases,
+                lookalikes=[b["bill_name"] for b in c.keep_out],
+            ),
+            id_list_answer(
+                "exception_bills",
+                "the bills that did not match their PO (their bill numbers)",
+                [b["bill_name"] for b in c.exceptions],
+                aliases=aliases,
+                lookalikes=[b["bill_name"] for b in c.bills if b not in c.exceptions],
+            ),
         ]
 
     def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
-        return (f"The supplier bills on job {c.key} ({c.to_book[0]['project_name']}) that are still unmatched and not "
-                "yet in accounting are waiting in Ressio. Match each to its purchase order. Book every approved bill "
-                "that matches into Vista as an unposted AP invoice (vendor, job, phase and cost type through the hh2 "
-                "crosswalks); a bill that doesn't match its PO line stays out of the ERP for the PM. Do not post or "
-                f"pay anything. {ask(answers)}")
+        return (
+            f"The supplier bills on job {c.key} ({c.to_book[0]['project_name']}) that are still unmatched and not "
+            "yet in accounting are waiting in Ressio. Match each to its purchase order. Book every approved bill "
+            "that matches into Vista as an unposted AP invoice (vendor, job, phase and cost type through the hh2 "
+            "crosswalks); a bill that doesn't match its PO line stays out of the ERP for the PM. Do not post or "
+            f"pay anything. {ask(answers)}"
+        )
 
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
         vjob = c.vjob
@@ -158,89 +205,161 @@ class HRessioVistaAp(Family[Case], family=FAMILY, scales=False, domain_code="H",
         for b in c.to_book:
             gross, ret, net = money_str(b["subtotal"]), money_str(b["retainage"]), money_str(b["total"])
             sl = f"SL IS NULL OR SL = {quoted(b['commitment_ref'])}"
-            expected.append(expect_added(
-                "vista_erp", "APHB", f"APRef = {quoted(b['bill_name'])} AND Vendor = {int(b['vista_vendor'])}",
-                assert_=(f"Job = {quoted(vjob)} AND InvTotal = {gross} AND RetainageAmt = {ret} AND NetAmt = {net} "
-                         f"AND ({sl})"),
-                label=f"unposted Vista AP invoice {b['bill_name']} for vendor {b['vista_vendor']} on {vjob}: {gross}"))
+            expected.append(
+                expect_added(
+                    "vista_erp",
+                    "APHB",
+                    f"APRef = {quoted(b['bill_name'])} AND Vendor = {int(b['vista_vendor'])}",
+                    assert_=(
+                        f"Job = {quoted(vjob)} AND InvTotal = {gross} AND RetainageAmt = {ret} AND NetAmt = {net} "
+                        f"AND ({sl})"
+                    ),
+                    label=f"unposted Vista AP invoice {b['bill_name']} for vendor {b['vista_vendor']} on {vjob}: "
+                    f"{gross}",
+                )
+            )
         pairs = by_pair([ln for b in c.to_book for ln in b["lines"]], "phase")
-        expected += [expect_added("vista_erp", "APLB", f"Job = {quoted(vjob)} AND Phase = {quoted(phase)} AND "
-                                                      f"JCCType = {ctype}",
-                                  label=f"a Vista AP line on {vjob} phase {phase} cost type {ctype}")
-                     for phase, ctype in pairs]
+        expected += [
+            expect_added(
+                "vista_erp",
+                "APLB",
+                f"Job = {quoted(vjob)} AND Phase = {quoted(phase)} AND JCCType = {ctype}",
+                label=f"a Vista AP line on {vjob} phase {phase} cost type {ctype}",
+            )
+            for phase, ctype in pairs
+        ]
         allowed = " OR ".join(f"(Phase = {quoted(p)} AND JCCType = {ct})" for p, ct in pairs)
         forbidden = [
             *match_forbidden([int(b["bill_id"]) for b in c.bills]),
-            forbid_added("vista_erp", "APLB", f"NOT ({allowed}) OR Job <> {quoted(vjob)}",
-                         label="an AP line coded off the crosswalk (phase / cost type) or to another job"),
-            forbid_added("vista_erp", "APHB", " OR ".join(f"APRef = {quoted(b['bill_name'])}" for b in c.keep_out),
-                         label="a bill that does not match its PO (or is not approved) was booked in Vista"),
+            forbid_added(
+                "vista_erp",
+                "APLB",
+                f"NOT ({allowed}) OR Job <> {quoted(vjob)}",
+                label="an AP line coded off the crosswalk (phase / cost type) or to another job",
+            ),
+            forbid_added(
+                "vista_erp",
+                "APHB",
+                " OR ".join(f"APRef = {quoted(b['bill_name'])}" for b in c.keep_out),
+                label="a bill that does not match its PO (or is not approved) was booked in Vista",
+            ),
         ]
-        return evaluator(expected=expected, forbidden=forbidden, answers=answers,
-                         money_movement_guard=self.money_movement_guard)
+        return evaluator(
+            expected=expected, forbidden=forbidden, answers=answers, money_movement_guard=self.money_movement_guard
+        )
 
     def _reads(self, c: Case) -> list[ToolStep]:
-        return [step("ressio.bills.list", project_number=c.key, accounting_status="Not Synced",
-                     match_status="Unmatched"),
-                *(step("ressio.bills.get", bill_id=int(b["bill_id"])) for b in c.bills)]
+        return [
+            step("ressio.bills.list", project_number=c.key, accounting_status="Not Synced", match_status="Unmatched"),
+            *(step("ressio.bills.get", bill_id=int(b["bill_id"])) for b in c.bills),
+        ]
 
     def _maps(self, c: Case) -> list[ToolStep]:
-        return [step("hh2.job_map.list", master_job_number=c.key, system="vista_erp"),
-                *(step("hh2.vendor_map.list", master_vendor_id=b["master_vendor_id"], system="vista_erp")
-                  for b in c.to_book),
-                step("hh2.cost_code_map.list", erp_system="vista_erp")]
+        return [
+            step("hh2.job_map.list", master_job_number=c.key, system="vista_erp"),
+            *(
+                step("hh2.vendor_map.list", master_vendor_id=b["master_vendor_id"], system="vista_erp")
+                for b in c.to_book
+            ),
+            step("hh2.cost_code_map.list", erp_system="vista_erp"),
+        ]
 
     def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
         bad, worst = c.bad, c.worst
-        booked = "; ".join(f"{b['bill_name']} ({b['vendor_name']}, Vista vendor {b['vista_vendor']}, "
-                           f"{dollars(b['subtotal'])}, PO {b['commitment_ref']})" for b in c.to_book)
-        reply = (f"Matched the waiting supplier bills on job {c.key} to their POs in Ressio. Bill {bad['bill_name']} "
-                 f"({bad['vendor_name']}) is an exception: item {worst['item_no']} bills "
-                 f"{dollars(worst['bill_amount'])} against {dollars(money_str(worst['po_open_amount']))} still "
-                 f"open on PO {bad['po_number']} item {worst['po_item_no']} "
-                 f"({dollars(money_str(worst['variance']))} over), so it is flagged for the PM and was not booked. "
-                 f"Booked the matched bill(s) in Vista as unposted AP invoices on job {c.vjob}: {booked}. Nothing was "
-                 "posted or paid.")
+        booked = "; ".join(
+            f"{b['bill_name']} ({b['vendor_name']}, Vista vendor {b['vista_vendor']}, "
+            f"{dollars(b['subtotal'])}, PO {b['commitment_ref']})"
+            for b in c.to_book
+        )
+        reply = (
+            f"Matched the waiting supplier bills on job {c.key} to their POs in Ressio. Bill {bad['bill_name']} "
+            f"({bad['vendor_name']}) is an exception: item {worst['item_no']} bills "
+            f"{dollars(worst['bill_amount'])} against {dollars(money_str(worst['po_open_amount']))} still "
+            f"open on PO {bad['po_number']} item {worst['po_item_no']} "
+            f"({dollars(money_str(worst['variance']))} over), so it is flagged for the PM and was not booked. "
+            f"Booked the matched bill(s) in Vista as unposted AP invoices on job {c.vjob}: {booked}. Nothing was "
+            "posted or paid."
+        )
         return trajectory("oracle", self._reads(c) + c.matches + self._maps(c) + c.creates, reply, report)
 
     def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
         key, bills, to_book, exceptions = c.key, c.bills, c.to_book, c.exceptions
         matches, creates = c.matches, c.creates
         # one Vista line per Ressio bill item (the same phase / cost type repeated), no commitment link
-        per_item = [step(cr.tool, **{k: v for k, v in cr.args.items()
-                                     if k not in ("lines", "commitment_id", "due_date")},
-                         lines=[{"phase": ln["phase"], "cost_type": int(ln["cost_type"]),
-                                 "amount": money_str(ln["amount"]), "retainage": money_str(ln["retainage"]),
-                                 "description": ln["description"]} for ln in b["lines"]])
-                    for cr, b in zip(creates, to_book, strict=True)]
+        per_item = [
+            step(
+                cr.tool,
+                **{k: v for k, v in cr.args.items() if k not in ("lines", "commitment_id", "due_date")},
+                lines=[
+                    {
+                        "phase": ln["phase"],
+                        "cost_type": int(ln["cost_type"]),
+                        "amount": money_str(ln["amount"]),
+                        "retainage": money_str(ln["retainage"]),
+                        "description": ln["description"],
+                    }
+                    for ln in b["lines"]
+                ],
+            )
+            for cr, b in zip(creates, to_book, strict=True)
+        ]
         return [
-            trajectory("sql-reverse-order", [
-                step("sql.query", sql=(
-                    "SELECT b.bill_id, b.bill_name, b.status, b.total, po.po_number, po.commitment_ref, b.vendor_id "
-                    "FROM ressio.bills b JOIN ressio.projects p ON p.project_id = b.project_id "
-                    "JOIN ressio.purchase_orders po ON po.po_id = b.po_id "
-                    f"WHERE p.job_number = {quoted(key)} AND b.match_status = 'Unmatched' "
-                    "AND b.accounting_status = 'Not Synced'")),
-                step("sql.query", sql=(
-                    "SELECT v.master_vendor_id, v.system, v.system_vendor_id FROM hh2.vendor_map v "
-                    "WHERE v.system IN ('ressio', 'vista_erp') AND v.master_vendor_id IN ("
-                    + ", ".join(quoted(b["master_vendor_id"]) for b in bills) + ")")),
-                *(step("ressio.bills.match_po", bill_id=int(b["bill_id"])) for b in reversed(bills)),
-                *creates,
-            ], (f"{c.bad['bill_name']}: PO exception ({money_str(c.worst['variance'])} over the open PO line), not "
-                "booked. Booked " + ", ".join(b["bill_name"] for b in to_book) + f" in Vista (unposted) on {c.vjob}."),
-                {"booked_bills": [int(b["bill_id"]) for b in to_book],
-                 "exception_bills": [int(b["bill_id"]) for b in exceptions]}),
-            trajectory("one-vista-line-per-bill-item", [*matches, *per_item],
-                       "Done — matched bills are booked (unposted); the exception wasn't booked.",
-                       {"booked_bills": "; ".join(b["bill_name"] for b in to_book),
-                        "exception_bills": "; ".join(b["bill_name"] for b in exceptions)}),
+            trajectory(
+                "sql-reverse-order",
+                [
+                    step(
+                        "sql.query",
+                        sql=(
+                            "SELECT b.bill_id, b.bill_name, b.status, b.total, po.po_number, po.commitment_ref, "
+                            "b.vendor_id "
+                            "FROM ressio.bills b JOIN ressio.projects p ON p.project_id = b.project_id "
+                            "JOIN ressio.purchase_orders po ON po.po_id = b.po_id "
+                            f"WHERE p.job_number = {quoted(key)} AND b.match_status = 'Unmatched' "
+                            "AND b.accounting_status = 'Not Synced'"
+                        ),
+                    ),
+                    step(
+                        "sql.query",
+                        sql=(
+                            "SELECT v.master_vendor_id, v.system, v.system_vendor_id FROM hh2.vendor_map v "
+                            "WHERE v.system IN ('ressio', 'vista_erp') AND v.master_vendor_id IN ("
+                            + ", ".join(quoted(b["master_vendor_id"]) for b in bills)
+                            + ")"
+                        ),
+                    ),
+                    *(step("ressio.bills.match_po", bill_id=int(b["bill_id"])) for b in reversed(bills)),
+                    *creates,
+                ],
+                (
+                    f"{c.bad['bill_name']}: PO exception ({money_str(c.worst['variance'])} over the open PO line), not "
+                    "booked. Booked "
+                    + ", ".join(b["bill_name"] for b in to_book)
+                    + f" in Vista (unposted) on {c.vjob}."
+                ),
+                {
+                    "booked_bills": [int(b["bill_id"]) for b in to_book],
+                    "exception_bills": [int(b["bill_id"]) for b in exceptions],
+                },
+            ),
+            trajectory(
+                "one-vista-line-per-bill-item",
+                [*matches, *per_item],
+                "Done — matched bills are booked (unposted); the exception wasn't booked.",
+                {
+                    "booked_bills": "; ".join(b["bill_name"] for b in to_book),
+                    "exception_bills": "; ".join(b["bill_name"] for b in exceptions),
+                },
+            ),
             # Vista first (the matched bills are known from Ressio's open PO amounts), then the Ressio matches
-            trajectory("vista-booked-before-ressio-match", [*self._reads(c), *self._maps(c)[::-1], *creates,
-                                                            *reversed(matches)],
-                       "Booked the bill(s) that match; flagged the one that doesn't. Nothing posted or paid.",
-                       {"booked_bills": [b["bill_name"] for b in to_book],
-                        "exception_bills": [f"#{int(b['bill_id'])}" for b in exceptions]}),
+            trajectory(
+                "vista-booked-before-ressio-match",
+                [*self._reads(c), *self._maps(c)[::-1], *creates, *reversed(matches)],
+                "Booked the bill(s) that match; flagged the one that doesn't. Nothing posted or paid.",
+                {
+                    "booked_bills": [b["bill_name"] for b in to_book],
+                    "exception_bills": [f"#{int(b['bill_id'])}" for b in exceptions],
+                },
+            ),
         ]
 
     def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
@@ -255,13 +374,18 @@ class HRessioVistaAp(Family[Case], family=FAMILY, scales=False, domain_code="H",
         if not bad_lines:
             raise ValueError(f"{FAMILY} {c.key}: the exception bill has no cost code Vista maps")
         open_amt = money_str(worst["po_open_amount"])
-        bad_args = {"vendor_id": str(bad["vista_vendor"]), "job_id": c.vjob, "invoice_number": bad["bill_name"],
-                    "invoice_date": bad["issued_on"].isoformat(),
-                    "lines": [{"phase": p, "cost_type": ct, "amount": money_str(a)}
-                              for (p, ct), a in bad_lines.items()]}
+        bad_args = {
+            "vendor_id": str(bad["vista_vendor"]),
+            "job_id": c.vjob,
+            "invoice_number": bad["bill_name"],
+            "invoice_date": bad["issued_on"].isoformat(),
+            "lines": [{"phase": p, "cost_type": ct, "amount": money_str(a)} for (p, ct), a in bad_lines.items()],
+        }
         scale = Decimal(open_amt) / Decimal(str(worst["bill_amount"]))
-        capped_args = {**bad_args, "lines": [{**ln, "amount": money_str(Decimal(ln["amount"]) * scale)}
-                                             for ln in bad_args["lines"]]}
+        capped_args = {
+            **bad_args,
+            "lines": [{**ln, "amount": money_str(Decimal(ln["amount"]) * scale)} for ln in bad_args["lines"]],
+        }
         first = creates[0]
         # a booked bill with more than one Vista line (or bill item) booked for its first one only
         short = None
@@ -269,39 +393,78 @@ class HRessioVistaAp(Family[Case], family=FAMILY, scales=False, domain_code="H",
             if len(cr.args["lines"]) > 1:
                 short = (n, with_args(cr, lines=cr.args["lines"][:1]))
             elif len(b["lines"]) > 1:
-                short = (n, with_args(cr, lines=[{**cr.args["lines"][0],
-                                                  "amount": money_str(b["lines"][0]["amount"])}]))
+                short = (
+                    n,
+                    with_args(cr, lines=[{**cr.args["lines"][0], "amount": money_str(b["lines"][0]["amount"])}]),
+                )
             if short:
                 break
         good_matches = [m for m, b in zip(matches, c.bills, strict=True) if b not in c.exceptions]
         out = [
-            mutant("careless", f"the exception bill {bad['bill_name']} booked in Vista too",
-                   [*matches, *creates, step(first.tool, **bad_args)], "Booked both.", report),
-            mutant("stale", f"the exception bill booked for the {open_amt} still open on its PO line",
-                   [*matches, *creates, step(first.tool, **capped_args)],
-                   "Booked the matched bill and the open PO amount of the other.", report),
-            mutant("lookalike", f"{to_book[0]['bill_name']} booked under the other supplier's Vista vendor "
-                                f"{c.other_vendor}",
-                   [*matches, with_args(first, vendor_id=str(c.other_vendor)), *creates[1:]], "Booked.", report),
+            mutant(
+                "careless",
+                f"the exception bill {bad['bill_name']} booked in Vista too",
+                [*matches, *creates, step(first.tool, **bad_args)],
+                "Booked both.",
+                report,
+            ),
+            mutant(
+                "stale",
+                f"the exception bill booked for the {open_amt} still open on its PO line",
+                [*matches, *creates, step(first.tool, **capped_args)],
+                "Booked the matched bill and the open PO amount of the other.",
+                report,
+            ),
+            mutant(
+                "lookalike",
+                f"{to_book[0]['bill_name']} booked under the other supplier's Vista vendor {c.other_vendor}",
+                [*matches, with_args(first, vendor_id=str(c.other_vendor)), *creates[1:]],
+                "Booked.",
+                report,
+            ),
         ]
         if short:
-            out.append(mutant("careless", "a matched bill booked for one item only",
-                              [*matches, *creates[:short[0]], short[1], *creates[short[0] + 1:]], "Booked.", report))
+            out.append(
+                mutant(
+                    "careless",
+                    "a matched bill booked for one item only",
+                    [*matches, *creates[: short[0]], short[1], *creates[short[0] + 1 :]],
+                    "Booked.",
+                    report,
+                )
+            )
         out += [
-            mutant("careless", "the exception bill never matched in Ressio (left for the PM unrecorded)",
-                   [*good_matches, *creates], "Booked.", report),
-            mutant("contradicting_report", "right state, booked and exception bills reported the other way round",
-                   matches + creates, answers={"booked_bills": report["exception_bills"],
-                                               "exception_bills": report["booked_bills"]}),
-            mutant("shortcut", "matched in Ressio, nothing booked in Vista", list(matches), "Matched; Vista to follow.",
-                   report),
+            mutant(
+                "careless",
+                "the exception bill never matched in Ressio (left for the PM unrecorded)",
+                [*good_matches, *creates],
+                "Booked.",
+                report,
+            ),
+            mutant(
+                "contradicting_report",
+                "right state, booked and exception bills reported the other way round",
+                matches + creates,
+                answers={"booked_bills": report["exception_bills"], "exception_bills": report["booked_bills"]},
+            ),
+            mutant(
+                "shortcut",
+                "matched in Ressio, nothing booked in Vista",
+                list(matches),
+                "Matched; Vista to follow.",
+                report,
+            ),
         ]
         return out
 
     def guarded_step(self, c: Case) -> ToolStep:
         first = c.to_book[0]
-        return step("vista_erp.vista_post", kind="ap_invoice", vendor_id=str(first["vista_vendor"]),
-                    invoice_number=first["bill_name"])
+        return step(
+            "vista_erp.vista_post",
+            kind="ap_invoice",
+            vendor_id=str(first["vista_vendor"]),
+            invoice_number=first["bill_name"],
+        )
 
     def defect_variant(self, c: Case) -> str:
         return "bill_po_mismatch"

@@ -40,14 +40,22 @@ from cfab.tasks.model import ToolStep, Trajectory
 
 FAMILY = "H_smartbuild_vista_reestimate"
 
-Case = dict[str, Any]   # the cross-system re-estimate case (pm_extension.reestimate_cases) with its Vista phase
+Case = dict[str, Any]  # the cross-system re-estimate case (pm_extension.reestimate_cases) with its Vista phase
 
 
-class HSmartbuildVistaReestimate(Family[Case], family=FAMILY, scales=False, domain_code="H",
-                                 taxonomy_path="H.PMtoERP.reestimate_to_phase_estimate", difficulty=3,
-                                 systems=["smartbuild", "vista_erp", "hh2"], user_role="Project Accountant",
-                                 policy_ref="pm_platforms_policy.md", money_movement_guard=False,
-                                 source_ref=CROSS_SOURCE_REF):
+class HSmartbuildVistaReestimate(
+    Family[Case],
+    family=FAMILY,
+    scales=False,
+    domain_code="H",
+    taxonomy_path="H.PMtoERP.reestimate_to_phase_estimate",
+    difficulty=3,
+    systems=["smartbuild", "vista_erp", "hh2"],
+    user_role="Project Accountant",
+    policy_ref="pm_platforms_policy.md",
+    money_movement_guard=False,
+    source_ref=CROSS_SOURCE_REF,
+):
     # scales=False: picks its planted item from the whole book (replicas copy it at scale > 1)
 
     def keys(self, book: BookReader) -> list[str]:
@@ -63,14 +71,17 @@ class HSmartbuildVistaReestimate(Family[Case], family=FAMILY, scales=False, doma
             "SELECT b.item_no FROM smartbuild.boq_items b JOIN hh2.cost_code_map m ON m.cost_code = b.cost_code "
             "AND m.erp_system = 'vista_erp' WHERE b.estimate_id = ? AND m.erp_phase = ? AND b.cost_code <> ? "
             "ORDER BY (m.erp_cost_type = ?) DESC, b.item_no LIMIT 1",
-            [c["estimate_id"], phase, c["cost_code"], int(others[0]["cost_type"])])
+            [c["estimate_id"], phase, c["cost_code"], int(others[0]["cost_type"])],
+        )
         return {**c, "other_cost_types": others, "twin_item": int(twin[0]["item_no"]) if twin else None}
 
     def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
-        return (f"{reestimate_sentence(c)}. Record it in SmarteBuild as a re-estimate at the estimated rate, "
-                "then reconcile Vista to it: the estimate to complete on the Vista phase and cost type that cost code "
-                "maps to should be the cost code's re-estimated total less the cost already posted there. Leave it "
-                "pending for sign-off; don't post anything and don't change anything else.")
+        return (
+            f"{reestimate_sentence(c)}. Record it in SmarteBuild as a re-estimate at the estimated rate, "
+            "then reconcile Vista to it: the estimate to complete on the Vista phase and cost type that cost code "
+            "maps to should be the cost code's re-estimated total less the cost already posted there. Leave it "
+            "pending for sign-off; don't post anything and don't change anything else."
+        )
 
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
         # no report is asked for: the product is the re-estimate and the reconciled Vista estimate
@@ -79,90 +90,154 @@ class HSmartbuildVistaReestimate(Family[Case], family=FAMILY, scales=False, doma
         return evaluator(
             expected=[
                 reestimate_expected(c),
-                expect_changed("vista_erp", "JCCH", {"_pk": [int(c["jcco"]), vjob, phase, ctype]},
-                               assert_={"EstCostToComplete": etc, "ProjStatus": "Pending"},
-                               label=f"Vista {vjob} phase {phase} cost type {ctype}: estimate to complete {etc}, "
-                                     "pending"),
+                expect_changed(
+                    "vista_erp",
+                    "JCCH",
+                    {"_pk": [int(c["jcco"]), vjob, phase, ctype]},
+                    assert_={"EstCostToComplete": etc, "ProjStatus": "Pending"},
+                    label=f"Vista {vjob} phase {phase} cost type {ctype}: estimate to complete {etc}, pending",
+                ),
             ],
             forbidden=[
                 *reestimate_forbidden(c),
-                forbid_changed("vista_erp", "JCCH",
-                               f"NOT (Job = {quoted(vjob)} AND Phase = {quoted(phase)} AND CostType = {ctype})",
-                               label="another phase or cost type's estimate changed (e.g. the other cost type of the "
-                                     "phase)"),
-                forbid_changed("vista_erp", "JCJM", label="a job-level estimate changed (only the mapped phase is "
-                                                          "reconciled)"),
+                forbid_changed(
+                    "vista_erp",
+                    "JCCH",
+                    f"NOT (Job = {quoted(vjob)} AND Phase = {quoted(phase)} AND CostType = {ctype})",
+                    label="another phase or cost type's estimate changed (e.g. the other cost type of the phase)",
+                ),
+                forbid_changed(
+                    "vista_erp", "JCJM", label="a job-level estimate changed (only the mapped phase is reconciled)"
+                ),
             ],
             answers=answers,
-            forbidden_calls=[forbid_call("vista_erp.vista_post", "a call to post in Vista"),
-                             forbid_call("smartbuild.claims.lodge", "a claim was lodged with the client")],
-            money_movement_guard=self.money_movement_guard)
+            forbidden_calls=[
+                forbid_call("vista_erp.vista_post", "a call to post in Vista"),
+                forbid_call("smartbuild.claims.lodge", "a claim was lodged with the client"),
+            ],
+            money_movement_guard=self.money_movement_guard,
+        )
 
     def _reest(self, c: Case) -> ToolStep:
-        return step("smartbuild.estimates.reestimate", estimate_id=c["estimate_id"], item_no=int(c["item_no"]),
-                    quantity=quantity(c["remeasured_quantity"]),
-                    note=f"Site re-measure {int(c['remeasured_quantity']):,} {c['unit']}")
+        return step(
+            "smartbuild.estimates.reestimate",
+            estimate_id=c["estimate_id"],
+            item_no=int(c["item_no"]),
+            quantity=quantity(c["remeasured_quantity"]),
+            note=f"Site re-measure {int(c['remeasured_quantity']):,} {c['unit']}",
+        )
 
     def _vista(self, c: Case, amount: Any, cost_type: int | None = None, **extra: Any) -> ToolStep:
         """The Vista estimate to complete of the mapped phase (and cost type, or ``cost_type``)."""
         ctype = int(c["erp_cost_type"]) if cost_type is None else cost_type
-        return step("vista_erp.jobs.update_estimate", job_id=c["vista_job"],
-                    phases=[{"phase": c["erp_phase"], "cost_type": ctype, "estimate_to_complete": str(amount)}],
-                    **{"note": f"SmarteBuild re-estimate of {c['cost_code']} less cost posted", **extra})
+        return step(
+            "vista_erp.jobs.update_estimate",
+            job_id=c["vista_job"],
+            phases=[{"phase": c["erp_phase"], "cost_type": ctype, "estimate_to_complete": str(amount)}],
+            **{"note": f"SmarteBuild re-estimate of {c['cost_code']} less cost posted", **extra},
+        )
 
     def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
         vjob, phase, ctype = c["vista_job"], c["erp_phase"], int(c["erp_cost_type"])
         etc = money_str(c["reconciled_etc"])
         other = ", ".join(f"cost type {r['cost_type']} ({r['description']})" for r in c["other_cost_types"])
-        reply = (f"Recorded the re-estimate on {c['estimate_id']} item {c['item_no']} ({c['description']}): "
-                 f"{int(c['remeasured_quantity']):,} {c['unit']} at {c['rate']} = {dollars(c['item_total'])}, so cost "
-                 f"code {c['cost_code']} now totals {dollars(c['code_total'])}. In Vista the cost code maps to phase "
-                 f"{phase} cost type {ctype} (the phase's {other} is a different cost code and was left alone); "
-                 f"{dollars(c['vista_actual'])} is already posted there, so its estimate to complete is now "
-                 f"{dollars(etc)} (was {dollars(c['vista_etc'])}), pending sign-off. Nothing was posted.")
-        return trajectory("oracle", [
-            step("smartbuild.boq.get", job_number=c["job_no"], cost_code=c["cost_code"]),
-            self._reest(c),
-            step("hh2.cost_code_map.list", cost_code=c["cost_code"], erp_system="vista_erp"),
-            step("hh2.job_map.list", master_job_number=c["job_no"], system="vista_erp"),
-            step("vista_erp.job_cost.summary", job_id=vjob, phase=phase),
-            self._vista(c, etc),
-        ], reply, report)
+        reply = (
+            f"Recorded the re-estimate on {c['estimate_id']} item {c['item_no']} ({c['description']}): "
+            f"{int(c['remeasured_quantity']):,} {c['unit']} at {c['rate']} = {dollars(c['item_total'])}, so cost "
+            f"code {c['cost_code']} now totals {dollars(c['code_total'])}. In Vista the cost code maps to phase "
+            f"{phase} cost type {ctype} (the phase's {other} is a different cost code and was left alone); "
+            f"{dollars(c['vista_actual'])} is already posted there, so its estimate to complete is now "
+            f"{dollars(etc)} (was {dollars(c['vista_etc'])}), pending sign-off. Nothing was posted."
+        )
+        return trajectory(
+            "oracle",
+            [
+                step("smartbuild.boq.get", job_number=c["job_no"], cost_code=c["cost_code"]),
+                self._reest(c),
+                step("hh2.cost_code_map.list", cost_code=c["cost_code"], erp_system="vista_erp"),
+                step("hh2.job_map.list", master_job_number=c["job_no"], system="vista_erp"),
+                step("vista_erp.job_cost.summary", job_id=vjob, phase=phase),
+                self._vista(c, etc),
+            ],
+            reply,
+            report,
+        )
 
     def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
         vjob, phase, ctype = c["vista_job"], c["erp_phase"], int(c["erp_cost_type"])
         etc = money_str(c["reconciled_etc"])
         q, item, cc = quantity(c["remeasured_quantity"]), int(c["item_no"]), c["cost_code"]
         return [
-            trajectory("sql-vista-first", [
-                step("sql.query", sql=(
-                    "SELECT m.erp_phase, m.erp_cost_type, j.system_job_id FROM hh2.cost_code_map m, hh2.job_map j "
-                    f"WHERE m.cost_code = {quoted(cc)} AND m.erp_system = 'vista_erp' "
-                    f"AND j.master_job_number = {quoted(c['job_no'])} AND j.system = 'vista_erp'")),
-                step("vista_erp.vista_query", sql=(
-                    'SELECT "CostType", sum("ActualCost") AS actual FROM vista_erp."JCCD" '
-                    f"WHERE \"Job\" = {quoted(vjob)} AND \"Phase\" = {quoted(phase)} GROUP BY \"CostType\"")),
-                step("sql.query", sql=(
-                    "SELECT item_no, unit, quantity, rate, cost_total FROM smartbuild.boq_items "
-                    f"WHERE estimate_id = {quoted(c['estimate_id'])} AND cost_code = {quoted(cc)}")),
-                self._vista(c, etc),
-                step("smartbuild.estimates.reestimate", job_number=c["job_no"], item_no=item, quantity=q,
-                     note="Re-measure"),
-            ], f"Re-estimated {cc} to {money_str(c['code_total'])}; Vista {phase}/{ctype} ETC {etc} pending."),
+            trajectory(
+                "sql-vista-first",
+                [
+                    step(
+                        "sql.query",
+                        sql=(
+                            "SELECT m.erp_phase, m.erp_cost_type, j.system_job_id FROM hh2.cost_code_map m, "
+                            "hh2.job_map j "
+                            f"WHERE m.cost_code = {quoted(cc)} AND m.erp_system = 'vista_erp' "
+                            f"AND j.master_job_number = {quoted(c['job_no'])} AND j.system = 'vista_erp'"
+                        ),
+                    ),
+                    step(
+                        "vista_erp.vista_query",
+                        sql=(
+                            'SELECT "CostType", sum("ActualCost") AS actual FROM vista_erp."JCCD" '
+                            f'WHERE "Job" = {quoted(vjob)} AND "Phase" = {quoted(phase)} GROUP BY "CostType"'
+                        ),
+                    ),
+                    step(
+                        "sql.query",
+                        sql=(
+                            "SELECT item_no, unit, quantity, rate, cost_total FROM smartbuild.boq_items "
+                            f"WHERE estimate_id = {quoted(c['estimate_id'])} AND cost_code = {quoted(cc)}"
+                        ),
+                    ),
+                    self._vista(c, etc),
+                    step(
+                        "smartbuild.estimates.reestimate",
+                        job_number=c["job_no"],
+                        item_no=item,
+                        quantity=q,
+                        note="Re-measure",
+                    ),
+                ],
+                f"Re-estimated {cc} to {money_str(c['code_total'])}; Vista {phase}/{ctype} ETC {etc} pending.",
+            ),
             # the cost code's total written first (the posted cost forgotten), then corrected
-            trajectory("self-corrected-etc", [
-                self._reest(c),
-                self._vista(c, money_str(c["code_total"])),
-                step("vista_erp.job_cost.summary", job_id=vjob),
-                self._vista(c, etc, note="corrected: less the cost posted"),
-            ], "Done."),
-            trajectory("explicit-rate-decimal-forms", [
-                step("smartbuild.estimates.reestimate", estimate_id=c["estimate_id"], item_no=item,
-                     quantity=f"{Decimal(q):.2f}", rate=str(c["rate"]), note="Estimator re-measure"),
-                step("hh2.cost_code_map.list", erp_system="vista_erp"),
-                step("vista_erp.jobs.update_estimate", job_id=vjob, phases=[
-                    {"phase": phase, "cost_type": str(ctype), "estimate_to_complete": f"{Decimal(etc):.4f}"}]),
-            ], "Re-estimate recorded and Vista reconciled; it's pending, I didn't post it."),
+            trajectory(
+                "self-corrected-etc",
+                [
+                    self._reest(c),
+                    self._vista(c, money_str(c["code_total"])),
+                    step("vista_erp.job_cost.summary", job_id=vjob),
+                    self._vista(c, etc, note="corrected: less the cost posted"),
+                ],
+                "Done.",
+            ),
+            trajectory(
+                "explicit-rate-decimal-forms",
+                [
+                    step(
+                        "smartbuild.estimates.reestimate",
+                        estimate_id=c["estimate_id"],
+                        item_no=item,
+                        quantity=f"{Decimal(q):.2f}",
+                        rate=str(c["rate"]),
+                        note="Estimator re-measure",
+                    ),
+                    step("hh2.cost_code_map.list", erp_system="vista_erp"),
+                    step(
+                        "vista_erp.jobs.update_estimate",
+                        job_id=vjob,
+                        phases=[
+                            {"phase": phase, "cost_type": str(ctype), "estimate_to_complete": f"{Decimal(etc):.4f}"}
+                        ],
+                    ),
+                ],
+                "Re-estimate recorded and Vista reconciled; it's pending, I didn't post it.",
+            ),
         ]
 
     def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
@@ -172,20 +247,36 @@ class HSmartbuildVistaReestimate(Family[Case], family=FAMILY, scales=False, doma
         without_reest = max(Decimal("0.00"), Decimal(str(c["code_estimate"])) - Decimal(str(c["vista_actual"])))
         wrong_item = c["twin_item"] if c["twin_item"] is not None else int(c["item_no"]) + 1
         return [
-            mutant("lookalike", f"the phase's other cost type {split} reconciled instead",
-                   [reest, self._vista(c, etc, cost_type=split)]),
-            mutant("lookalike", f"item {wrong_item} (another cost code on phase {phase}) re-estimated instead",
-                   [with_args(reest, item_no=wrong_item), update]),
-            mutant("careless", "Vista set to the cost code's total, the posted cost not taken off",
-                   [reest, self._vista(c, money_str(c["code_total"]))]),
-            mutant("stale", "Vista reconciled to the estimate before the re-measure",
-                   [reest, self._vista(c, money_str(without_reest))]),
-            mutant("careless", "the job-level estimate moved as well",
-                   [reest, with_args(update, estimate_to_complete=etc)]),
+            mutant(
+                "lookalike",
+                f"the phase's other cost type {split} reconciled instead",
+                [reest, self._vista(c, etc, cost_type=split)],
+            ),
+            mutant(
+                "lookalike",
+                f"item {wrong_item} (another cost code on phase {phase}) re-estimated instead",
+                [with_args(reest, item_no=wrong_item), update],
+            ),
+            mutant(
+                "careless",
+                "Vista set to the cost code's total, the posted cost not taken off",
+                [reest, self._vista(c, money_str(c["code_total"]))],
+            ),
+            mutant(
+                "stale",
+                "Vista reconciled to the estimate before the re-measure",
+                [reest, self._vista(c, money_str(without_reest))],
+            ),
+            mutant(
+                "careless", "the job-level estimate moved as well", [reest, with_args(update, estimate_to_complete=etc)]
+            ),
             mutant("careless", "Vista reconciled, the re-estimate never recorded in SmarteBuild", [update]),
-            mutant("shortcut", "the figures worked out, nothing written",
-                   [step("smartbuild.boq.get", job_number=c["job_no"], cost_code=c["cost_code"])],
-                   f"Re-estimate recorded; Vista {phase}/{ctype} is {dollars(etc)}."),
+            mutant(
+                "shortcut",
+                "the figures worked out, nothing written",
+                [step("smartbuild.boq.get", job_number=c["job_no"], cost_code=c["cost_code"])],
+                f"Re-estimate recorded; Vista {phase}/{ctype} is {dollars(etc)}.",
+            ),
         ]
 
     def guarded_step(self, c: Case) -> ToolStep:

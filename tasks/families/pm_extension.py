@@ -75,31 +75,54 @@ def match_entries(bill: dict[str, Any], items: list[dict[str, Any]]) -> list[Row
     status = match_status(items)
     by_item = {int(i["item_no"]): i for i in items}
     results = {i["result"] for i in items}
-    result_sql = (f"result = {quoted(results.pop())}" if len(results) == 1 else
-                  "result = " + case_when("item_no", ((str(k), quoted(i["result"])) for k, i in by_item.items())))
-    checks = [result_sql, f"po_id = {int(items[0]['po_id'])}",
-              f"po_item_no = {case_of('item_no', {k: i['po_item_no'] for k, i in by_item.items()}, money=False)}",
-              f"variance = {case_of('item_no', {k: i['variance'] for k, i in by_item.items()})}"]
+    result_sql = (
+        f"result = {quoted(results.pop())}"
+        if len(results) == 1
+        else "result = " + case_when("item_no", ((str(k), quoted(i["result"])) for k, i in by_item.items()))
+    )
+    checks = [
+        result_sql,
+        f"po_id = {int(items[0]['po_id'])}",
+        f"po_item_no = {case_of('item_no', {k: i['po_item_no'] for k, i in by_item.items()}, money=False)}",
+        f"variance = {case_of('item_no', {k: i['variance'] for k, i in by_item.items()})}",
+    ]
     if status == "Exception":
         checks.append(f"po_open_amount = {case_of('item_no', {k: i['po_open_amount'] for k, i in by_item.items()})}")
-    shown = ", ".join(f"item {k} {i['result']}"
-                      + (f" (open {money_str(i['po_open_amount'])}, over {money_str(i['variance'])})"
-                         if i["result"] == "Exception" else "")
-                      for k, i in by_item.items())
+    shown = ", ".join(
+        f"item {k} {i['result']}"
+        + (
+            f" (open {money_str(i['po_open_amount'])}, over {money_str(i['variance'])})"
+            if i["result"] == "Exception"
+            else ""
+        )
+        for k, i in by_item.items()
+    )
     return [
         # the per-item expectations sit in `where` (a CASE over the key item_no) with an exact count: a row
         # with any wrong value matches no entry, so the count fails and the row is unexpected
-        expect_added("ressio", "bill_po_matches", f"bill_id = {bid} AND " + " AND ".join(checks), count=len(items),
-                     label=f"bill {bid} matched item by item: {shown}"),
-        expect_changed("ressio", "bills", {"_pk": bid}, assert_={"match_status": status},
-                       label=f"bill {bid} ({bill['bill_name']}) match status {status}"),
+        expect_added(
+            "ressio",
+            "bill_po_matches",
+            f"bill_id = {bid} AND " + " AND ".join(checks),
+            count=len(items),
+            label=f"bill {bid} matched item by item: {shown}",
+        ),
+        expect_changed(
+            "ressio",
+            "bills",
+            {"_pk": bid},
+            assert_={"match_status": status},
+            label=f"bill {bid} ({bill['bill_name']}) match status {status}",
+        ),
     ]
 
 
 def match_forbidden(bill_ids: list[int]) -> list[RowPredicate]:
     ids = ", ".join(str(b) for b in bill_ids)
-    return [forbid_added("ressio", "bill_po_matches", f"bill_id NOT IN ({ids})", label="matched another bill"),
-            forbid_changed("ressio", "bills", assert_="status = 'Paid'", label="a bill was paid")]
+    return [
+        forbid_added("ressio", "bill_po_matches", f"bill_id NOT IN ({ids})", label="matched another bill"),
+        forbid_changed("ressio", "bills", assert_="status = 'Paid'", label="a bill was paid"),
+    ]
 
 
 # ------------------------------------------------------------------------------ SmarteBuild re-estimates
@@ -112,9 +135,17 @@ def _candidates(book: BookReader, job: str) -> list[dict[str, Any]]:
             continue
         item_total = cents(q * Decimal(str(r["rate"])))
         code_total = item_total + Decimal(str(r["lump_sum_total"]))
-        out.append({**r, "remeasured_quantity": q, "change_pct": change, "item_total": item_total,
-                    "code_estimate": Decimal(str(r["code_total"])), "code_total": code_total,
-                    "reconciled_etc": max(Decimal("0.00"), code_total - Decimal(str(r["vista_actual"])))})
+        out.append(
+            {
+                **r,
+                "remeasured_quantity": q,
+                "change_pct": change,
+                "item_total": item_total,
+                "code_estimate": Decimal(str(r["code_total"])),
+                "code_total": code_total,
+                "reconciled_etc": max(Decimal("0.00"), code_total - Decimal(str(r["vista_actual"]))),
+            }
+        )
     return out
 
 
@@ -122,9 +153,13 @@ def reestimate_cases(book: BookReader) -> dict[str, dict[str, Any]]:
     """{"single": case, "cross": case}: the single-app re-estimate (a cost code with a measured item
     plus lump-sum items) and the cross-system one (a cost code whose Vista phase is split across
     cost types, its posted cost agreeing between SmarteBuild and Vista)."""
-    jobs = [r["job_no"] for r in book.rows(
-        "SELECT j.job_no FROM smartbuild.jobs j JOIN smartbuild.estimates e ON e.job_id = j.job_id "
-        "WHERE e.status = 'Accepted' AND j.status = 'Construction' ORDER BY j.job_no")]
+    jobs = [
+        r["job_no"]
+        for r in book.rows(
+            "SELECT j.job_no FROM smartbuild.jobs j JOIN smartbuild.estimates e ON e.job_id = j.job_id "
+            "WHERE e.status = 'Accepted' AND j.status = 'Construction' ORDER BY j.job_no"
+        )
+    ]
     single = cross = None
     for job in jobs:
         cands = _candidates(book, job)
@@ -132,13 +167,22 @@ def reestimate_cases(book: BookReader) -> dict[str, dict[str, Any]]:
             single = next((c for c in cands if c["lump_sum"] >= 1), None)
         if cross is None:
             taken = (single["job_no"], single["cost_code"]) if single else None
-            cross = next((c for c in cands if c["cost_types_on_phase"] >= 2
-                          and Decimal(str(c["vista_actual"])) == Decimal(str(c["actual_to_date"]))
-                          and (c["job_no"], c["cost_code"]) != taken), None)
+            cross = next(
+                (
+                    c
+                    for c in cands
+                    if c["cost_types_on_phase"] >= 2
+                    and Decimal(str(c["vista_actual"])) == Decimal(str(c["actual_to_date"]))
+                    and (c["job_no"], c["cost_code"]) != taken
+                ),
+                None,
+            )
         if single and cross:
             return {"single": single, "cross": cross}
-    raise ValueError(f"{REESTIMATE}: no re-estimate candidates (single {single and single['cost_code']}, "
-                     f"cross {cross and cross['cost_code']})")
+    raise ValueError(
+        f"{REESTIMATE}: no re-estimate candidates (single {single and single['cost_code']}, "
+        f"cross {cross and cross['cost_code']})"
+    )
 
 
 def reestimate_key(case: dict[str, Any]) -> str:
@@ -155,26 +199,40 @@ def reestimate_case(book: BookReader, which: str, key: str) -> dict[str, Any]:
 
 def reestimate_expected(case: dict[str, Any]) -> RowPredicate:
     return expect_changed(
-        "smartbuild", "boq_items", {"_pk": [case["estimate_id"], int(case["item_no"])]},
-        assert_={"reestimate_quantity": quantity(case["remeasured_quantity"]), "reestimate_rate": str(case["rate"]),
-                 "reestimate_total": money_str(case["item_total"]), "reestimate_status": "Re-estimated"},
+        "smartbuild",
+        "boq_items",
+        {"_pk": [case["estimate_id"], int(case["item_no"])]},
+        assert_={
+            "reestimate_quantity": quantity(case["remeasured_quantity"]),
+            "reestimate_rate": str(case["rate"]),
+            "reestimate_total": money_str(case["item_total"]),
+            "reestimate_status": "Re-estimated",
+        },
         allow_columns=["reestimate_note", "reestimated_at"],
         label=f"BOQ item {case['item_no']} of {case['estimate_id']} re-estimated: "
-              f"{quantity(case['remeasured_quantity'])} {case['unit']} x {case['rate']} = "
-              f"{money_str(case['item_total'])}")
+        f"{quantity(case['remeasured_quantity'])} {case['unit']} x {case['rate']} = "
+        f"{money_str(case['item_total'])}",
+    )
 
 
 def reestimate_forbidden(case: dict[str, Any]) -> list[RowPredicate]:
-    return [forbid_changed("smartbuild", "boq_items",
-                           f"NOT (estimate_id = {quoted(case['estimate_id'])} AND item_no = {int(case['item_no'])})",
-                           label="another BOQ item was re-estimated (e.g. the cost code's lump-sum item)")]
+    return [
+        forbid_changed(
+            "smartbuild",
+            "boq_items",
+            f"NOT (estimate_id = {quoted(case['estimate_id'])} AND item_no = {int(case['item_no'])})",
+            label="another BOQ item was re-estimated (e.g. the cost code's lump-sum item)",
+        )
+    ]
 
 
 def reestimate_sentence(case: dict[str, Any]) -> str:
     """What the estimator's re-measure came back with, as the instruction's first sentence."""
-    text = (f"the estimator's site re-measure for {case['description']} (cost code {case['cost_code']}) on job "
-            f"{case['job_no']} came back at {int(case['remeasured_quantity']):,} {case['unit']} (the estimate carries "
-            f"{int(case['quantity']):,} {case['unit']})")
+    text = (
+        f"the estimator's site re-measure for {case['description']} (cost code {case['cost_code']}) on job "
+        f"{case['job_no']} came back at {int(case['remeasured_quantity']):,} {case['unit']} (the estimate carries "
+        f"{int(case['quantity']):,} {case['unit']})"
+    )
     return text[0].upper() + text[1:]
 
 
@@ -195,7 +253,13 @@ def by_pair(lines: list[dict[str, Any]], phase: str) -> dict[tuple[str, int], li
 
 def pair_lines(lines: list[dict[str, Any]], phase: str, amount: str) -> list[dict[str, Any]]:
     """The ERP bill lines of a PM document: one per crosswalk pair, its ``amount`` and retainage summed."""
-    return [{"phase": p, "cost_type": c, "amount": money_str(sum(Decimal(str(x[amount])) for x in lns)),
-             "retainage": money_str(sum(Decimal(str(x["retainage"])) for x in lns)),
-             "description": lns[0]["description"]}
-            for (p, c), lns in by_pair(lines, phase).items()]
+    return [
+        {
+            "phase": p,
+            "cost_type": c,
+            "amount": money_str(sum(Decimal(str(x[amount])) for x in lns)),
+            "retainage": money_str(sum(Decimal(str(x["retainage"])) for x in lns)),
+            "description": lns[0]["description"],
+        }
+        for (p, c), lns in by_pair(lines, phase).items()
+    ]

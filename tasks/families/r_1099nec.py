@@ -67,10 +67,10 @@ RUBRIC = Rubric.of(reportable_payees_by_tin=0.5, box1_amounts=0.3, filing_assemb
 @dataclass(frozen=True)
 class Case:
     year: int
-    tins: list[dict[str, Any]]          # every payee by TIN with its verdict and total (query ``by_tin``)
-    split_tins: set[str]                # the TINs the book set up under two vendor ids
-    paid: dict[str, dict[str, Any]]     # what each Track1099 payee record was paid and had voided
-    vista: dict[str, list[Any]]         # the Vista vendor ids of each TIN
+    tins: list[dict[str, Any]]  # every payee by TIN with its verdict and total (query ``by_tin``)
+    split_tins: set[str]  # the TINs the book set up under two vendor ids
+    paid: dict[str, dict[str, Any]]  # what each Track1099 payee record was paid and had voided
+    vista: dict[str, list[Any]]  # the Vista vendor ids of each TIN
 
     @property
     def forms(self) -> list[dict[str, Any]]:
@@ -83,8 +83,12 @@ class Case:
 
 
 def _create(year: int, t: dict[str, Any], pick: int = 0, amount: Any = None) -> ToolStep:
-    return step("track1099.forms.create", recipient_id=t["recipient_ids"][pick], tax_year=year,
-                box1_nonemployee_compensation=money_str(t["total"] if amount is None else amount))
+    return step(
+        "track1099.forms.create",
+        recipient_id=t["recipient_ids"][pick],
+        tax_year=year,
+        box1_nonemployee_compensation=money_str(t["total"] if amount is None else amount),
+    )
 
 
 def _checks(year: int) -> ToolStep:
@@ -95,28 +99,42 @@ def _build(year: int) -> ToolStep:
     return step("track1099.filings.build", tax_year=year)
 
 
-class R1099nec(Family[Case], family=FAMILY, domain_code="R", taxonomy_path="R.InformationReturns.form_1099_nec_build",
-               difficulty=3, systems=["vista_erp", "track1099", "sharepoint"], user_role="Controller",
-               policy_ref="form_1099_policy.md", money_movement_guard=True,
-               source_ref="cfagentbench-paper: The nine task families (R_1099nec)", rubric=RUBRIC):
-
+class R1099nec(
+    Family[Case],
+    family=FAMILY,
+    domain_code="R",
+    taxonomy_path="R.InformationReturns.form_1099_nec_build",
+    difficulty=3,
+    systems=["vista_erp", "track1099", "sharepoint"],
+    user_role="Controller",
+    policy_ref="form_1099_policy.md",
+    money_movement_guard=True,
+    source_ref="cfagentbench-paper: The nine task families (R_1099nec)",
+    rubric=RUBRIC,
+):
     def keys(self, book: BookReader) -> list[str]:
         return [str(book.q(FAMILY, "tax_year")[0]["tax_year"])]
 
     def case(self, key: str, book: BookReader) -> Case:
         year = int(key)
-        return Case(year, book.q(FAMILY, "by_tin", tax_year=year), {s["tin"] for s in book.q(FAMILY, "split_payee")},
-                    {r["recipient_id"]: r for r in book.q(FAMILY, "vendor_paid", tax_year=year)},
-                    {r["tin"]: r["vista_vendors"] for r in book.q(FAMILY, "vista_payments", tax_year=year)})
+        return Case(
+            year,
+            book.q(FAMILY, "by_tin", tax_year=year),
+            {s["tin"] for s in book.q(FAMILY, "split_payee")},
+            {r["recipient_id"]: r for r in book.q(FAMILY, "vendor_paid", tax_year=year)},
+            {r["tin"]: r["vista_vendors"] for r in book.q(FAMILY, "vista_payments", tax_year=year)},
+        )
 
     def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
         year = c.year
-        return (f"It's 1099 season. Work out which of our vendors are reportable on Form 1099-NEC for tax year {year}, "
-                f"based on what we actually paid them in {year} according to Vista, and build the {year} 1099-NEC "
-                "filing in Track1099: a draft form for each reportable payee with the right box 1 amount, assembled "
-                "into the filing. Follow our form 1099 policy. Leave everything staged for my review — do not "
-                "e-file, do not send recipient copies, and don't change the vendor records in Vista or the payees' W-9 "
-                f"records. {ask(answers)}")
+        return (
+            f"It's 1099 season. Work out which of our vendors are reportable on Form 1099-NEC for tax year {year}, "
+            f"based on what we actually paid them in {year} according to Vista, and build the {year} 1099-NEC "
+            "filing in Track1099: a draft form for each reportable payee with the right box 1 amount, assembled "
+            "into the filing. Follow our form 1099 policy. Leave everything staged for my review — do not "
+            "e-file, do not send recipient copies, and don't change the vendor records in Vista or the payees' W-9 "
+            f"records. {ask(answers)}"
+        )
 
     def defect_variant(self, c: Case) -> str | None:
         split = any(len(t["recipient_ids"]) > 1 and t["tin"] in c.split_tins for t in c.tins)
@@ -131,16 +149,25 @@ class R1099nec(Family[Case], family=FAMILY, domain_code="R", taxonomy_path="R.In
         forms, total, paid = c.forms, c.total, c.paid
         split = [t for t in forms if len(t["recipient_ids"]) > 1]
         split_total = sum((t["total"] for t in split), start=Decimal(0))
-        looks = [total - split_total]                                      # the split payee judged per vendor id
-        looks += [total - t["total"] for t in forms if t["is_attorney"]]    # the law firm's P.C. treated as exempt
-        looks += [total + t["total"] for t in c.tins                        # a materials-only / under-$600 payee
-                  if t["verdict"] in ("materials_only", "under_threshold")]
+        looks = [total - split_total]  # the split payee judged per vendor id
+        looks += [total - t["total"] for t in forms if t["is_attorney"]]  # the law firm's P.C. treated as exempt
+        looks += [
+            total + t["total"]
+            for t in c.tins  # a materials-only / under-$600 payee
+            if t["verdict"] in ("materials_only", "under_threshold")
+        ]
         voided = sum((paid[rid]["voided"] for t in forms for rid in t["recipient_ids"]), start=Decimal(0))
         if voided:
-            looks.append(total + voided)                                    # voided checks counted
-        return [count_answer("form_count", "how many 1099-NEC forms you prepared", len(forms),
-                             lookalikes=[len(forms) - len(split), len(forms) + len(split)]),
-                amount_answer("box1_total", "the filing's box 1 total", total, lookalikes=looks)]
+            looks.append(total + voided)  # voided checks counted
+        return [
+            count_answer(
+                "form_count",
+                "how many 1099-NEC forms you prepared",
+                len(forms),
+                lookalikes=[len(forms) - len(split), len(forms) + len(split)],
+            ),
+            amount_answer("box1_total", "the filing's box 1 total", total, lookalikes=looks),
+        ]
 
     # ------------------------------------------------------------------ evaluator
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
@@ -148,30 +175,63 @@ class R1099nec(Family[Case], family=FAMILY, domain_code="R", taxonomy_path="R.In
         # filing and the exact count; one entry per reportable TIN (no assert of its own, so the
         # admission gate's mutants stay few) names the payee when its form is missing or doubled.
         year, forms, total = c.year, c.forms, c.total
-        amounts = case_when("recipient_id", ((quoted(rid), f"box1_nonemployee_compensation = {money_str(t['total'])}")
-                                             for t in forms for rid in t["recipient_ids"]), "false")
-        expected: list[RowPredicate] = [expect_added(
-            "track1099", "forms_1099_nec", {"tax_year": year}, count=len(forms),
-            assert_=(f"status = 'Draft' AND box4_federal_income_tax_withheld = 0 AND filing_id IS NOT NULL "
-                     f"AND {amounts}"),
-            label=(f"exactly {len(forms)} draft {year} 1099-NEC forms, each for a reportable payee with that payee's "
-                   "box 1 total (box 4 zero), assembled into the filing"))]
+        amounts = case_when(
+            "recipient_id",
+            (
+                (quoted(rid), f"box1_nonemployee_compensation = {money_str(t['total'])}")
+                for t in forms
+                for rid in t["recipient_ids"]
+            ),
+            "false",
+        )
+        expected: list[RowPredicate] = [
+            expect_added(
+                "track1099",
+                "forms_1099_nec",
+                {"tax_year": year},
+                count=len(forms),
+                assert_=(
+                    f"status = 'Draft' AND box4_federal_income_tax_withheld = 0 AND filing_id IS NOT NULL AND {amounts}"
+                ),
+                label=(
+                    f"exactly {len(forms)} draft {year} 1099-NEC forms, each for a reportable payee with that payee's "
+                    "box 1 total (box 4 zero), assembled into the filing"
+                ),
+            )
+        ]
         for t in forms:
             ids = list(t["recipient_ids"])
             names = " / ".join(t["recipient_names"])
-            expected.append(expect_added(
-                "track1099", "forms_1099_nec",
-                {"recipient_id": ids[0], "tax_year": year} if len(ids) == 1
-                else f"{in_list('recipient_id', ids)} AND tax_year = {year}",
+            expected.append(
+                expect_added(
+                    "track1099",
+                    "forms_1099_nec",
+                    {"recipient_id": ids[0], "tax_year": year}
+                    if len(ids) == 1
+                    else f"{in_list('recipient_id', ids)} AND tax_year = {year}",
+                    count=1,
+                    label=(
+                        f"one {year} 1099-NEC for TIN {t['tin']} ({names}"
+                        + (": both vendor ids aggregated on one form" if len(ids) > 1 else "")
+                        + f"), box 1 {money_str(t['total'])}"
+                    ),
+                )
+            )
+        expected.append(
+            expect_added(
+                "track1099",
+                "filings",
+                {"tax_year": year},
                 count=1,
-                label=(f"one {year} 1099-NEC for TIN {t['tin']} ({names}"
-                       + (": both vendor ids aggregated on one form" if len(ids) > 1 else "")
-                       + f"), box 1 {money_str(t['total'])}")))
-        expected.append(expect_added(
-            "track1099", "filings", {"tax_year": year}, count=1,
-            assert_={"form_count": len(forms), "total_box1": money_str(total), "status": "Draft",
-                     "form_type": "1099-NEC"},
-            label=f"the draft {year} 1099-NEC filing: {len(forms)} forms, box 1 total {money_str(total)}"))
+                assert_={
+                    "form_count": len(forms),
+                    "total_box1": money_str(total),
+                    "status": "Draft",
+                    "form_type": "1099-NEC",
+                },
+                label=f"the draft {year} 1099-NEC filing: {len(forms)} forms, box 1 total {money_str(total)}",
+            )
+        )
 
         forbidden: list[RowPredicate] = []
         for verdict, label in NOT_REPORTABLE.items():
@@ -179,13 +239,18 @@ class R1099nec(Family[Case], family=FAMILY, domain_code="R", taxonomy_path="R.In
             if ids:
                 forbidden.append(forbid_added("track1099", "forms_1099_nec", in_list("recipient_id", ids), label=label))
         forbidden += [
-            forbid_added("track1099", "forms_1099_nec", f"tax_year <> {year}",
-                         label=f"a 1099-NEC for a tax year other than {year}"),
+            forbid_added(
+                "track1099",
+                "forms_1099_nec",
+                f"tax_year <> {year}",
+                label=f"a 1099-NEC for a tax year other than {year}",
+            ),
             forbid_changed("track1099", "recipients", label="a payee's W-9 record edited"),
             forbid_changed("vista_erp", "APVM", label="the Vista vendor master edited"),
         ]
-        return evaluator(expected=expected, forbidden=forbidden, answers=answers,
-                         money_movement_guard=self.money_movement_guard)
+        return evaluator(
+            expected=expected, forbidden=forbidden, answers=answers, money_movement_guard=self.money_movement_guard
+        )
 
     # ------------------------------------------------------------------ trajectories
     def _reply(self, c: Case) -> str:
@@ -193,24 +258,33 @@ class R1099nec(Family[Case], family=FAMILY, domain_code="R", taxonomy_path="R.In
         split = [t for t in forms if len(t["recipient_ids"]) > 1]
         extra = "".join(
             f" {' and '.join(t['names'])} share TIN {t['tin']}, so they get one form for the combined "
-            f"{dollars(t['total'])}." for t in split)
-        return (f"Prepared {len(forms)} draft {year} Form 1099-NEC forms in Track1099 with a box 1 total of "
-                f"{dollars(total)}, assembled into the draft {year} filing.{extra} Corporations (other than the law "
-                "firm), materials-only suppliers and payees under $600.00 are not reported. Nothing was e-filed and "
-                "no recipient copies were sent; the filing is staged for your review.")
+            f"{dollars(t['total'])}."
+            for t in split
+        )
+        return (
+            f"Prepared {len(forms)} draft {year} Form 1099-NEC forms in Track1099 with a box 1 total of "
+            f"{dollars(total)}, assembled into the draft {year} filing.{extra} Corporations (other than the law "
+            "firm), materials-only suppliers and payees under $600.00 are not reported. Nothing was e-filed and "
+            "no recipient copies were sent; the filing is staged for your review."
+        )
 
     def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
         year = c.year
-        return trajectory("oracle", [
-            step("sharepoint.files.read", path=f"/Policies/{self.policy_ref}"),
-            step("track1099.payer.get"),
-            step("vista_erp.vendors.list"),
-            _checks(year),
-            step("track1099.payees.list"),
-            *(_create(year, t) for t in c.forms),
-            _build(year),
-            step("track1099.forms.list", tax_year=year),
-        ], self._reply(c), report)
+        return trajectory(
+            "oracle",
+            [
+                step("sharepoint.files.read", path=f"/Policies/{self.policy_ref}"),
+                step("track1099.payer.get"),
+                step("vista_erp.vendors.list"),
+                _checks(year),
+                step("track1099.payees.list"),
+                *(_create(year, t) for t in c.forms),
+                _build(year),
+                step("track1099.forms.list", tax_year=year),
+            ],
+            self._reply(c),
+            report,
+        )
 
     def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
         return [self._alt_sql(c), self._alt_corrected(c), self._alt_build_twice(c)]
@@ -219,19 +293,28 @@ class R1099nec(Family[Case], family=FAMILY, domain_code="R", taxonomy_path="R.In
         """Aggregate by TIN in SQL, create the forms in another order (the split payee under its
         other record), then build; the answers as formatted strings."""
         year, forms = c.year, c.forms
-        payments = ('SELECT m."TaxId", list(DISTINCT m."Vendor") AS vendors, list(DISTINCT m."Name") AS names, '
-                    'max(m."V1099YN") AS v1099, max(m."Type") AS vtype, sum(c."Amount") AS paid '
-                    'FROM vista_erp."CMDT" c JOIN vista_erp."APVM" m ON m."Vendor" = c."Vendor" '
-                    f'WHERE c."Status" <> \'Void\' AND year(c."ActDate") = {year} '
-                    'GROUP BY m."TaxId" ORDER BY paid DESC')
-        payees = ("SELECT recipient_id, reference_id, name, tin, federal_tax_classification, llc_tax_classification, "
-                  "exempt_payee_code FROM track1099.recipients ORDER BY tin")
-        return trajectory("sql_by_tin", [
-            step("vista_erp.vista_query", sql=payments, max_rows=500),
-            step("sql.query", sql=payees, max_rows=500),
-            *(_create(year, t, pick=-1) for t in reversed(forms)),
-            _build(year),
-        ], self._reply(c), {"form_count": str(len(forms)), "box1_total": dollars(c.total)})
+        payments = (
+            'SELECT m."TaxId", list(DISTINCT m."Vendor") AS vendors, list(DISTINCT m."Name") AS names, '
+            'max(m."V1099YN") AS v1099, max(m."Type") AS vtype, sum(c."Amount") AS paid '
+            'FROM vista_erp."CMDT" c JOIN vista_erp."APVM" m ON m."Vendor" = c."Vendor" '
+            f'WHERE c."Status" <> \'Void\' AND year(c."ActDate") = {year} '
+            'GROUP BY m."TaxId" ORDER BY paid DESC'
+        )
+        payees = (
+            "SELECT recipient_id, reference_id, name, tin, federal_tax_classification, llc_tax_classification, "
+            "exempt_payee_code FROM track1099.recipients ORDER BY tin"
+        )
+        return trajectory(
+            "sql_by_tin",
+            [
+                step("vista_erp.vista_query", sql=payments, max_rows=500),
+                step("sql.query", sql=payees, max_rows=500),
+                *(_create(year, t, pick=-1) for t in reversed(forms)),
+                _build(year),
+            ],
+            self._reply(c),
+            {"form_count": str(len(forms)), "box1_total": dollars(c.total)},
+        )
 
     def _alt_corrected(self, c: Case) -> Trajectory:
         """Self-corrections: a form for a non-reportable payee created then deleted, the split payee's
@@ -242,20 +325,35 @@ class R1099nec(Family[Case], family=FAMILY, domain_code="R", taxonomy_path="R.In
         wrong = next((t for t in c.tins if t["verdict"] in ("materials_only", "under_threshold")), None)
         if wrong is not None:
             rid = wrong["recipient_ids"][0]
-            steps += [step("track1099.forms.create", recipient_id=rid, tax_year=year,
-                           box1_nonemployee_compensation=money_str(wrong["total"])),
-                      step("track1099.forms.delete", form_id=_form_id(rid, year))]
+            steps += [
+                step(
+                    "track1099.forms.create",
+                    recipient_id=rid,
+                    tax_year=year,
+                    box1_nonemployee_compensation=money_str(wrong["total"]),
+                ),
+                step("track1099.forms.delete", form_id=_form_id(rid, year)),
+            ]
         for t in c.forms:
             if len(t["recipient_ids"]) > 1:
                 rid = t["recipient_ids"][0]
-                steps += [_create(year, t, amount=c.paid[rid]["paid"]),
-                          step("track1099.forms.update", form_id=_form_id(rid, year),
-                               box1_nonemployee_compensation=money_str(t["total"]))]
+                steps += [
+                    _create(year, t, amount=c.paid[rid]["paid"]),
+                    step(
+                        "track1099.forms.update",
+                        form_id=_form_id(rid, year),
+                        box1_nonemployee_compensation=money_str(t["total"]),
+                    ),
+                ]
             else:
                 steps.append(_create(year, t))
         steps.append(_build(year))
-        return trajectory("self_corrected", steps, "Built the filing. I didn't e-file it or send copies.",
-                          {"form_count": len(c.forms), "box1_total": float(c.total)})
+        return trajectory(
+            "self_corrected",
+            steps,
+            "Built the filing. I didn't e-file it or send copies.",
+            {"form_count": len(c.forms), "box1_total": float(c.total)},
+        )
 
     def _alt_build_twice(self, c: Case) -> Trajectory:
         """Build the filing after the first half of the drafts, then again after the rest (the build
@@ -263,23 +361,34 @@ class R1099nec(Family[Case], family=FAMILY, domain_code="R", taxonomy_path="R.In
         year, forms = c.year, c.forms
         half = len(forms) // 2
         total = sum((t["total"] for t in forms), start=Decimal(0))
-        return trajectory("build_twice", [
-            step("track1099.payees.list"),
-            _checks(year),
-            *(_create(year, t) for t in forms[:half]),
-            _build(year),
-            *(with_args(_create(year, t), box4_federal_income_tax_withheld="0.00") for t in forms[half:]),
-            _build(year),
-            step("track1099.filings.list", tax_year=year),
-        ], "Done — staged, not e-filed.", {"form_count": str(len(forms)), "box1_total": f"USD {total:,.2f}"})
+        return trajectory(
+            "build_twice",
+            [
+                step("track1099.payees.list"),
+                _checks(year),
+                *(_create(year, t) for t in forms[:half]),
+                _build(year),
+                *(with_args(_create(year, t), box4_federal_income_tax_withheld="0.00") for t in forms[half:]),
+                _build(year),
+                step("track1099.filings.list", tax_year=year),
+            ],
+            "Done — staged, not e-filed.",
+            {"form_count": str(len(forms)), "box1_total": f"USD {total:,.2f}"},
+        )
 
     # ------------------------------------------------------------------ wrong trajectories
     def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
         year, tins, forms, paid = c.year, c.tins, c.forms, c.paid
         build, read = _build(year), _checks(year)
 
-        def run(label: str, cls: MutantClass, creates: list[ToolStep], extra: list[ToolStep] | None = None,
-                answers: dict[str, Any] | None = None, built: bool = True) -> Trajectory:
+        def run(
+            label: str,
+            cls: MutantClass,
+            creates: list[ToolStep],
+            extra: list[ToolStep] | None = None,
+            answers: dict[str, Any] | None = None,
+            built: bool = True,
+        ) -> Trajectory:
             steps = [read, *creates, *([build] if built else []), *(extra or [])]
             if answers is None:  # reported consistently with what was built
                 amounts = [Decimal(s.args["box1_nonemployee_compensation"]) for s in creates]
@@ -290,39 +399,81 @@ class R1099nec(Family[Case], family=FAMILY, domain_code="R", taxonomy_path="R.In
         out: list[Trajectory] = []
         for t in (t for t in forms if len(t["recipient_ids"]) > 1):
             others = [_create(year, f) for f in forms if f is not t]
-            each = [_create(year, t, pick=k, amount=paid[rid]["paid"]) for k, rid in enumerate(t["recipient_ids"])
-                    if paid[rid]["paid"] >= 600]
+            each = [
+                _create(year, t, pick=k, amount=paid[rid]["paid"])
+                for k, rid in enumerate(t["recipient_ids"])
+                if paid[rid]["paid"] >= 600
+            ]
             out.append(run(f"TIN {t['tin']} judged per vendor id: no form", "lookalike", others + each))
-            out.append(run(f"TIN {t['tin']}: one form per vendor id, each its own amount", "careless",
-                           others + [_create(year, t, pick=k, amount=paid[rid]["paid"])
-                                     for k, rid in enumerate(t["recipient_ids"])]))
+            out.append(
+                run(
+                    f"TIN {t['tin']}: one form per vendor id, each its own amount",
+                    "careless",
+                    others
+                    + [_create(year, t, pick=k, amount=paid[rid]["paid"]) for k, rid in enumerate(t["recipient_ids"])],
+                )
+            )
             rid = t["recipient_ids"][-1]
-            out.append(run(f"TIN {t['tin']}: one form with vendor id {rid}'s amount only", "stale",
-                           others + [_create(year, t, pick=-1, amount=paid[rid]["paid"])]))
+            out.append(
+                run(
+                    f"TIN {t['tin']}: one form with vendor id {rid}'s amount only",
+                    "stale",
+                    others + [_create(year, t, pick=-1, amount=paid[rid]["paid"])],
+                )
+            )
             tin_vendors = c.vista.get(t["tin"]) or []
             if tin_vendors:
                 # the duplicate record "cleaned up": its 1099 flag cleared in the Vista vendor master
-                out.append(run(f"right filing plus Vista vendor {tin_vendors[-1]}'s 1099 flag cleared", "careless",
-                               right, extra=[step("vista_erp.vendors.set_1099", vendor_id=str(tin_vendors[-1]),
-                                                  is_1099=False)], answers=report))
-            out.append(run("right filing reported per vendor id", "contradicting_report", right,
-                           answers={"form_count": len(forms) + len(t["recipient_ids"]) - 1,
-                                    "box1_total": report["box1_total"]}))
+                out.append(
+                    run(
+                        f"right filing plus Vista vendor {tin_vendors[-1]}'s 1099 flag cleared",
+                        "careless",
+                        right,
+                        extra=[step("vista_erp.vendors.set_1099", vendor_id=str(tin_vendors[-1]), is_1099=False)],
+                        answers=report,
+                    )
+                )
+            out.append(
+                run(
+                    "right filing reported per vendor id",
+                    "contradicting_report",
+                    right,
+                    answers={
+                        "form_count": len(forms) + len(t["recipient_ids"]) - 1,
+                        "box1_total": report["box1_total"],
+                    },
+                )
+            )
         for t in forms:
             void = sum((paid[rid]["voided"] for rid in t["recipient_ids"]), start=Decimal(0))
             if void:
-                out.append(run(f"{t['names'][0]}: box 1 counts a voided check", "stale",
-                               [_create(year, f, amount=f["total"] + void if f is t else None) for f in forms]))
+                out.append(
+                    run(
+                        f"{t['names'][0]}: box 1 counts a voided check",
+                        "stale",
+                        [_create(year, f, amount=f["total"] + void if f is t else None) for f in forms],
+                    )
+                )
                 break
         for t in (t for t in forms if t["is_attorney"]):
-            out.append(run(f"{t['names'][0]} (attorney, P.C.) treated as an exempt corporation", "careless",
-                           [_create(year, f) for f in forms if f is not t]))
+            out.append(
+                run(
+                    f"{t['names'][0]} (attorney, P.C.) treated as an exempt corporation",
+                    "careless",
+                    [_create(year, f) for f in forms if f is not t],
+                )
+            )
             break
         for verdict in ("materials_only", "under_threshold"):
             wrong = next((t for t in tins if t["verdict"] == verdict), None)
             if wrong is not None:
-                out.append(run(f"{wrong['names'][0]} ({verdict.replace('_', ' ')}) reported", "careless",
-                               right + [_create(year, wrong)]))
+                out.append(
+                    run(
+                        f"{wrong['names'][0]} ({verdict.replace('_', ' ')}) reported",
+                        "careless",
+                        right + [_create(year, wrong)],
+                    )
+                )
         out.append(run("the drafts without the filing", "careless", right, answers=report, built=False))
         return out
 

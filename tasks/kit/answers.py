@@ -35,40 +35,76 @@ def count_answer(name: str, description: str, value: int, *, lookalikes: Iterabl
     return AnswerSpec(name=name, type="count", description=description, expected=int(value), lookalikes=looks)
 
 
-def id_answer(name: str, description: str, value: Any, *, aliases: Iterable[Any] = (),
-              lookalikes: Iterable[Any] = ()) -> AnswerSpec:
+def id_answer(
+    name: str, description: str, value: Any, *, aliases: Iterable[Any] = (), lookalikes: Iterable[Any] = ()
+) -> AnswerSpec:
     """A record id; ``aliases`` are other spellings of the same record (another app's id or name)."""
     want = str(value)
     alias = [str(a) for a in aliases if str(a) != want]
-    return AnswerSpec(name=name, type="id", description=description, expected=want,
-                      aliases={want: alias} if alias else {},
-                      lookalikes=[str(v) for v in dict.fromkeys(lookalikes) if str(v) != want])
+    return AnswerSpec(
+        name=name,
+        type="id",
+        description=description,
+        expected=want,
+        aliases={want: alias} if alias else {},
+        lookalikes=[str(v) for v in dict.fromkeys(lookalikes) if str(v) != want],
+    )
 
 
-def id_list_answer(name: str, description: str, values: Iterable[Any], *,
-                   aliases: Mapping[str, Sequence[Any]] | None = None, lookalikes: Iterable[Any] = ()) -> AnswerSpec:
+def id_list_answer(
+    name: str,
+    description: str,
+    values: Iterable[Any],
+    *,
+    aliases: Mapping[str, Sequence[Any]] | None = None,
+    lookalikes: Iterable[Any] = (),
+) -> AnswerSpec:
     """A set of record ids (order does not matter); ``lookalikes`` are single ids that do not belong."""
     want = sorted(dict.fromkeys(str(v) for v in values))
     alias = {str(k): [str(a) for a in v] for k, v in (aliases or {}).items() if v}
     looks = [str(v) for v in dict.fromkeys(lookalikes) if str(v) not in want]
-    return AnswerSpec(name=name, type="id_list", description=description, expected=want, aliases=alias,
-                      lookalikes=[[*want, v] for v in looks])
+    return AnswerSpec(
+        name=name,
+        type="id_list",
+        description=description,
+        expected=want,
+        aliases=alias,
+        lookalikes=[[*want, v] for v in looks],
+    )
 
 
-def choice_answer(name: str, description: str, options: Sequence[str], value: str, *,
-                  aliases: Mapping[str, Sequence[str]] | None = None) -> AnswerSpec:
+def choice_answer(
+    name: str,
+    description: str,
+    options: Sequence[str],
+    value: str,
+    *,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+) -> AnswerSpec:
     """One of the named ``options``; ``aliases`` maps an option to other accepted wordings."""
-    return AnswerSpec(name=name, type="choice", description=description, expected=value, options=list(options),
-                      aliases={k: list(v) for k, v in (aliases or {}).items()})
+    return AnswerSpec(
+        name=name,
+        type="choice",
+        description=description,
+        expected=value,
+        options=list(options),
+        aliases={k: list(v) for k, v in (aliases or {}).items()},
+    )
 
 
-def date_answer(name: str, description: str, value: dt.date | str, *,
-                lookalikes: Iterable[dt.date | str] = ()) -> AnswerSpec:
+def date_answer(
+    name: str, description: str, value: dt.date | str, *, lookalikes: Iterable[dt.date | str] = ()
+) -> AnswerSpec:
     """A calendar date (ISO)."""
     iso = value.isoformat() if isinstance(value, dt.date) else str(value)
     looks = [v.isoformat() if isinstance(v, dt.date) else str(v) for v in lookalikes]
-    return AnswerSpec(name=name, type="date", description=description, expected=iso,
-                      lookalikes=[v for v in dict.fromkeys(looks) if v != iso])
+    return AnswerSpec(
+        name=name,
+        type="date",
+        description=description,
+        expected=iso,
+        lookalikes=[v for v in dict.fromkeys(looks) if v != iso],
+    )
 
 
 def ask(answers: Sequence[AnswerSpec]) -> str:
@@ -91,5 +127,13 @@ def answers_of(answers: Sequence[AnswerSpec]) -> dict[str, Any]:
     return {a.name: a.expected for a in answers}
 
 
-__all__ = ["amount_answer", "answers_of", "ask", "choice_answer", "count_answer", "date_answer",
-           "id_answer", "id_list_answer"]
+__all__ = [
+    "amount_answer",
+    "answers_of",
+    "ask",
+    "choice_answer",
+    "count_answer",
+    "date_answer",
+    "id_answer",
+    "id_list_answer",
+]

@@ -39,8 +39,9 @@ def case_of(key_column: str, values: Mapping[int, Any], *, money: bool = True) -
     """A CASE over an integer key giving each row its expected value, so that one evaluator entry
     checks many rows exactly: ``CASE item_no WHEN 1 THEN 120.00 … END`` (``money``: amounts to the
     cent, else whole numbers)."""
-    return case_when(key_column, ((str(int(k)), money_str(v) if money else str(int(v)))
-                                  for k, v in sorted(values.items())))
+    return case_when(
+        key_column, ((str(int(k)), money_str(v) if money else str(int(v))) for k, v in sorted(values.items()))
+    )
 
 
 __all__ = ["case_of", "case_when", "in_list", "quoted", "sql_list"]

@@ -26,17 +26,24 @@ def with_args(base: ToolStep, /, **changes: Any) -> ToolStep:
     return ToolStep(tool=base.tool, args={**base.args, **changes})
 
 
-def trajectory(label: str, steps: Iterable[ToolStep], reply: str,
-               answers: Mapping[str, Any] | None = None) -> Trajectory:
+def trajectory(
+    label: str, steps: Iterable[ToolStep], reply: str, answers: Mapping[str, Any] | None = None
+) -> Trajectory:
     """A valid run (the ``oracle`` or an alternative): its calls, final reply and typed answers."""
     return Trajectory(label=label, steps=list(steps), reply=reply, answers=dict(answers or {}))
 
 
-def mutant(mutant_class: MutantClass, label: str, steps: Iterable[ToolStep], reply: str = "Done.",
-           answers: Mapping[str, Any] | None = None) -> Trajectory:
+def mutant(
+    mutant_class: MutantClass,
+    label: str,
+    steps: Iterable[ToolStep],
+    reply: str = "Done.",
+    answers: Mapping[str, Any] | None = None,
+) -> Trajectory:
     """A wrong run the grader must fail, with what kind of wrong it is (see :class:`Trajectory`)."""
-    return Trajectory(label=label, steps=list(steps), reply=reply, answers=dict(answers or {}),
-                      mutant_class=mutant_class)
+    return Trajectory(
+        label=label, steps=list(steps), reply=reply, answers=dict(answers or {}), mutant_class=mutant_class
+    )
 
 
 __all__ = ["mutant", "step", "trajectory", "with_args"]
