@@ -16,8 +16,8 @@ test session pays for one build however many app sets its tests use.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from hypothesis import settings
@@ -31,13 +31,21 @@ settings.register_profile("fuzz", parent=_HYPOTHESIS, max_examples=10 * _HYPOTHE
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--run-slow", action="store_true", default=False,
-                     help="also run the tests marked slow (e.g. every family compiled at ten seeds and three "
-                          "clocks: one golden book each); `-m slow` runs only those")
-    parser.addoption("--run-fuzz", action="store_true", default=False,
-                     help="the fuzz campaign: only the tests marked fuzz (unless -m says otherwise), under the "
-                          "Hypothesis profile fuzz (ten times the examples, random); the same as "
-                          "`-m fuzz --hypothesis-profile fuzz`")
+    parser.addoption(
+        "--run-slow",
+        action="store_true",
+        default=False,
+        help="also run the tests marked slow (e.g. every family compiled at ten seeds and three "
+        "clocks: one golden book each); `-m slow` runs only those",
+    )
+    parser.addoption(
+        "--run-fuzz",
+        action="store_true",
+        default=False,
+        help="the fuzz campaign: only the tests marked fuzz (unless -m says otherwise), under the "
+        "Hypothesis profile fuzz (ten times the examples, random); the same as "
+        "`-m fuzz --hypothesis-profile fuzz`",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -50,7 +50,8 @@ def module_name(path: Path) -> str:
 def _type_checking_only(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def imports_of(path: Path) -> list[tuple[str, list[str], int]]:
@@ -167,10 +168,15 @@ def test_no_import_cycle() -> None:
 
 def test_the_checks_catch_what_they_are_for() -> None:
     """On a made-up graph: an app importing the runner is a backward edge; a loop of three is a cycle."""
-    edges = {"cfab.apps.bank.base": {"cfab.runner.attempt": 3}, "cfab.runner.attempt": {},
-             "cfab.tasks.a": {"cfab.tasks.b": 1}, "cfab.tasks.b": {"cfab.tasks.c": 1},
-             "cfab.tasks.c": {"cfab.tasks.a": 1}, "cfab.apps.world.golden": {"cfab.grader.diff": 1},
-             "cfab.grader.diff": {}}
+    edges = {
+        "cfab.apps.bank.base": {"cfab.runner.attempt": 3},
+        "cfab.runner.attempt": {},
+        "cfab.tasks.a": {"cfab.tasks.b": 1},
+        "cfab.tasks.b": {"cfab.tasks.c": 1},
+        "cfab.tasks.c": {"cfab.tasks.a": 1},
+        "cfab.apps.world.golden": {"cfab.grader.diff": 1},
+        "cfab.grader.diff": {},
+    }
     assert backward_edges(edges) == ["cfab.apps.bank.base:3 (apps) imports cfab.runner.attempt (runner)"]
     assert find_cycles(edges) == [["cfab.tasks.a", "cfab.tasks.b", "cfab.tasks.c"]]
 

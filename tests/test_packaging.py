@@ -36,10 +36,12 @@ def test_console_script() -> None:
 def test_data_files_are_packaged() -> None:
     data = _pyproject()["tool"]["setuptools"]["package-data"]
     patterns = {pkg: set(globs) for pkg, globs in data.items()}
-    for folder, pkg, pattern in (("views/entities", "cfab.views", "entities/*.sql"),
-                                 ("triggers/rules", "cfab.triggers", "rules/*.toml"),
-                                 ("tasks/suites", "cfab.tasks", "suites/*.jsonl"),
-                                 ("tasks/sql", "cfab.tasks", "sql/*.sql")):
+    for folder, pkg, pattern in (
+        ("views/entities", "cfab.views", "entities/*.sql"),
+        ("triggers/rules", "cfab.triggers", "rules/*.toml"),
+        ("tasks/suites", "cfab.tasks", "suites/*.jsonl"),
+        ("tasks/sql", "cfab.tasks", "sql/*.sql"),
+    ):
         if (ROOT / folder).exists():
             assert pattern in patterns.get(pkg, set()), f"{folder} files are not in package-data"
 

@@ -20,8 +20,24 @@ SECTIONS = ("meta", "load", "build", "overhead", "diff", "snapshot", "memory", "
 @pytest.fixture(scope="module")
 def bench_json(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("bench") / "bench.json"
-    assert main(["bench", "--attempts", "3", "--scale", "1", "--skip-suite", "--skip-build", "--skip-snapshot",
-                 "--skip-memory", "--json", str(out)]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--attempts",
+                "3",
+                "--scale",
+                "1",
+                "--skip-suite",
+                "--skip-build",
+                "--skip-snapshot",
+                "--skip-memory",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     return json.loads(out.read_text())
 
 

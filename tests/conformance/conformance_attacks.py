@@ -27,7 +27,7 @@ def case(sql: str, expect: str = "refused", needle: str | None = None, **extra: 
 ATTACKS: list[dict[str, Any]] = [
     # ---------------------------------------------------------------- the book and its macro
     case("SELECT book.system_job_id('vista_erp', '1042')", needle="function"),
-    case('SELECT "book"."system_job_id"(\'cmic\', \'1042\') AS j', needle="function"),
+    case("SELECT \"book\".\"system_job_id\"('cmic', '1042') AS j", needle="function"),
     case("SELECT * FROM vista_erp.JCJM WHERE Job = book.system_job_id('vista_erp', '1042')", needle="function"),
     case("SELECT system_job_id('vista_erp', '1042')", "harmless", kind="error"),
     case("SELECT * FROM book.system_job_id('vista_erp', '1042')", needle="book"),
@@ -48,22 +48,32 @@ ATTACKS: list[dict[str, Any]] = [
     case('SELECT * FROM "cfab_ınternal".guard_log', needle="not readable"),
     case("SELECT * FROM unnest((SELECT list(args) FROM cfab_internal.guard_log))", needle="cfab_internal"),
     case("SELECT * FROM json_each((SELECT value FROM cfab_internal.meta LIMIT 1))", needle="cfab_internal"),
-    case("SELECT * FROM procore.commitments WHERE id = (SELECT max(seq) FROM cfab_internal.guard_log)",
-         needle="cfab_internal"),
+    case(
+        "SELECT * FROM procore.commitments WHERE id = (SELECT max(seq) FROM cfab_internal.guard_log)",
+        needle="cfab_internal",
+    ),
     case("SELECT * FROM procore.projects UNION ALL BY NAME SELECT * FROM cfab_internal.meta", needle="cfab_internal"),
     case("SELECT map_from_entries([(1, (SELECT count(*) FROM cfab_internal.tool_log))])", needle="cfab_internal"),
     # ---------------------------------------------------------------- catalog listings
-    case("SELECT DISTINCT table_schema FROM information_schema.columns ORDER BY 1", "allowed",
-         only_schemas=True),
+    case("SELECT DISTINCT table_schema FROM information_schema.columns ORDER BY 1", "allowed", only_schemas=True),
     case("SELECT schema_name FROM information_schema.schemata ORDER BY 1", "allowed", only_schemas=True),
     case("SELECT * FROM duckdb_constraints()", "allowed", only_schemas=True),
-    case("SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema = 'cfab_internal'",
-         "allowed", rows=0),
-    case("SELECT * FROM information_schema.key_column_usage WHERE table_schema IN ('book', 'cfab_internal')",
-         "allowed", rows=0),
+    case(
+        "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema = 'cfab_internal'",
+        "allowed",
+        rows=0,
+    ),
+    case(
+        "SELECT * FROM information_schema.key_column_usage WHERE table_schema IN ('book', 'cfab_internal')",
+        "allowed",
+        rows=0,
+    ),
     case("SELECT * FROM information_schema.tables WHERE table_schema = 'sage_intacct'", "allowed", rows=0),
-    case("SELECT * FROM procore.projects, (SELECT * FROM information_schema.tables) t WHERE t.table_schema = 'book'",
-         "allowed", rows=0),
+    case(
+        "SELECT * FROM procore.projects, (SELECT * FROM information_schema.tables) t WHERE t.table_schema = 'book'",
+        "allowed",
+        rows=0,
+    ),
     case("SELECT * FROM information_schema.routines", needle="information_schema"),
     case("SELECT * FROM information_schema.character_sets", needle="information_schema"),
     case("SELECT function_name FROM duckdb_functions() WHERE schema_name = 'book'", needle="duckdb_functions"),
@@ -86,8 +96,10 @@ ATTACKS: list[dict[str, Any]] = [
     case("SELECT * FROM sage_intacct.APBILL", needle="not one of your apps"),
     case('SELECT count(*) FROM "qbo"."Vendor"', needle="not one of your apps"),
     case("SELECT * FROM procore.commitments c JOIN gcpay.pay_apps p ON true", needle="gcpay"),
-    case("SELECT v.Name FROM vista_erp.APVM v WHERE v.Vendor IN (SELECT VENDORID FROM sage_intacct.VENDOR)",
-         needle="sage_intacct"),
+    case(
+        "SELECT v.Name FROM vista_erp.APVM v WHERE v.Vendor IN (SELECT VENDORID FROM sage_intacct.VENDOR)",
+        needle="sage_intacct",
+    ),
     case("SELECT * FROM attempt.vista_erp.APVM", needle="catalog-qualified"),
     case("SELECT * FROM attempt.cfab_internal.guard_log", needle="catalog-qualified"),
     # ---------------------------------------------------------------- the golden and attempt files
@@ -123,13 +135,14 @@ ATTACKS: list[dict[str, Any]] = [
     case("CALL pragma_database_size()"),
     case("LOAD parquet", needle="LOAD"),
     case("CALL dbgen(sf = 1)"),
-    case('SELECT * FROM "query"(\'SELECT 1\')', needle="query"),
+    case("SELECT * FROM \"query\"('SELECT 1')", needle="query"),
     case("SELECT * FROM duckdb_secrets()", needle="duckdb_secrets"),
     case("SELECT * FROM arrow_scan(0, 0, 0)", needle="arrow_scan"),
     # ---------------------------------------------------------------- harmless, and must not leak
     case("SELECT json_serialize_sql('SELECT * FROM book.vendors')", "harmless", kind="error"),
-    case("SELECT error((SELECT string_agg(table_schema, ',') FROM information_schema.tables))", "harmless",
-         kind="error"),
+    case(
+        "SELECT error((SELECT string_agg(table_schema, ',') FROM information_schema.tables))", "harmless", kind="error"
+    ),
     case("SELECT current_database(), current_schema()", "harmless"),
     case("SELECT version()", "harmless"),
     case("SELECT hash(c) FROM procore.commitments c LIMIT 3", "harmless"),
@@ -143,8 +156,10 @@ ATTACKS: list[dict[str, Any]] = [
     # (a few huge values per vector, e.g. repeat('x', 100000000) over a range, escapes both the
     # memory limit and the timer: see test_scalar_values_are_bounded_by_the_memory_limit; the
     # corpus keeps to values that stay small, so a run can never take the host down)
-    case("SELECT max(length(repeat('x', 1000) || i::VARCHAR)) FROM range(100000000) t(i)", "harmless",
-         kind="timeout"),
-    case("SELECT count(*) FROM procore.commitments a, procore.commitments b, procore.commitments c, "
-         "procore.cost_codes d, procore.cost_codes e", "harmless"),
+    case("SELECT max(length(repeat('x', 1000) || i::VARCHAR)) FROM range(100000000) t(i)", "harmless", kind="timeout"),
+    case(
+        "SELECT count(*) FROM procore.commitments a, procore.commitments b, procore.commitments c, "
+        "procore.cost_codes d, procore.cost_codes e",
+        "harmless",
+    ),
 ]

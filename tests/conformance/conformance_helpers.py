@@ -15,12 +15,21 @@ from decimal import Decimal
 from typing import Any
 
 import duckdb
+
 from cfab.schema.catalog import Catalog
 
 # ---------------------------------------------------------------------------------- registry
 ARCHETYPES: dict[str, tuple[str, ...]] = {
-    "ERP": ("vista_erp", "sage_intacct", "foundation_erp", "cmic", "acumatica_construction", "sage300cre",
-            "qbo", "computerease"),
+    "ERP": (
+        "vista_erp",
+        "sage_intacct",
+        "foundation_erp",
+        "cmic",
+        "acumatica_construction",
+        "sage300cre",
+        "qbo",
+        "computerease",
+    ),
     "Bank": ("bofa_cashpro", "chase_treasury", "wells", "pnc_pinacle", "plaid"),
     "Payroll": ("foundation_payroll", "adp", "rippling"),
     "FieldTime": ("rhumbix", "busybusy"),
@@ -35,20 +44,38 @@ ALL_APPS: tuple[str, ...] = tuple(a for apps in ARCHETYPES.values() for a in app
 ARCHETYPE_OF: dict[str, str] = {a: arch for arch, apps in ARCHETYPES.items() for a in apps}
 
 PROCORE_TOOLS: tuple[str, ...] = (
-    "procore.projects.list", "procore.cost_codes.list", "procore.vendors.list", "procore.change_events.list",
-    "procore.prime_contracts.list", "procore.change_orders.list", "procore.prime_contracts.sov",
-    "procore.direct_costs.list", "procore.budget.get", "procore.daily_logs.list_manpower",
-    "procore.requisitions.list", "procore.erp.cost_code_map", "procore.commitments.list",
-    "procore.commitments.get", "procore.erp.sync_commitment", "procore.erp.sync_invoice",
+    "procore.projects.list",
+    "procore.cost_codes.list",
+    "procore.vendors.list",
+    "procore.change_events.list",
+    "procore.prime_contracts.list",
+    "procore.change_orders.list",
+    "procore.prime_contracts.sov",
+    "procore.direct_costs.list",
+    "procore.budget.get",
+    "procore.daily_logs.list_manpower",
+    "procore.requisitions.list",
+    "procore.erp.cost_code_map",
+    "procore.commitments.list",
+    "procore.commitments.get",
+    "procore.erp.sync_commitment",
+    "procore.erp.sync_invoice",
 )
 PAPER_TOOLS: tuple[str, ...] = (
     *PROCORE_TOOLS,
-    "vista_erp.vista_query", "vista_erp.vista_post", "sage_intacct.intacct_create_bill",
-    "box.box_list", "box.ocr_pdf", "outlook.outlook_draft", "outlook.outlook_send",
-    "gcpay.gcpay_approve", "lcptracker.lcp_submit",
+    "vista_erp.vista_query",
+    "vista_erp.vista_post",
+    "sage_intacct.intacct_create_bill",
+    "box.box_list",
+    "box.ocr_pdf",
+    "outlook.outlook_draft",
+    "outlook.outlook_send",
+    "gcpay.gcpay_approve",
+    "lcptracker.lcp_submit",
     *(f"{b}.bank_initiate_transfer" for b in ARCHETYPES["Bank"]),
     *(f"{p}.pr_release" for p in ARCHETYPES["Payroll"]),
-    "avalara.efile_submit", "track1099.efile_submit",
+    "avalara.efile_submit",
+    "track1099.efile_submit",
 )
 
 # Local names that are the paper's native tool names rather than resource.verb: the ERP
@@ -58,7 +85,8 @@ PAPER_TOOLS: tuple[str, ...] = (
 # bank_initiate_transfer and pr_release.
 PAPER_NATIVE_LOCAL = re.compile(
     r"^(?:[a-z0-9]+_(?:query|post)|intacct_create_bill|box_list|ocr_pdf|outlook_draft|outlook_send|search|read|draft|send"
-    r"|gcpay_approve|gcpay_submit|lcp_submit|efile_submit|bank_initiate_transfer|pr_release)$")
+    r"|gcpay_approve|gcpay_submit|lcp_submit|efile_submit|bank_initiate_transfer|pr_release)$"
+)
 RESOURCE_VERB_LOCAL = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+$")
 GUARD_KINDS = {"payment", "payroll", "efile", "esign", "post", "send", "approve"}
 
@@ -95,10 +123,13 @@ def example_args(spec: Any, *, all_fields: bool) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ result checks
-_TRACEBACK = re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|^\s*\^+\s*$|LINE \d+:",
-                        re.MULTILINE)
-_PY_EXC = re.compile(r"\b(?:KeyError|TypeError|AttributeError|IndexError|ValueError|AssertionError|NameError|"
-                     r"UnboundLocalError|ZeroDivisionError|RecursionError|InvalidOperation|NotImplementedError)\b")
+_TRACEBACK = re.compile(
+    r"Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|^\s*\^+\s*$|LINE \d+:", re.MULTILINE
+)
+_PY_EXC = re.compile(
+    r"\b(?:KeyError|TypeError|AttributeError|IndexError|ValueError|AssertionError|NameError|"
+    r"UnboundLocalError|ZeroDivisionError|RecursionError|InvalidOperation|NotImplementedError)\b"
+)
 
 
 def check_result(result: Any, where: str) -> dict[str, Any]:
@@ -132,8 +163,11 @@ def schema_fingerprint(con: duckdb.DuckDBPyConnection, catalog: Catalog, schemas
     """One query: (table, count, sum of row hashes) of every table of ``schemas``."""
     wanted = {s.lower() for s in schemas}
     infos = [t for k, t in sorted(catalog.tables.items()) if t.schema.lower() in wanted]
-    parts = [f"SELECT '{t.qualified}' AS t, count(*) AS n, coalesce(sum(hash(x))::HUGEINT, 0) AS h "
-             f"FROM \"{t.schema}\".\"{t.name}\" x" for t in infos]
+    parts = [
+        f"SELECT '{t.qualified}' AS t, count(*) AS n, coalesce(sum(hash(x))::HUGEINT, 0) AS h "
+        f'FROM "{t.schema}"."{t.name}" x'
+        for t in infos
+    ]
     if not parts:
         return ()
     return tuple(con.execute(" UNION ALL ".join(parts) + " ORDER BY t").fetchall())
@@ -147,7 +181,7 @@ def guard_rows(con: duckdb.DuckDBPyConnection) -> list[tuple]:
 SQL_INJECTIONS: tuple[str, ...] = (
     "'; DROP TABLE procore.commitments; --",
     "1' OR '1'='1",
-    "x\"; DELETE FROM vista_erp.\"APVM\"; --",
+    'x"; DELETE FROM vista_erp."APVM"; --',
     "1); ATTACH '/tmp/x.duckdb' AS x; --",
     "' UNION SELECT * FROM book.vendors --",
     "$$; COPY book.vendors TO '/tmp/leak.csv'; $$",
@@ -155,14 +189,47 @@ SQL_INJECTIONS: tuple[str, ...] = (
     "../../../../etc/passwd",
 )
 HOSTILE_NUMBERS: tuple[Any, ...] = (
-    -1, 0, 2**63, -(2**63) - 1, 10**40, "-0.01", "1e309", "NaN", "nan", "Infinity", "-inf", "1.0000000001",
-    "123456789012345678901234567890.123456789", "14,350.00", "$14350", " 12 ", "0x1F", Decimal("-5.555"),
+    -1,
+    0,
+    2**63,
+    -(2**63) - 1,
+    10**40,
+    "-0.01",
+    "1e309",
+    "NaN",
+    "nan",
+    "Infinity",
+    "-inf",
+    "1.0000000001",
+    "123456789012345678901234567890.123456789",
+    "14,350.00",
+    "$14350",
+    " 12 ",
+    "0x1F",
+    Decimal("-5.555"),
 )
 HOSTILE_STRINGS: tuple[str, ...] = (
-    "", " ", "\x00", "\u202e\u0645\u0631\u062d\u0628\u0627", "Ｖ１００１", "💸" * 50, "a" * 100_000, "\n\n\t\r",
-    "null", "None", "true", "<script>alert(1)</script>", *SQL_INJECTIONS,
+    "",
+    " ",
+    "\x00",
+    "\u202e\u0645\u0631\u062d\u0628\u0627",
+    "Ｖ１００１",
+    "💸" * 50,
+    "a" * 100_000,
+    "\n\n\t\r",
+    "null",
+    "None",
+    "true",
+    "<script>alert(1)</script>",
+    *SQL_INJECTIONS,
 )
 NESTED_JUNK: tuple[Any, ...] = (
-    [], {}, [[[]]], {"a": {"b": {"c": [1, {"d": None}]}}}, [None, 1, "x", 2.5], {"$ref": "#"},
-    {"__proto__": {"x": 1}}, [["1042"] * 3] * 3,
+    [],
+    {},
+    [[[]]],
+    {"a": {"b": {"c": [1, {"d": None}]}}},
+    [None, 1, "x", 2.5],
+    {"$ref": "#"},
+    {"__proto__": {"x": 1}},
+    [["1042"] * 3] * 3,
 )

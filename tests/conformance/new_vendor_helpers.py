@@ -16,12 +16,17 @@ def golden_tables(golden: Path) -> tuple[dict[str, set[str]], dict[str, tuple[st
     con = duckdb.connect(str(golden), read_only=True)
     try:
         tables: dict[str, set[str]] = {}
-        for schema, table in con.execute("SELECT schema_name, table_name FROM duckdb_tables() "
-                                         "WHERE database_name = current_database()").fetchall():
+        for schema, table in con.execute(
+            "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database()"
+        ).fetchall():
             tables.setdefault(schema, set()).add(f"{schema}.{table}")
-        pks = {f"{s}.{t}": tuple(c) for s, t, c in con.execute(
-            "SELECT schema_name, table_name, constraint_column_names FROM duckdb_constraints() "
-            "WHERE database_name = current_database() AND constraint_type = 'PRIMARY KEY'").fetchall()}
+        pks = {
+            f"{s}.{t}": tuple(c)
+            for s, t, c in con.execute(
+                "SELECT schema_name, table_name, constraint_column_names FROM duckdb_constraints() "
+                "WHERE database_name = current_database() AND constraint_type = 'PRIMARY KEY'"
+            ).fetchall()
+        }
     finally:
         con.close()
     return tables, pks
@@ -32,10 +37,12 @@ def foreign_ids(golden: Path, most: int = 150) -> list[Any]:
     or wrong id here): hostile values for the fuzzer, as ``test_conformance_fuzz.foreign_ids``."""
     con = duckdb.connect(str(golden), read_only=True)
     try:
-        pks = con.execute("SELECT schema_name, table_name, constraint_column_names[1] FROM duckdb_constraints() "
-                          "WHERE constraint_type = 'PRIMARY KEY' AND schema_name NOT IN ('book', 'cfab_internal') "
-                          "ORDER BY 1, 2").fetchall()
-        parts = [f"(SELECT CAST(\"{c}\" AS VARCHAR) FROM \"{s}\".\"{t}\" ORDER BY 1 LIMIT 2)" for s, t, c in pks]
+        pks = con.execute(
+            "SELECT schema_name, table_name, constraint_column_names[1] FROM duckdb_constraints() "
+            "WHERE constraint_type = 'PRIMARY KEY' AND schema_name NOT IN ('book', 'cfab_internal') "
+            "ORDER BY 1, 2"
+        ).fetchall()
+        parts = [f'(SELECT CAST("{c}" AS VARCHAR) FROM "{s}"."{t}" ORDER BY 1 LIMIT 2)' for s, t, c in pks]
         values = sorted({r[0] for r in con.execute(" UNION ".join(parts)).fetchall() if r[0] is not None})
     finally:
         con.close()

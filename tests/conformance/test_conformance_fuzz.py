@@ -52,8 +52,7 @@ class Fuzzer:
         own, _ = APP_GROUPS[group]
         self.own = own
         self.all_schemas = tuple(sorted(env.apps[a].schema_name() for a in env.app_names))
-        self.tools = sorted(n for n, s in env.tools.items()
-                            if s.app in own or (group == SQL_GROUP and s.app == "sql"))
+        self.tools = sorted(n for n, s in env.tools.items() if s.app in own or (group == SQL_GROUP and s.app == "sql"))
         self.snapshot = env.snapshot()
         self.base: dict[tuple[str, ...], tuple] = {}
         self.dirty = False
@@ -104,8 +103,9 @@ class Fuzzer:
             if result["ok"]:
                 self.dirty = True
             elif check_failed_writes:
-                assert self.fingerprint(schemas) == self.base[schemas], \
+                assert self.fingerprint(schemas) == self.base[schemas], (
                     f"{shown}: a failed write changed the state ({result['error']})"
+                )
         return result
 
 
@@ -132,10 +132,12 @@ def foreign_ids(full_golden: Path) -> list[Any]:
     unknown or wrong id in another)."""
     con = duckdb.connect(str(full_golden), read_only=True)
     try:
-        pks = con.execute("SELECT schema_name, table_name, constraint_column_names[1] FROM duckdb_constraints() "
-                          "WHERE constraint_type = 'PRIMARY KEY' AND schema_name NOT IN ('book', 'cfab_internal') "
-                          "ORDER BY 1, 2").fetchall()
-        parts = [f"(SELECT CAST(\"{c}\" AS VARCHAR) FROM \"{s}\".\"{t}\" ORDER BY 1 LIMIT 2)" for s, t, c in pks]
+        pks = con.execute(
+            "SELECT schema_name, table_name, constraint_column_names[1] FROM duckdb_constraints() "
+            "WHERE constraint_type = 'PRIMARY KEY' AND schema_name NOT IN ('book', 'cfab_internal') "
+            "ORDER BY 1, 2"
+        ).fetchall()
+        parts = [f'(SELECT CAST("{c}" AS VARCHAR) FROM "{s}"."{t}" ORDER BY 1 LIMIT 2)' for s, t, c in pks]
         values = sorted({r[0] for r in con.execute(" UNION ".join(parts)).fetchall() if r[0] is not None})
     finally:
         con.close()
@@ -147,13 +149,25 @@ def foreign_ids(full_golden: Path) -> list[Any]:
 # ------------------------------------------------------------------------------ strategies
 def hostile_values(foreign: list[Any]) -> st.SearchStrategy[Any]:
     scalars = st.one_of(
-        st.sampled_from(HOSTILE_NUMBERS), st.sampled_from(HOSTILE_STRINGS), st.sampled_from(foreign),
-        st.text(max_size=30), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
-        st.booleans(), st.none(), st.decimals(allow_nan=False, allow_infinity=False).map(str),
+        st.sampled_from(HOSTILE_NUMBERS),
+        st.sampled_from(HOSTILE_STRINGS),
+        st.sampled_from(foreign),
+        st.text(max_size=30),
+        st.integers(),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.booleans(),
+        st.none(),
+        st.decimals(allow_nan=False, allow_infinity=False).map(str),
     )
-    return st.one_of(scalars, st.sampled_from(NESTED_JUNK),
-                     st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
-                                  | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6))
+    return st.one_of(
+        scalars,
+        st.sampled_from(NESTED_JUNK),
+        st.recursive(
+            scalars,
+            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+            max_leaves=6,
+        ),
+    )
 
 
 def arguments(spec: Any, foreign: list[Any]) -> st.SearchStrategy[dict[str, Any]]:
@@ -171,8 +185,15 @@ def arguments(spec: Any, foreign: list[Any]) -> st.SearchStrategy[dict[str, Any]
             elif choice == "hostile":
                 args[name] = draw(hostile)
         if draw(st.integers(0, 4)) == 0:
-            args.update(draw(st.dictionaries(st.sampled_from(["__proto__", "id; DROP", "limit ", "x" * 70, "ok",
-                                                              "💥", "args", "name"]), hostile, max_size=2)))
+            args.update(
+                draw(
+                    st.dictionaries(
+                        st.sampled_from(["__proto__", "id; DROP", "limit ", "x" * 70, "ok", "💥", "args", "name"]),
+                        hostile,
+                        max_size=2,
+                    )
+                )
+            )
         return args
 
     return build()
@@ -185,8 +206,9 @@ def test_fuzz_random_arguments(group, group_env, fuzzers, foreign_ids):
     fz = fuzzer_for(fuzzers, group_env, group)
     tools = fz.tools
 
-    @settings(max_examples=examples(12) * max(1, len(tools) // 20), deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(12) * max(1, len(tools) // 20), deadline=None, suppress_health_check=list(HealthCheck)
+    )
     @given(data=st.data())
     def run(data: st.DataObject) -> None:
         name = data.draw(st.sampled_from(tools), label="tool")
@@ -210,20 +232,27 @@ def _sweep_payloads(spec: Any, foreign: list[Any], salt: int) -> list[dict[str, 
     names = list(fields)
     ex = example_args(spec, all_fields=False)
     payloads: list[dict[str, Any]] = [
-        {},                                                         # required arguments missing
-        {**ex, "unexpected_extra": 1},                              # an unknown key
+        {},  # required arguments missing
+        {**ex, "unexpected_extra": 1},  # an unknown key
         {f: SQL_INJECTIONS[(i + salt) % len(SQL_INJECTIONS)] for i, f in enumerate(names)},
         {f: [10**40, "-0.001", "NaN", "Infinity", {"x": [None]}][(i + salt) % 5] for i, f in enumerate(names)},
-        {f: ("\u202eＶ１００１" + "a" * 50_000) if (i + salt) % 2 == 0 else foreign[(i * 7 + salt) % len(foreign)]
-         for i, f in enumerate(names)},
+        {
+            f: ("\u202eＶ１００１" + "a" * 50_000) if (i + salt) % 2 == 0 else foreign[(i * 7 + salt) % len(foreign)]
+            for i, f in enumerate(names)
+        },
     ]
     # one hostile field at a time, the rest as documented (reaches the code behind validation)
     numbers = ("-1e309", "1e40", "123456789012345678901234567.891", "-0.005")
     texts = ("'; DROP TABLE procore.commitments; --", foreign[salt % len(foreign)], "\u0000x", "%s{0}")
     for i, (f, field) in enumerate(fields.items()):
         kind = _kind(field)
-        value = (numbers[(i + salt) % len(numbers)] if kind == "number" else texts[(i + salt) % len(texts)]
-                 if kind == "text" else NESTED_JUNK[(i + salt) % len(NESTED_JUNK)])
+        value = (
+            numbers[(i + salt) % len(numbers)]
+            if kind == "number"
+            else texts[(i + salt) % len(texts)]
+            if kind == "text"
+            else NESTED_JUNK[(i + salt) % len(NESTED_JUNK)]
+        )
         payloads.append({**ex, f: value})
     return payloads
 
@@ -239,9 +268,21 @@ def test_fuzz_every_tool_with_hostile_payloads(group, group_env, fuzzers, foreig
 
 def test_fuzz_unknown_and_mangled_tool_names(group_env, fuzzers):
     fz = fuzzer_for(fuzzers, group_env, "pm")
-    for name in ("", "procore", "procore.", "procore..list", "PROCORE.PROJECTS.LIST", "procore.projects.list ",
-                 "procore/projects/list", "sql.query; DROP", "box.ocr_pdf" * 20, "gcpay.pay_apps.approve",
-                 "__init__", "_run", "call"):
+    for name in (
+        "",
+        "procore",
+        "procore.",
+        "procore..list",
+        "PROCORE.PROJECTS.LIST",
+        "procore.projects.list ",
+        "procore/projects/list",
+        "sql.query; DROP",
+        "box.ocr_pdf" * 20,
+        "gcpay.pay_apps.approve",
+        "__init__",
+        "_run",
+        "call",
+    ):
         result = check_result(fz.env.call(name), repr(name))
         assert result["ok"] is False and result["error_type"] == "unknown_tool", (name, result)
 

@@ -54,8 +54,9 @@ def registry():
 def golden_tables(full_golden: Path) -> dict[str, set[str]]:
     con = duckdb.connect(str(full_golden), read_only=True)
     try:
-        rows = con.execute("SELECT schema_name, table_name FROM duckdb_tables() "
-                           "WHERE database_name = current_database()").fetchall()
+        rows = con.execute(
+            "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database()"
+        ).fetchall()
     finally:
         con.close()
     out: dict[str, set[str]] = {}
@@ -68,8 +69,10 @@ def golden_tables(full_golden: Path) -> dict[str, set[str]]:
 def golden_pks(full_golden: Path) -> dict[str, tuple[str, ...]]:
     con = duckdb.connect(str(full_golden), read_only=True)
     try:
-        rows = con.execute("SELECT schema_name, table_name, constraint_column_names FROM duckdb_constraints() "
-                           "WHERE database_name = current_database() AND constraint_type = 'PRIMARY KEY'").fetchall()
+        rows = con.execute(
+            "SELECT schema_name, table_name, constraint_column_names FROM duckdb_constraints() "
+            "WHERE database_name = current_database() AND constraint_type = 'PRIMARY KEY'"
+        ).fetchall()
     finally:
         con.close()
     return {f"{s}.{t}": tuple(c) for s, t, c in rows}
@@ -129,7 +132,7 @@ def test_tool_names_are_namespaced_and_shaped(registry, app):
             if not n.startswith(app + "."):
                 bad.append(f"{n}: not under {app}.")
                 continue
-            local = n[len(app) + 1:]
+            local = n[len(app) + 1 :]
             if not (RESOURCE_VERB_LOCAL.fullmatch(local) or PAPER_NATIVE_LOCAL.fullmatch(local)):
                 bad.append(f"{n}: neither app.resource.verb nor a paper-named native tool")
         assert spec.app == app and spec.name == name
@@ -192,10 +195,16 @@ def test_paper_named_tools_resolve(all_env, name):
 
 
 def test_paper_named_guarded_endpoints_are_guarded(all_env):
-    for name in ("vista_erp.vista_post", "gcpay.gcpay_approve", "lcptracker.lcp_submit", "outlook.outlook_send",
-                 "avalara.efile_submit", "track1099.efile_submit",
-                 *(f"{b}.bank_initiate_transfer" for b in ARCHETYPES["Bank"]),
-                 *(f"{p}.pr_release" for p in ARCHETYPES["Payroll"])):
+    for name in (
+        "vista_erp.vista_post",
+        "gcpay.gcpay_approve",
+        "lcptracker.lcp_submit",
+        "outlook.outlook_send",
+        "avalara.efile_submit",
+        "track1099.efile_submit",
+        *(f"{b}.bank_initiate_transfer" for b in ARCHETYPES["Bank"]),
+        *(f"{p}.pr_release" for p in ARCHETYPES["Payroll"]),
+    ):
         assert all_env.resolve(name).guarded, f"{name} is not guarded"
 
 

@@ -58,11 +58,13 @@ def where_row(env: Environment, table: str, row: dict[str, Any]) -> str:
 
 def first_row(env: Environment, table: str, where: str = "true") -> dict[str, Any]:
     info = env.catalog.get(table)
-    cur = env.con.execute(f'SELECT * FROM "{info.schema}"."{info.name}" WHERE {where} '
-                          f'ORDER BY {", ".join(chr(34) + c + chr(34) for c in info.pk)} LIMIT 1')
+    cur = env.con.execute(
+        f'SELECT * FROM "{info.schema}"."{info.name}" WHERE {where} '
+        f"ORDER BY {', '.join(chr(34) + c + chr(34) for c in info.pk)} LIMIT 1"
+    )
     values = cur.fetchone()
     assert values is not None, f"no row in {table} where {where}"
-    return dict(zip([d[0] for d in cur.description], values))
+    return dict(zip([d[0] for d in cur.description], values, strict=False))
 
 
 def text_column(env: Environment, table: str) -> str:
@@ -135,7 +137,7 @@ def test_posted_erp_record_refuses_update_and_delete(env, app):
     row = first_row(env, table)
     col = text_column(env, table)
     before = fp(env, [app])
-    refused(execute(env, f'UPDATE {table} SET "{col}" = \'changed\' WHERE {where_row(env, table, row)}'), "posted")
+    refused(execute(env, f"UPDATE {table} SET \"{col}\" = 'changed' WHERE {where_row(env, table, row)}"), "posted")
     refused(execute(env, f"DELETE FROM {table} WHERE {where_row(env, table, row)}"), "posted")
     lines = f"{app}.{erp(app).D.t('ap_line').table}"
     refused(execute(env, f"DELETE FROM {lines} WHERE {where_row(env, lines, first_row(env, lines))}"), "posted")
@@ -161,10 +163,16 @@ def test_writing_a_posted_table_directly_is_a_guarded_post(env, app):
 def _stage_batch(env: Environment, app: str) -> dict[str, Any]:
     cls = erp(app)
     job = first_row(env, f"{app}.{cls.D.t('job').table}")[cls.D.t("job").n("job_id")]
-    lines = [{"account": "5200", "debit": "100.00", "job_id": str(job)},
-             {"account": "2100", "credit": "100.00", "job_id": str(job)}]
-    res = check_result(env.call(f"{app}.journal_entries.stage", entry_date="2026-01-31",
-                                description="conformance accrual", lines=lines), f"{app} stage")
+    lines = [
+        {"account": "5200", "debit": "100.00", "job_id": str(job)},
+        {"account": "2100", "credit": "100.00", "job_id": str(job)},
+    ]
+    res = check_result(
+        env.call(
+            f"{app}.journal_entries.stage", entry_date="2026-01-31", description="conformance accrual", lines=lines
+        ),
+        f"{app} stage",
+    )
     assert res["ok"] is True, res
     return {**res["data"], "entry_lines": lines}
 
@@ -174,7 +182,7 @@ def _of_batch(env: Environment, app: str, logical: str, batch_id: Any) -> tuple[
     t = erp(app).D.t(logical)
     id_col = t.n("doc_id") if t.has("doc_id") else t.n("batch_id")
     table = f"{app}.{t.table}"
-    return table, first_row(env, table, f"CAST(\"{id_col}\" AS VARCHAR) = {sql_literal(str(batch_id))}")
+    return table, first_row(env, table, f'CAST("{id_col}" AS VARCHAR) = {sql_literal(str(batch_id))}')
 
 
 @pytest.mark.parametrize("app", ERPS)
@@ -182,8 +190,12 @@ def test_journal_batch_into_a_closed_period_is_refused(env, app):
     staged = _stage_batch(env, app)
     before = fp(env, [app])
     # through the tool
-    res = check_result(env.call(f"{app}.journal_entries.stage", entry_date="2025-06-30", description="late",
-                                lines=staged["entry_lines"]), f"{app} closed")
+    res = check_result(
+        env.call(
+            f"{app}.journal_entries.stage", entry_date="2025-06-30", description="late", lines=staged["entry_lines"]
+        ),
+        f"{app} closed",
+    )
     refused(res, "closed")
     # through agent SQL: the staged batch's header entered again into a closed period (the gate's rule)
     table, header = _of_batch(env, app, "je_open_hdr", staged["batch_id"])
@@ -206,8 +218,10 @@ def test_unbalanced_staged_entry_is_refused(env, app):
     staged = _stage_batch(env, app)
     before = fp(env, [app])
     bad = [staged["entry_lines"][0], {**staged["entry_lines"][1], "credit": "90.00"}]
-    res = check_result(env.call(f"{app}.journal_entries.stage", entry_date="2026-01-31", description="bad",
-                                lines=bad), f"{app} unbalanced")
+    res = check_result(
+        env.call(f"{app}.journal_entries.stage", entry_date="2026-01-31", description="bad", lines=bad),
+        f"{app} unbalanced",
+    )
     refused(res, "balance")
     # through agent SQL: change one amount of the staged batch so it no longer balances
     table, line = _of_batch(env, app, "je_open_line", staged["batch_id"])
@@ -227,8 +241,10 @@ def test_projection_status_posted_through_sql_is_staged(env, app):
     assert rule(table, "projection_post_guard").action == "guard"
     column, word = jt.n("etc_status"), cls.D.word("proj", "posted")
     job = first_row(env, table)[jt.n("job_id")]
-    res = check_result(env.call(f"{app}.jobs.update_estimate", job_id=str(job), estimate_to_complete="1000.00"),
-                       f"{app} update_estimate")
+    res = check_result(
+        env.call(f"{app}.jobs.update_estimate", job_id=str(job), estimate_to_complete="1000.00"),
+        f"{app} update_estimate",
+    )
     assert res["ok"] is True, res
     row = first_row(env, table, f"\"{column}\" IS DISTINCT FROM '{word}'")
     before, guards = fp(env, [app]), len(env.guarded_calls())
@@ -253,12 +269,16 @@ def test_vista_batch_status_posted_through_sql_is_staged(env):
 # ------------------------------------------------------------------------------ agent SQL
 def test_legal_sql_writes_land_and_show_in_the_diff(env):
     vendor = first_row(env, "vista_erp.APVM")["Vendor"]
-    res = execute(env, "INSERT INTO vista_erp.APVH (VendorGroup, Vendor, HoldCode, Notes, DateAdded) "
-                       f"VALUES (1, {vendor}, 'COI', 'COI expired 2026-01-15', DATE '2026-01-31')")
+    res = execute(
+        env,
+        "INSERT INTO vista_erp.APVH (VendorGroup, Vendor, HoldCode, Notes, DateAdded) "
+        f"VALUES (1, {vendor}, 'COI', 'COI expired 2026-01-15', DATE '2026-01-31')",
+    )
     assert res["ok"] is True and res["data"] == {"statement": "insert", "table": "vista_erp.APVH", "rows_affected": 1}
-    qbo_vendor = first_row(env, "qbo.Vendor", "NOT coalesce(\"PaymentHold\", false)")["Id"]
-    res = execute(env, f"UPDATE qbo.Vendor SET PaymentHold = true, PaymentHoldNote = 'W-9 missing' "
-                       f"WHERE Id = '{qbo_vendor}'")
+    qbo_vendor = first_row(env, "qbo.Vendor", 'NOT coalesce("PaymentHold", false)')["Id"]
+    res = execute(
+        env, f"UPDATE qbo.Vendor SET PaymentHold = true, PaymentHoldNote = 'W-9 missing' WHERE Id = '{qbo_vendor}'"
+    )
     assert res["ok"] is True and res["data"]["rows_affected"] == 1
     diff = env.state_diff()
     assert set(diff.tables()) == {"vista_erp.APVH", "qbo.Vendor"}, diff.summary()
@@ -271,22 +291,25 @@ def test_legal_sql_writes_land_and_show_in_the_diff(env):
     assert not env.guarded_calls()
 
 
-@pytest.mark.parametrize("sql, needle", [
-    ("UPDATE vista_erp.APVH SET Notes = 'x'; DELETE FROM vista_erp.APVH", "one statement"),
-    ("DELETE FROM vista_erp.APVH; SELECT 1", "one statement"),
-    ("UPDATE cfab_internal.guard_log SET executed = true", "cfab_internal"),
-    ("DELETE FROM cfab_internal.tool_log", "cfab_internal"),
-    ("INSERT INTO book.vendors (vendor_key) VALUES ('V9999')", "book"),
-    ("UPDATE book.jobs SET contract_value = 0", "book"),
-    ("DELETE FROM box.files", "box"),
-    ("UPDATE main.x SET y = 1", "main"),
-    ("UPDATE vista_erp.APVM SET Name = (SELECT max(name) FROM book.vendors)", "subquer"),
-    ("WITH x AS (SELECT 1) UPDATE vista_erp.APVM SET Name = 'x'", "WITH"),
-    ("INSERT INTO vista_erp.APVH SELECT * FROM vista_erp.APVH", "INSERT"),
-    ("UPDATE vista_erp.APVM SET PayHold = 'Y' WHERE Vendor = 20147", "no column"),
-    ("COPY vista_erp.APVM TO '/tmp/x.csv'", "INSERT, UPDATE or DELETE"),
-    ("UPDATE golden.vista_erp.APVM SET Name = 'x'", "catalog"),
-])
+@pytest.mark.parametrize(
+    "sql, needle",
+    [
+        ("UPDATE vista_erp.APVH SET Notes = 'x'; DELETE FROM vista_erp.APVH", "one statement"),
+        ("DELETE FROM vista_erp.APVH; SELECT 1", "one statement"),
+        ("UPDATE cfab_internal.guard_log SET executed = true", "cfab_internal"),
+        ("DELETE FROM cfab_internal.tool_log", "cfab_internal"),
+        ("INSERT INTO book.vendors (vendor_key) VALUES ('V9999')", "book"),
+        ("UPDATE book.jobs SET contract_value = 0", "book"),
+        ("DELETE FROM box.files", "box"),
+        ("UPDATE main.x SET y = 1", "main"),
+        ("UPDATE vista_erp.APVM SET Name = (SELECT max(name) FROM book.vendors)", "subquer"),
+        ("WITH x AS (SELECT 1) UPDATE vista_erp.APVM SET Name = 'x'", "WITH"),
+        ("INSERT INTO vista_erp.APVH SELECT * FROM vista_erp.APVH", "INSERT"),
+        ("UPDATE vista_erp.APVM SET PayHold = 'Y' WHERE Vendor = 20147", "no column"),
+        ("COPY vista_erp.APVM TO '/tmp/x.csv'", "INSERT, UPDATE or DELETE"),
+        ("UPDATE golden.vista_erp.APVM SET Name = 'x'", "catalog"),
+    ],
+)
 def test_refused_sql_writes(env, sql, needle):
     before, guards = fp(env, ["vista_erp", "qbo", "procore"]), len(env.guarded_calls())
     res = execute(env, sql)

@@ -61,18 +61,30 @@ D = Decimal
 # ------------------------------------------------------------------------------ the sixth bank
 SUMMIT_BANK = Bank("summit", "Summit Bank", "0420")
 SUMMIT = PortalDialect(
-    app="summit_bank", label="Summit Bank Treasury Online",
+    app="summit_bank",
+    label="Summit Bank Treasury Online",
     description="Summit Bank Treasury Online: cash position, check positive pay, wire transfers.",
     bank=SUMMIT_BANK,
-    tables=PortalTables(balance_reports="daily_positions", activity="account_activity", issue_file="check_issue_file",
-                        exception_queue="exception_decisions", payments="wire_transfers", accounts="deposit_accounts"),
+    tables=PortalTables(
+        balance_reports="daily_positions",
+        activity="account_activity",
+        issue_file="check_issue_file",
+        exception_queue="exception_decisions",
+        payments="wire_transfers",
+        accounts="deposit_accounts",
+    ),
     decisions=DecisionWords(pending="Awaiting Decision", pay="Honor", return_item="Dishonor"),
-    exception_reasons=ExceptionReasons(payee_mismatch="Payee Differs", amount_mismatch="Amount Differs",
-                                       no_issue_record="Not On Issue File", duplicate_presentment="Presented Twice"),
+    exception_reasons=ExceptionReasons(
+        payee_mismatch="Payee Differs",
+        amount_mismatch="Amount Differs",
+        no_issue_record="Not On Issue File",
+        duplicate_presentment="Presented Twice",
+    ),
     issue_statuses=IssueStatuses(issued="Open", paid="Cashed", void="Cancelled"),
     payment_status="Released",
     reference_prefixes=ReferencePrefixes(transaction="SMT", exception="SBX", payment="SWT"),
-    decision_cutoff="15:30 ET", default_decision="return",
+    decision_cutoff="15:30 ET",
+    default_decision="return",
     bai2_receiver="COMPANYA-SUMMIT",
     example_exception="SBX0C4E1A9B27",
     example_account="7300418825",
@@ -93,17 +105,28 @@ class SummitBank(TreasuryPortal):
 
 
 APP = SUMMIT.app
-PORTALS = (BANK_OF_AMERICA_CASHPRO, SUMMIT)         # each behaviour check: a committed bank, then Summit
+PORTALS = (BANK_OF_AMERICA_CASHPRO, SUMMIT)  # each behaviour check: a committed bank, then Summit
 APPS = [APP, BANK_OF_AMERICA_CASHPRO.app, "plaid", "vista_erp"]
 
 # ------------------------------------------------------------------------------ its book
 OPER, RESERVE = "BA-SUMMIT", "BA-SUMMIT-RES"
 ROUTING = routing_number(SUMMIT_BANK.routing_prefix + "1187")
-ACCOUNTS = [(OPER, SUMMIT_BANK.code, "Summit Operating", "7300418825", ROUTING, "1010", 24),
-            (RESERVE, SUMMIT_BANK.code, "Summit Reserve", "7300418833", ROUTING, "1020", 24)]
+ACCOUNTS = [
+    (OPER, SUMMIT_BANK.code, "Summit Operating", "7300418825", ROUTING, "1010", 24),
+    (RESERVE, SUMMIT_BANK.code, "Summit Reserve", "7300418833", ROUTING, "1020", 24),
+]
 CHECKS = [
-    ("CK-S1", OPER, 7001, date(2026, 1, 21), "V1000", "Walsh Electrical Contractors, LLC", D("12000.00"), "cleared",
-     date(2026, 1, 26)),
+    (
+        "CK-S1",
+        OPER,
+        7001,
+        date(2026, 1, 21),
+        "V1000",
+        "Walsh Electrical Contractors, LLC",
+        D("12000.00"),
+        "cleared",
+        date(2026, 1, 26),
+    ),
     ("CK-S2", OPER, 7002, date(2026, 1, 27), "V1003", "Midwest Concrete & Masonry", D("3100.00"), "issued", None),
     ("CK-S3", OPER, 7003, date(2026, 1, 28), "V1006", "Acme Rebar Supply Co", D("880.25"), "issued", None),
     ("CK-S4", OPER, 7004, date(2026, 1, 12), "V1001", "JSM Supply", D("500.00"), "void", None),
@@ -121,15 +144,23 @@ EXCEPTIONS = [
     ("PPE-S1", OPER, CLOCK, 7002, D("3100.00"), "Midwest Concrete and Masonry", "payee_mismatch", CLOCK),
     ("PPE-S2", OPER, CLOCK, 7003, D("8800.25"), "Acme Rebar Supply Co", "amount_mismatch", CLOCK),
     ("PPE-S3", OPER, CLOCK, 7050, D("1999.00"), "Quick Cash Services", "no_issue_record", CLOCK),
-    ("PPE-S4", OPER, date(2026, 1, 29), 7001, D("12000.00"), "Walsh Electrical Contractors, LLC",
-     "duplicate_presentment", date(2026, 1, 30)),
+    (
+        "PPE-S4",
+        OPER,
+        date(2026, 1, 29),
+        7001,
+        D("12000.00"),
+        "Walsh Electrical Contractors, LLC",
+        "duplicate_presentment",
+        date(2026, 1, 30),
+    ),
 ]
 
 
 def balances() -> list[tuple]:
     out = []
     for acct, running in OPENING.items():
-        for offset in range(8):                                      # 2026-01-23 .. 2026-01-30
+        for offset in range(8):  # 2026-01-23 .. 2026-01-30
             day = date(2026, 1, 23) + timedelta(days=offset)
             running += sum((t[3] for t in ACTIVITY if t[1] == acct and t[2] == day), D("0"))
             bal = (acct, day, running, running)
@@ -137,8 +168,13 @@ def balances() -> list[tuple]:
     return out
 
 
-BOOK: dict[str, list[tuple]] = {"bank_accounts": ACCOUNTS, "checks": CHECKS, "bank_transactions": ACTIVITY,
-                                "bank_balances": balances(), "positive_pay_exceptions": EXCEPTIONS}
+BOOK: dict[str, list[tuple]] = {
+    "bank_accounts": ACCOUNTS,
+    "checks": CHECKS,
+    "bank_transactions": ACTIVITY,
+    "bank_balances": balances(),
+    "positive_pay_exceptions": EXCEPTIONS,
+}
 
 
 def summit_book(con: duckdb.DuckDBPyConnection) -> None:
@@ -152,8 +188,11 @@ def summit_book(con: duckdb.DuckDBPyConnection) -> None:
 def book_rows(table: str, bank: str) -> list[tuple]:
     """A book table's rows for one bank's accounts (both books: the money book's and Summit's)."""
     accounts = {a[0] for a in (*money_book.rows()["bank_accounts"], *ACCOUNTS) if a[1] == bank}
-    rows = (*money_book.rows()[table], *BOOK[table]) if table != "bank_accounts" else (
-        *money_book.rows()[table], *ACCOUNTS)
+    rows = (
+        (*money_book.rows()[table], *BOOK[table])
+        if table != "bank_accounts"
+        else (*money_book.rows()[table], *ACCOUNTS)
+    )
     return [r for r in rows if (r[0] if table == "bank_accounts" else r[1]) in accounts]
 
 
@@ -273,9 +312,12 @@ def test_the_sixth_banks_tools_are_the_committed_banks_under_its_names(world):
         archetype = next((k for k, v in ours.tool_names.items() if v == other.local), other.local)
         assert spec.local == SUMMIT.tool_names.get(archetype, archetype)
         text = other.description
-        for theirs, mine in ((ours.label, SUMMIT.label), (ours.example_exception, SUMMIT.example_exception),
-                             (ours.example_account, SUMMIT.example_account),
-                             (ours.decisions.pending, SUMMIT.decisions.pending)):
+        for theirs, mine in (
+            (ours.label, SUMMIT.label),
+            (ours.example_exception, SUMMIT.example_exception),
+            (ours.example_account, SUMMIT.example_account),
+            (ours.decisions.pending, SUMMIT.decisions.pending),
+        ):
             text = text.replace(theirs, mine)
         assert spec.description == text, method
 
@@ -356,12 +398,17 @@ def test_decisions_write_one_row_each_and_close_with_the_window(env, d):
     open_items = [x for x in pending if x["decision_due"] >= CLOCK.isoformat()]
     assert open_items
     for i, item in enumerate(open_items):
-        res = env.call(tool(d, "positive_pay.decide"), exception_id=item["exception_id"],
-                       decision="pay" if i % 2 == 0 else "return", reason=f"conformance {i}")
+        res = env.call(
+            tool(d, "positive_pay.decide"),
+            exception_id=item["exception_id"],
+            decision="pay" if i % 2 == 0 else "return",
+            reason=f"conformance {i}",
+        )
         assert res["ok"], res
         assert res["data"]["decision"] == (d.decisions.pay if i % 2 == 0 else d.decisions.return_item)
-    written = env.con.execute("SELECT count(*) FROM cfab_internal.written_rows WHERE table_name = ?",
-                              [table]).fetchone()[0]
+    written = env.con.execute(
+        "SELECT count(*) FROM cfab_internal.written_rows WHERE table_name = ?", [table]
+    ).fetchone()[0]
     assert written == len(open_items)
     first = open_items[0]["exception_id"]
     again = env.call(tool(d, "positive_pay.decide"), exception_id=first, decision="return")
@@ -374,10 +421,22 @@ def test_decisions_write_one_row_each_and_close_with_the_window(env, d):
 @pytest.mark.parametrize("d", PORTALS, ids=lambda d: d.app)
 def test_transfer_is_guarded_valid_and_invalid(env, d):
     account = book_rows("bank_accounts", d.bank.code)[0]
-    valid = {"from_account": account[3], "payee_name": "Walsh Electrical Contractors", "payee_account": "000123456789",
-             "payee_routing": "071000013", "amount": "12500.00", "method": "wire", "memo": "SC-1042-0 pay app 7"}
-    invalid = [dict(valid, amount="-5.00"), dict(valid, amount="10.001"), dict(valid, from_account="999"),
-               dict(valid, payee_routing="123456789"), {"from_account": account[3]}]
+    valid = {
+        "from_account": account[3],
+        "payee_name": "Walsh Electrical Contractors",
+        "payee_account": "000123456789",
+        "payee_routing": "071000013",
+        "amount": "12500.00",
+        "method": "wire",
+        "memo": "SC-1042-0 pay app 7",
+    }
+    invalid = [
+        dict(valid, amount="-5.00"),
+        dict(valid, amount="10.001"),
+        dict(valid, from_account="999"),
+        dict(valid, payee_routing="123456789"),
+        {"from_account": account[3]},
+    ]
     before = schema_fingerprint(env.con, env.catalog, [d.app])
     res = env.call(f"{d.app}.bank_initiate_transfer", **valid)
     assert res["ok"] and res["status"] == "pending_human_approval", res
@@ -385,8 +444,9 @@ def test_transfer_is_guarded_valid_and_invalid(env, d):
         assert env.call(f"{d.app}.bank_initiate_transfer", **bad)["ok"] is False, bad
     assert schema_fingerprint(env.con, env.catalog, [d.app]) == before
     rows = [r for r in guard_rows(env.con) if r[1] == d.app]
-    assert [(r[2], r[3], r[4]) for r in rows] == [(f"{d.app}.bank_initiate_transfer", False, v)
-                                                  for v in [True] + [False] * len(invalid)]
+    assert [(r[2], r[3], r[4]) for r in rows] == [
+        (f"{d.app}.bank_initiate_transfer", False, v) for v in [True] + [False] * len(invalid)
+    ]
 
 
 @pytest.mark.parametrize("d", PORTALS, ids=lambda d: d.app)
@@ -394,35 +454,47 @@ def test_the_gate_keeps_the_banks_records(env, d):
     t, app = d.tables, d.app
     account = book_rows("bank_accounts", d.bank.code)[0][3]
     before = schema_fingerprint(env.con, env.catalog, [app])
-    for sql in (f"UPDATE {app}.{t.activity} SET amount = 1 WHERE account_number = '{account}'",
-                f"DELETE FROM {app}.{t.balance_reports} WHERE account_number = '{account}'",
-                f"UPDATE {app}.{t.accounts} SET status = 'Closed'",
-                f"UPDATE {app}.{t.issue_file} SET amount = 1",
-                f"UPDATE {app}.{t.exception_queue} SET presented_amount = 1",
-                f"DELETE FROM {app}.{t.exception_queue}",
-                f"UPDATE {app}.{t.exception_queue} SET decision = 'Maybe'"):
+    for sql in (
+        f"UPDATE {app}.{t.activity} SET amount = 1 WHERE account_number = '{account}'",
+        f"DELETE FROM {app}.{t.balance_reports} WHERE account_number = '{account}'",
+        f"UPDATE {app}.{t.accounts} SET status = 'Closed'",
+        f"UPDATE {app}.{t.issue_file} SET amount = 1",
+        f"UPDATE {app}.{t.exception_queue} SET presented_amount = 1",
+        f"DELETE FROM {app}.{t.exception_queue}",
+        f"UPDATE {app}.{t.exception_queue} SET decision = 'Maybe'",
+    ):
         res = check_result(env.call("sql.execute", sql=sql), sql)
         assert res["ok"] is False and res["error_type"] == "rejected", (sql, res)
-    staged = env.call("sql.execute", sql=(
-        f"INSERT INTO {app}.{t.payments} VALUES ('X1', '{account}', 'WIRE', 'Mallory', '1', '071000013', 100.00, "
-        f"DATE '2026-02-02', 'x', '{d.payment_status}', 'agent')"))
+    staged = env.call(
+        "sql.execute",
+        sql=(
+            f"INSERT INTO {app}.{t.payments} VALUES ('X1', '{account}', 'WIRE', 'Mallory', '1', '071000013', 100.00, "
+            f"DATE '2026-02-02', 'x', '{d.payment_status}', 'agent')"
+        ),
+    )
     assert staged.get("status") == "pending_human_approval", staged
     assert schema_fingerprint(env.con, env.catalog, [app]) == before
-    first = env.con.execute(f"SELECT min(exception_id) FROM {app}.{t.exception_queue} "
-                            f"WHERE decision_due >= DATE '{CLOCK}'").fetchone()[0]
-    res = env.call("sql.execute", sql=f"UPDATE {app}.{t.exception_queue} SET decision = '{d.decisions.return_item}' "
-                                      f"WHERE exception_id = '{first}'")
+    first = env.con.execute(
+        f"SELECT min(exception_id) FROM {app}.{t.exception_queue} WHERE decision_due >= DATE '{CLOCK}'"
+    ).fetchone()[0]
+    res = env.call(
+        "sql.execute",
+        sql=f"UPDATE {app}.{t.exception_queue} SET decision = '{d.decisions.return_item}' "
+        f"WHERE exception_id = '{first}'",
+    )
     assert res["ok"], res
 
 
 @pytest.mark.parametrize("d", PORTALS, ids=lambda d: d.app)
 def test_payments_and_accounts_are_the_books(env, d):
     accounts = env.call(tool(d, "accounts.list"))["data"]["accounts"]
-    assert sorted(a["account_number"] for a in accounts) == sorted(a[3] for a in book_rows("bank_accounts",
-                                                                                           d.bank.code))
+    assert sorted(a["account_number"] for a in accounts) == sorted(
+        a[3] for a in book_rows("bank_accounts", d.bank.code)
+    )
     payments = env.call("sql.query", sql=f"SELECT * FROM {d.app}.{d.tables.payments}")["data"]["rows"]
-    outgoing = [t for t in book_rows("bank_transactions", d.bank.code)
-                if t[4] in ("495", "455", "501", "506") and t[3] < 0]
+    outgoing = [
+        t for t in book_rows("bank_transactions", d.bank.code) if t[4] in ("495", "455", "501", "506") and t[3] < 0
+    ]
     assert len(payments) == len(outgoing)
 
 
@@ -434,7 +506,8 @@ def test_the_sixth_banks_routing_numbers_carry_its_prefix(env):
 def test_the_aggregator_links_the_sixth_bank(env):
     items = env.call("plaid.items.list", institution_name=SUMMIT_BANK.code)["data"]["items"]
     assert [(i["institution_id"], i["institution_name"]) for i in items] == [
-        (f"ins_{SUMMIT_BANK.code}", SUMMIT_BANK.code)]
+        (f"ins_{SUMMIT_BANK.code}", SUMMIT_BANK.code)
+    ]
     linked = env.call("plaid.accounts.get", item_id=items[0]["item_id"])["data"]["accounts"]
     assert sorted(a["mask"] for a in linked) == sorted(a[3][-4:] for a in ACCOUNTS)
 
@@ -444,8 +517,11 @@ def test_the_issue_file_agrees_with_the_erps_register(golden, monkeypatch):
     checks agree with Vista's (only Bank of America's registered truncations differ)."""
     carried = consistency.parse_entity_file(APP, gen.render_portal(SUMMIT)["entities"])
     packaged = consistency.load_entity_queries
-    monkeypatch.setattr(consistency, "load_entity_queries",
-                        lambda apps: packaged([a for a in apps if a != APP]) + (carried if APP in apps else []))
+    monkeypatch.setattr(
+        consistency,
+        "load_entity_queries",
+        lambda apps: packaged([a for a in apps if a != APP]) + (carried if APP in apps else []),
+    )
     con = duckdb.connect(str(golden), read_only=True)
     try:
         report = consistency.check_consistency(con, ["vista_erp", BANK_OF_AMERICA_CASHPRO.app, APP])
@@ -455,4 +531,4 @@ def test_the_issue_file_agrees_with_the_erps_register(golden, monkeypatch):
     assert not report.unregistered, [d.describe() for d in report.unregistered]
     summit_pairs = [d for d in report.differences if APP in (d.app_a, d.app_b)]
     assert summit_pairs == []
-    assert report.compared_values >= 3 * len(CHECKS)                 # amount, payee, date of each Summit check
+    assert report.compared_values >= 3 * len(CHECKS)  # amount, payee, date of each Summit check

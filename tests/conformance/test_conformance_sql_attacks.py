@@ -40,8 +40,12 @@ def attack(full_golden: Path):
         "golden_sha": file_sha256(full_golden),
         "workdir": _listing(env.workdir),
         "home": _listing(cfab_home()),
-        "paths": {"golden": str(full_golden), "home": str(cfab_home()), "workdir": str(env.workdir),
-                  "attempt": str(env.path)},
+        "paths": {
+            "golden": str(full_golden),
+            "home": str(cfab_home()),
+            "workdir": str(env.workdir),
+            "attempt": str(env.path),
+        },
         "timed_out": [],
     }
     yield state
@@ -107,8 +111,12 @@ def test_attack(attack, case):
 def test_slow_query_is_stopped_by_the_time_limit(attack):
     env: Environment = attack["env"]
     started = time.monotonic()
-    result = check_result(env.call("sql.query", sql="WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
-                                                    "SELECT count(*) FROM r"), "recursive")
+    result = check_result(
+        env.call(
+            "sql.query", sql="WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r"
+        ),
+        "recursive",
+    )
     elapsed = time.monotonic() - started
     assert result["ok"] is False and "time limit" in result["error"], result
     # an endless query: no machine finishes it, so only the timer can end it, and never before the limit
@@ -166,8 +174,13 @@ def test_one_query_cannot_take_the_host_memory(full_golden):
     import sys
 
     queries = {"repeat": "SELECT length(repeat('x', 200000000)) AS n", "chain": _REPLACE_CHAIN}
-    out = subprocess.run([sys.executable, "-c", _MEMORY_PROBE, str(full_golden), json.dumps(queries)],
-                         capture_output=True, text=True, timeout=120, check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", _MEMORY_PROBE, str(full_golden), json.dumps(queries)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     probe = json.loads(out.stdout.strip().splitlines()[-1])
     repeat, chain = probe["repeat"]["result"], probe["chain"]["result"]

@@ -43,9 +43,9 @@ ORIGINAL = object()  # "set the column back to its golden value"
 
 @dataclass(frozen=True)
 class TableSpec:
-    name: str                 # schema.table
+    name: str  # schema.table
     pk: tuple[str, ...]
-    text: str                 # a VARCHAR column the machine rewrites
+    text: str  # a VARCHAR column the machine rewrites
     new_keys: tuple[tuple, ...]
     template: dict[str, Any] | None = None  # values for inserts when the table starts empty
 
@@ -54,13 +54,20 @@ def make_tables(v1: int, v2: int) -> tuple[TableSpec, ...]:
     """The tables the machine writes; v1/v2 are two real Vista vendor numbers."""
     return (
         TableSpec("procore.commitments", ("id",), "title", ((9_000_001,), (9_000_002,))),
-        TableSpec("hh2.vendor_map", ("master_vendor_id", "system"), "system_vendor_name",
-                  (("V9001", "vista_erp"), ("V9001", "procore"))),
+        TableSpec(
+            "hh2.vendor_map",
+            ("master_vendor_id", "system"),
+            "system_vendor_name",
+            (("V9001", "vista_erp"), ("V9001", "procore")),
+        ),
         TableSpec("vista_erp.GLFP", ("GLCo", "Mth"), "Status", ((1, date(2031, 1, 1)), (1, date(2031, 2, 1)))),
-        TableSpec("vista_erp.APVH", ("VendorGroup", "Vendor", "HoldCode"), "Notes",
-                  ((1, v1, "COI"), (1, v1, "LIEN"), (1, v2, "W9")),
-                  template={"VendorGroup": 1, "Vendor": 0, "HoldCode": "", "Notes": "hold",
-                            "DateAdded": date(2026, 1, 31)}),
+        TableSpec(
+            "vista_erp.APVH",
+            ("VendorGroup", "Vendor", "HoldCode"),
+            "Notes",
+            ((1, v1, "COI"), (1, v1, "LIEN"), (1, v2, "W9")),
+            template={"VendorGroup": 1, "Vendor": 0, "HoldCode": "", "Notes": "hold", "DateAdded": date(2026, 1, 31)},
+        ),
     )
 
 
@@ -105,7 +112,9 @@ def golden_rows(state_golden: Path, tables) -> dict[str, dict[tuple, dict[str, A
             order = ", ".join(f'"{c}"' for c in spec.pk)
             cur = con.execute(f"SELECT * FROM {_q(spec.name)} ORDER BY {order} LIMIT 3")
             cols = [d[0] for d in cur.description]
-            out[spec.name] = {tuple(r[cols.index(c)] for c in spec.pk): dict(zip(cols, r)) for r in cur.fetchall()}
+            out[spec.name] = {
+                tuple(r[cols.index(c)] for c in spec.pk): dict(zip(cols, r, strict=False)) for r in cur.fetchall()
+            }
     finally:
         con.close()
     return out
@@ -159,8 +168,9 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows, table
         def _keys(self, spec: TableSpec) -> list[tuple]:
             return [*existing[spec.name], *spec.new_keys]
 
-        @rule(data=st.data(), op=st.sampled_from(["update", "update", "insert", "delete"]),
-              table=st.sampled_from(tables))
+        @rule(
+            data=st.data(), op=st.sampled_from(["update", "update", "insert", "delete"]), table=st.sampled_from(tables)
+        )
         def write(self, data, op: str, table: TableSpec) -> None:
             """One raw write through env.con (no gate): the model follows it exactly."""
             if op == "update":
@@ -177,8 +187,7 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows, table
             if value is ORIGINAL:
                 original = golden_rows[table.name].get(key)
                 value = original[table.text] if original else "restored"
-            self.env.con.execute(f'UPDATE {_q(table.name)} SET "{table.text}" = ? WHERE {_where(table)}',
-                                 [value, *key])
+            self.env.con.execute(f'UPDATE {_q(table.name)} SET "{table.text}" = ? WHERE {_where(table)}', [value, *key])
             changed = row is not None and row[table.text] != value
             if row is not None:
                 row[table.text] = value
@@ -192,10 +201,13 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows, table
             key = data.draw(st.sampled_from(free), label="key")
             source = next(iter(golden_rows[table.name].values()), None) or table.template
             assert source is not None
-            row = {**source, **dict(zip(table.pk, key)), table.text: "inserted by test"}
+            row = {**source, **dict(zip(table.pk, key, strict=False)), table.text: "inserted by test"}
             cols = list(row)
-            self.env.con.execute(f"INSERT INTO {_q(table.name)} ({', '.join(chr(34) + c + chr(34) for c in cols)}) "
-                                 f"VALUES ({', '.join('?' for _ in cols)})", [row[c] for c in cols])
+            self.env.con.execute(
+                f"INSERT INTO {_q(table.name)} ({', '.join(chr(34) + c + chr(34) for c in cols)}) "
+                f"VALUES ({', '.join('?' for _ in cols)})",
+                [row[c] for c in cols],
+            )
             self.model[table.name][key] = row
             self.touched[table.name].add(key)
             self._after_write(True, f"insert {table.name} {key}")
@@ -215,8 +227,9 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows, table
         def tool(self, data, kind: str) -> None:
             """A tool call: a gated write, a guarded call (recorded, never executed) or a read."""
             if kind == "write":
-                self.tool_payment_hold(data.draw(st.sampled_from(vendor_ids), label="vendor"),
-                                       data.draw(st.booleans(), label="on_hold"))
+                self.tool_payment_hold(
+                    data.draw(st.sampled_from(vendor_ids), label="vendor"), data.draw(st.booleans(), label="on_hold")
+                )
             elif kind == "guarded":
                 self.guarded_call(data.draw(st.sampled_from(guarded_calls), label="call"))
             else:
@@ -225,14 +238,24 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows, table
         def tool_payment_hold(self, vendor: str, on_hold: bool) -> None:
             """vendors.set_payment_hold through the gate; Vista keeps a hold as an APVH row, so the
             model follows it: placing adds (1, vendor, MGMT), releasing removes it."""
-            result = self.env.call("vista_erp.vendors.set_payment_hold", vendor_id=vendor, on_hold=on_hold,
-                                   reason="COI expired", hold_code="MGMT")
+            result = self.env.call(
+                "vista_erp.vendors.set_payment_hold",
+                vendor_id=vendor,
+                on_hold=on_hold,
+                reason="COI expired",
+                hold_code="MGMT",
+            )
             assert result["ok"] is True, result
             table, key = "vista_erp.APVH", (1, int(vendor), "MGMT")
             present = key in self.model[table]
             if on_hold and not present:
-                self.model[table][key] = {"VendorGroup": 1, "Vendor": int(vendor), "HoldCode": "MGMT",
-                                          "Notes": "COI expired", "DateAdded": self.env.clock}
+                self.model[table][key] = {
+                    "VendorGroup": 1,
+                    "Vendor": int(vendor),
+                    "HoldCode": "MGMT",
+                    "Notes": "COI expired",
+                    "DateAdded": self.env.clock,
+                }
             elif not on_hold and present:
                 del self.model[table][key]
             changed = on_hold != present
@@ -301,9 +324,11 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows, table
             actual = {}
             for name in diff.tables():
                 td = diff[name]
-                actual[name.lower()] = {"added": {_norm_key(r.pk) for r in td.added},
-                                        "removed": {_norm_key(r.pk) for r in td.removed},
-                                        "changed": {_norm_key(r.pk) for r in td.changed}}
+                actual[name.lower()] = {
+                    "added": {_norm_key(r.pk) for r in td.added},
+                    "removed": {_norm_key(r.pk) for r in td.removed},
+                    "changed": {_norm_key(r.pk) for r in td.changed},
+                }
                 for r in td.changed:
                     spec = by_name[f"{td.app}.{td.table}"]
                     assert set(r.columns) == {spec.text}, r.columns
@@ -321,7 +346,7 @@ def test_state_machine(state_golden: Path, full_golden: Path, golden_rows, table
             assert not path.exists()
 
     StateMachine.TestCase.settings = settings(
-        max_examples=examples(4), stateful_step_count=16, deadline=None, suppress_health_check=list(HealthCheck))
+        max_examples=examples(4), stateful_step_count=16, deadline=None, suppress_health_check=list(HealthCheck)
+    )
     StateMachine.TestCase().runTest()
     assert (file_sha256(state_golden), file_sha256(full_golden)) == golden_sha, "the golden file's bytes changed"
-

@@ -18,8 +18,11 @@ from tests.conformance.conformance_helpers import ARCHETYPES, check_result, exam
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 # An example value in an argument's doc line: "e.g.", a quoted literal, a number, true/false/null,
 # a JSON list/object, an enumeration ("Draft, Approved or Complete") or a code list ("(COI, LIEN)").
-EXAMPLE = re.compile(r"e\.g\.|\"[^\"]*\"|'[^']*'|\b\d+(?:\.\d+)?\b|\b(?:true|false|null)\b|\[.*\]|\{.*\}"
-                     r"|\b[\w-]+(?:, [\w-]+)*,? or [\w-]+|\((?:[A-Z0-9_]+, )+[A-Z0-9_]+\)", re.IGNORECASE)
+EXAMPLE = re.compile(
+    r"e\.g\.|\"[^\"]*\"|'[^']*'|\b\d+(?:\.\d+)?\b|\b(?:true|false|null)\b|\[.*\]|\{.*\}"
+    r"|\b[\w-]+(?:, [\w-]+)*,? or [\w-]+|\((?:[A-Z0-9_]+, )+[A-Z0-9_]+\)",
+    re.IGNORECASE,
+)
 PLACEHOLDER = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 
 
@@ -30,7 +33,7 @@ def arg_docs(doc: str) -> dict[str, str] | None:
         return None
     out: dict[str, str] = {}
     current = None
-    for line in doc[m.end():].splitlines():
+    for line in doc[m.end() :].splitlines():
         if not line.strip():
             continue
         if not line.startswith(" "):
@@ -174,8 +177,9 @@ def test_every_tool_accepts_its_documented_examples(all_env, specs, all_fields):
             failures.append(f"{name}({args}) raised {type(exc).__name__}: {exc}")
             continue
         if result["ok"] is False:
-            assert not result["error"].startswith(f"invalid arguments for {name}"), \
+            assert not result["error"].startswith(f"invalid arguments for {name}"), (
                 f"{name}: its own documented examples fail validation: {result['error']}"
+            )
         if spec.guarded:
             n_guarded += 1
             assert result.get("status") in (None, "pending_human_approval")
@@ -197,13 +201,18 @@ def test_erp_example_ids_have_the_shape_of_real_ids(full_golden, app):
     cls = load_all()[app]
     con = duckdb.connect(str(full_golden), read_only=True)
     try:
+
         def shapes(logical: str, column: str) -> set[str]:
             t = cls.D.t(logical)
             rows = con.execute(f'SELECT DISTINCT "{t.n(column)}" FROM "{app}"."{t.table}"').fetchall()
             return {_shape(r[0]) for r in rows if r[0] is not None}
 
-        for example, logical, column in ((cls.EX_VENDOR, "vendor", "vendor_id"), (cls.EX_JOB, "job", "job_id"),
-                                         (cls.EX_SUB, "sub_hdr", "sub_id"), (cls.EX_PHASE, "job_phase", "phase")):
+        for example, logical, column in (
+            (cls.EX_VENDOR, "vendor", "vendor_id"),
+            (cls.EX_JOB, "job", "job_id"),
+            (cls.EX_SUB, "sub_hdr", "sub_id"),
+            (cls.EX_PHASE, "job_phase", "phase"),
+        ):
             real = shapes(logical, column)
             assert _shape(example) in real, f"{app}: example {column} {example!r} looks like none of {sorted(real)[:5]}"
     finally:

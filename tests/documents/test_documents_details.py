@@ -11,6 +11,7 @@ import re
 
 import duckdb
 import pdfplumber
+
 from cfab.apps.ocr import ocr_pdf
 from cfab.seeds.documents import render_document
 
@@ -68,13 +69,15 @@ def test_wh347_carries_the_details(mutable_book: duckdb.DuckDBPyConnection) -> N
     result = ocr_pdf(render_document(mutable_book, "doc-wh347-1042-0124").content)
     row = result.tables[0].rows[1]
     assert row[0].startswith("Alvarez, Luis xxx-xx-4821") and "1412 Maple Ave" in row[0]
-    assert row[1] == "2"                                    # withholding exemptions
-    assert row[9].split() == ["2", "6"]                     # Friday: 2 overtime over 6 straight time
+    assert row[1] == "2"  # withholding exemptions
+    assert row[9].split() == ["2", "6"]  # Friday: 2 overtime over 6 straight time
     assert row[11].split() == ["2.00", "38.00"] and row[12].split() == ["72.75", "48.50"]
-    assert row[14].split() == ["1,940.00", "1,940.00"]      # this project / all work
+    assert row[14].split() == ["1,940.00", "1,940.00"]  # this project / all work
     assert row[15] == "148.41" and row[16].split() == ["Fed", "210.12", "IL", "89.38"]
     assert row[17:20] == ["64.27", "512.18", "1,427.82"]
-    assert "Renee Kowalczyk (Controller)" in result.text and "NAME AND TITLE: Renee Kowalczyk, Controller" in result.text
+    assert (
+        "Renee Kowalczyk (Controller)" in result.text and "NAME AND TITLE: Renee Kowalczyk, Controller" in result.text
+    )
 
 
 def test_g702_architect_signer_and_retainage_split(mutable_book: duckdb.DuckDBPyConnection) -> None:
@@ -82,7 +85,7 @@ def test_g702_architect_signer_and_retainage_split(mutable_book: duckdb.DuckDBPy
     result = ocr_pdf(render_document(mutable_book, "doc-payapp-1042-1").content, tables=False)
     assert re.search(r"VIA ARCHITECT:\s+Holmberg Kessler Architects", result.text)
     assert "By: Renee Kowalczyk, Controller" in result.text
-    assert "By: Rebecca Kessler, Principal" in result.text        # certified: the architect signed
+    assert "By: Rebecca Kessler, Principal" in result.text  # certified: the architect signed
     lines = result.text.splitlines()
     five_a = next(ln for ln in lines if "of Completed Work" in ln)
     five_b = next(ln for ln in lines if "of Stored Material" in ln)

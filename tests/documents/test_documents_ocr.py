@@ -32,11 +32,16 @@ def test_paper_worked_invoice(book: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_every_invoice_and_coi_reads_back_the_book(book: duckdb.DuckDBPyConnection) -> None:
-    invoices = dict(book.execute("SELECT document_id, invoice_number || '|' || net_amount || '|' || "
-                                 "gross_amount || '|' || retainage_amount FROM book.ap_invoices").fetchall())
+    invoices = dict(
+        book.execute(
+            "SELECT document_id, invoice_number || '|' || net_amount || '|' || "
+            "gross_amount || '|' || retainage_amount FROM book.ap_invoices"
+        ).fetchall()
+    )
     expiry = {}
-    for doc_id, exp in book.execute("SELECT document_id, expiry_date FROM book.certificates_of_insurance "
-                                    "ORDER BY document_id, coi_id").fetchall():
+    for doc_id, exp in book.execute(
+        "SELECT document_id, expiry_date FROM book.certificates_of_insurance ORDER BY document_id, coi_id"
+    ).fetchall():
         expiry.setdefault(doc_id, []).append(exp.isoformat())
     seen = 0
     for doc in render_all(book, doc_types=("invoice", "coi")):
@@ -53,8 +58,16 @@ def test_every_invoice_and_coi_reads_back_the_book(book: duckdb.DuckDBPyConnecti
 
 def test_waiver_fields(book: duckdb.DuckDBPyConnection) -> None:
     f = ocr_pdf(render_document(book, "doc-lw-v1000-2").content).fields
-    assert f == {**f, "waiver_type": "unconditional_final", "amount": "210000.00", "through_date": "2025-11-30",
-                 "signer": "Kevin Walsh", "signed_date": "2025-12-22", "job": "1042", "claimant": "Walsh Electrical"}
+    assert f == {
+        **f,
+        "waiver_type": "unconditional_final",
+        "amount": "210000.00",
+        "through_date": "2025-11-30",
+        "signer": "Kevin Walsh",
+        "signed_date": "2025-12-22",
+        "job": "1042",
+        "claimant": "Walsh Electrical",
+    }
 
 
 def test_g702_fields_and_g703_table(book: duckdb.DuckDBPyConnection) -> None:
@@ -95,10 +108,16 @@ def test_subcontract_fields(book: duckdb.DuckDBPyConnection) -> None:
     assert f["subcontractor"] == "Walsh Electrical Contractors, LLC" and f["commitment_id"] == "SC-1042-0"
 
 
-@pytest.mark.parametrize("raw, expected", [
-    ("$14,350.00", "14350.00"), ("$ 1,000,000", "1000000.00"), ("-$1,200.50", "-1200.50"),
-    ("($1,200.00)", "-1200.00"), ("$0.00", "0.00"),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("$14,350.00", "14350.00"),
+        ("$ 1,000,000", "1000000.00"),
+        ("-$1,200.50", "-1200.50"),
+        ("($1,200.00)", "-1200.00"),
+        ("$0.00", "0.00"),
+    ],
+)
 def test_normalize_amount(raw: str, expected: str) -> None:
     assert normalize_amount(raw) == expected
 
@@ -109,8 +128,12 @@ def test_normalize_date() -> None:
 
 def test_bad_bytes_raise_ocr_error(book: duckdb.DuckDBPyConnection) -> None:
     good = render_document(book, "doc-inv-jsm-88421").content
-    cases = {b"": "empty file", b"PK\x03\x04 not a pdf": "not a PDF", good[: len(good) // 2]: "truncated PDF",
-             b"%PDF-1.4\n%%EOF\n": "unreadable PDF|no pages"}
+    cases = {
+        b"": "empty file",
+        b"PK\x03\x04 not a pdf": "not a PDF",
+        good[: len(good) // 2]: "truncated PDF",
+        b"%PDF-1.4\n%%EOF\n": "unreadable PDF|no pages",
+    }
     for content, message in cases.items():
         with pytest.raises(OcrError, match=message) as info:
             ocr_pdf(content)

@@ -18,11 +18,12 @@ from tests.fixtures.golden import fixture_book
 
 def test_every_fixture_document_renders_with_its_metadata(book: duckdb.DuckDBPyConnection) -> None:
     docs = list(render_all(book))
-    meta = book.execute("SELECT document_id, doc_type, mime_type, filename, created_date "
-                        "FROM book.documents ORDER BY document_id").fetchall()
+    meta = book.execute(
+        "SELECT document_id, doc_type, mime_type, filename, created_date FROM book.documents ORDER BY document_id"
+    ).fetchall()
     assert [d.document_id for d in docs] == [m[0] for m in meta]
     assert {m[1] for m in meta} == set(DOC_TYPES)
-    for doc, (_, doc_type, mime, filename, created) in zip(docs, meta):
+    for doc, (_, doc_type, mime, filename, created) in zip(docs, meta, strict=False):
         assert isinstance(doc, RenderedDocument)
         assert (doc.mime_type, doc.filename, doc.created) == (mime, filename, created)
         assert doc.size == len(doc.content) > 0
@@ -58,8 +59,9 @@ def test_pdf_dates_come_from_the_document_not_the_clock(book: duckdb.DuckDBPyCon
 
 def test_changing_an_amount_changes_the_pdf_and_its_extracted_total(mutable_book: duckdb.DuckDBPyConnection) -> None:
     before = render_document(mutable_book, "doc-inv-jsm-88421")
-    mutable_book.execute("UPDATE book.ap_invoices SET gross_amount = 14530.00, net_amount = 14530.00 "
-                         "WHERE invoice_number = 'JSM-88421'")
+    mutable_book.execute(
+        "UPDATE book.ap_invoices SET gross_amount = 14530.00, net_amount = 14530.00 WHERE invoice_number = 'JSM-88421'"
+    )
     mutable_book.execute("UPDATE book.ap_invoice_lines SET amount = 14530.00 WHERE invoice_id = 'inv-jsm-88421'")
     after = render_document(mutable_book, "doc-inv-jsm-88421")
     assert after.content != before.content and after.sha256 != before.sha256
@@ -68,8 +70,9 @@ def test_changing_an_amount_changes_the_pdf_and_its_extracted_total(mutable_book
 
 
 def test_defect_invoice_renders_its_own_amount_not_the_commitment_line(book: duckdb.DuckDBPyConnection) -> None:
-    line = book.execute("SELECT amount - work_completed FROM book.commitment_lines "
-                        "WHERE commitment_id = 'SC-3100-2'").fetchone()[0]
+    line = book.execute(
+        "SELECT amount - work_completed FROM book.commitment_lines WHERE commitment_id = 'SC-3100-2'"
+    ).fetchone()[0]
     fields = ocr_pdf(render_document(book, "doc-inv-prd-5521").content).fields
     assert fields["subtotal"] == "98000.00" and Decimal(fields["subtotal"]) != line
     assert (fields["retainage"], fields["total"]) == ("9800.00", "88200.00")
@@ -113,11 +116,15 @@ def test_policy_pdf_carries_the_markdown_text(book: duckdb.DuckDBPyConnection) -
 def test_render_errors_are_clear(mutable_book: duckdb.DuckDBPyConnection) -> None:
     with pytest.raises(DocumentError, match="no document"):
         render_document(mutable_book, "doc-missing")
-    mutable_book.execute("INSERT INTO book.documents VALUES ('doc-x', 'fax', 'k', 'box', '/', 'x.pdf', "
-                         "'application/pdf', 'x', NULL, NULL, DATE '2026-01-01')")
+    mutable_book.execute(
+        "INSERT INTO book.documents VALUES ('doc-x', 'fax', 'k', 'box', '/', 'x.pdf', "
+        "'application/pdf', 'x', NULL, NULL, DATE '2026-01-01')"
+    )
     with pytest.raises(DocumentError, match="doc_type 'fax'"):
         render_document(mutable_book, "doc-x")
-    mutable_book.execute("INSERT INTO book.documents VALUES ('doc-y', 'invoice', 'inv-nope', 'box', '/', "
-                         "'y.pdf', 'application/pdf', 'y', NULL, NULL, DATE '2026-01-01')")
+    mutable_book.execute(
+        "INSERT INTO book.documents VALUES ('doc-y', 'invoice', 'inv-nope', 'box', '/', "
+        "'y.pdf', 'application/pdf', 'y', NULL, NULL, DATE '2026-01-01')"
+    )
     with pytest.raises(DocumentError, match="no source row"):
         render_document(mutable_book, "doc-y")

@@ -21,8 +21,13 @@ WORKBOOKS = ("doc-wb-wip", "doc-wb-accrual", "doc-wb-1099", "doc-wb-sov")
 def test_workbook_opens_and_keeps_formulas(book: duckdb.DuckDBPyConnection, doc_id: str) -> None:
     doc = render_document(book, doc_id)
     wb = load_workbook(io.BytesIO(doc.content))
-    formulas = [c.value for ws in wb.worksheets for row in ws.iter_rows() for c in row
-                if isinstance(c.value, str) and c.value.startswith("=")]
+    formulas = [
+        c.value
+        for ws in wb.worksheets
+        for row in ws.iter_rows()
+        for c in row
+        if isinstance(c.value, str) and c.value.startswith("=")
+    ]
     assert formulas, "every workbook carries live formulas"
     assert wb.properties.created.date() == doc.created == wb.properties.modified.date()
     stamps = {i.date_time for i in zipfile.ZipFile(io.BytesIO(doc.content)).infolist()}
@@ -33,9 +38,11 @@ def test_workbook_opens_and_keeps_formulas(book: duckdb.DuckDBPyConnection, doc_
 def test_wip_formulas_compute_the_book(book: duckdb.DuckDBPyConnection) -> None:
     content = render_document(book, "doc-wb-wip").content
     assert read_range(content, "WIP", "G6:K6", formulas=True) == [
-        ["=E6+F6", "=IF(G6=0,0,E6/G6)", "=ROUND(D6*H6,2)", 1476000, "=J6-I6"]]
-    job, contract, cost, etc, est, pct, earned, billed, over = read_range(content, "WIP", "A6:K6")[0][:1] + \
-        read_range(content, "WIP", "D6:K6")[0]
+        ["=E6+F6", "=IF(G6=0,0,E6/G6)", "=ROUND(D6*H6,2)", 1476000, "=J6-I6"]
+    ]
+    job, contract, cost, etc, est, pct, earned, billed, over = (
+        read_range(content, "WIP", "A6:K6")[0][:1] + read_range(content, "WIP", "D6:K6")[0]
+    )
     assert job == "1042" and contract == Decimal("4920000")  # original + approved owner CO
     assert cost == 210000 and etc == 1650000 and est == Decimal("1860000")
     assert earned == (Decimal(contract) * Decimal(cost) / Decimal(est)).quantize(Decimal("0.01"))

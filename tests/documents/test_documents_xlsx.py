@@ -12,19 +12,28 @@ from hypothesis import strategies as st
 from cfab.apps.xlsx import Cell, XlsxError, add_sheet, cells, create_workbook, list_sheets, read_range, write_cells
 from tests.fixtures.tiers import examples
 
-BASE = create_workbook({"Bills": [["Vendor", "Amount", "Retainage", "Net"],
-                                  ["V1001", Decimal("14350.00"), Decimal("0"), "=B2-C2"],
-                                  ["V1000", Decimal("48500.00"), "=ROUND(B3*0.1,2)", "=B3-C3"],
-                                  ["Total", "=SUM(B2:B3)", "=SUM(C2:C3)", "=SUM(D2:D3)"]]},
-                       created=date(2026, 1, 31))
+BASE = create_workbook(
+    {
+        "Bills": [
+            ["Vendor", "Amount", "Retainage", "Net"],
+            ["V1001", Decimal("14350.00"), Decimal("0"), "=B2-C2"],
+            ["V1000", Decimal("48500.00"), "=ROUND(B3*0.1,2)", "=B3-C3"],
+            ["Total", "=SUM(B2:B3)", "=SUM(C2:C3)", "=SUM(D2:D3)"],
+        ]
+    },
+    created=date(2026, 1, 31),
+)
 
 
 def test_create_read_and_evaluate() -> None:
     assert list_sheets(BASE) == ["Bills"]
-    assert read_range(BASE, "Bills", "A4:D4") == [["Total", Decimal("62850.00"), Decimal("4850.00"), Decimal("58000.00")]]
+    assert read_range(BASE, "Bills", "A4:D4") == [
+        ["Total", Decimal("62850.00"), Decimal("4850.00"), Decimal("58000.00")]
+    ]
     assert read_range(BASE, "Bills", "D3", formulas=True) == [["=B3-C3"]]
-    assert create_workbook({"Bills": [["x"]]}, created=date(2026, 1, 31)) == \
-        create_workbook({"Bills": [["x"]]}, created=date(2026, 1, 31))
+    assert create_workbook({"Bills": [["x"]]}, created=date(2026, 1, 31)) == create_workbook(
+        {"Bills": [["x"]]}, created=date(2026, 1, 31)
+    )
 
 
 def test_write_then_cells_shows_exactly_the_changed_cell() -> None:
@@ -32,16 +41,21 @@ def test_write_then_cells_shows_exactly_the_changed_cell() -> None:
     after_bytes = write_cells(BASE, "Bills", {"B2": Decimal("14530.55")})
     after = cells(after_bytes)
     assert [c for c in after if c not in before] == [
-        Cell(sheet="Bills", cell="B2", value=Decimal("14530.55"), formula=None, data_type="n")]
+        Cell(sheet="Bills", cell="B2", value=Decimal("14530.55"), formula=None, data_type="n")
+    ]
     assert [c for c in before if c not in after] == [
-        Cell(sheet="Bills", cell="B2", value=Decimal("14350"), formula=None, data_type="n")]
+        Cell(sheet="Bills", cell="B2", value=Decimal("14350"), formula=None, data_type="n")
+    ]
     assert read_range(after_bytes, "Bills", "D4") == [[Decimal("63030.55") - Decimal("4850.00")]]
     assert write_cells(BASE, "Bills", {"B2": Decimal("14530.55")}) == after_bytes  # deterministic
 
 
 def test_formulas_dates_and_new_cells() -> None:
-    out = write_cells(BASE, "Bills", {"E1": "Posted", "E2": date(2026, 1, 12), "F2": "=IF(D2>10000,\"big\",\"small\")",
-                                      "G2": True, "H2": 7})
+    out = write_cells(
+        BASE,
+        "Bills",
+        {"E1": "Posted", "E2": date(2026, 1, 12), "F2": '=IF(D2>10000,"big","small")', "G2": True, "H2": 7},
+    )
     got = {c.cell: c for c in cells(out) if c.cell[0] in "EFGH"}
     assert got["F2"].formula == '=IF(D2>10000,"big","small")' and got["F2"].value is None
     assert got["E2"].value == datetime(2026, 1, 12) and got["G2"].value is True and got["H2"].value == 7
@@ -82,8 +96,15 @@ def test_formula_errors_are_excel_error_values() -> None:
 
 @pytest.mark.fuzz
 @settings(max_examples=examples(25), deadline=None)
-@given(st.decimals(min_value=Decimal("-9999999999.99"), max_value=Decimal("9999999999.99"), places=2,
-                   allow_nan=False, allow_infinity=False))
+@given(
+    st.decimals(
+        min_value=Decimal("-9999999999.99"),
+        max_value=Decimal("9999999999.99"),
+        places=2,
+        allow_nan=False,
+        allow_infinity=False,
+    )
+)
 def test_money_round_trips_exactly(amount: Decimal) -> None:
     out = write_cells(BASE, "Bills", {"B2": amount})
     assert read_range(out, "Bills", "B2")[0][0] == amount

@@ -44,8 +44,11 @@ INSERT INTO procore.audit_notes VALUES ('seeded', 1), ('seeded', 1);
 INSERT INTO book.vendors VALUES (1, 'Walsh');
 """
 
-PKS = {"vista_erp.APVM": ("Vendor",), "procore.commitment_lines": ("commitment_id", "line_no"),
-       "sage_intacct.APBILL": ("RECORDNO",)}
+PKS = {
+    "vista_erp.APVM": ("Vendor",),
+    "procore.commitment_lines": ("commitment_id", "line_no"),
+    "sage_intacct.APBILL": ("RECORDNO",),
+}
 
 
 def build_golden(path: Path, seed: bool = True) -> Path:
@@ -72,8 +75,9 @@ class Writer:
         if self.record:
             self.seq += 1
             key = json.dumps([str(v) for v in pk], separators=(",", ":"))
-            self.con.execute("INSERT INTO cfab_internal.written_rows VALUES (?, ?, ?) "
-                             "ON CONFLICT DO NOTHING", [table, key, self.seq])
+            self.con.execute(
+                "INSERT INTO cfab_internal.written_rows VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [table, key, self.seq]
+            )
 
     @staticmethod
     def _where(table: str) -> str:
@@ -86,13 +90,12 @@ class Writer:
         self.con.execute(f"INSERT INTO {table} ({cols}) VALUES ({vals})", list(row.values()))
         self._log(table, tuple(row[c] for c in PKS[table]))
 
-    def update(self, table: str, pk: tuple[Any, ...], values: dict[str, Any],
-               casts: dict[str, str] | None = None) -> None:
+    def update(
+        self, table: str, pk: tuple[Any, ...], values: dict[str, Any], casts: dict[str, str] | None = None
+    ) -> None:
         casts = casts or {}
-        sets = ", ".join(f'"{c}" = ' + (f"CAST(? AS {casts[c]})" if c in casts else "?")
-                         for c in values)
-        self.con.execute(f"UPDATE {table} SET {sets} WHERE {self._where(table)}",
-                         [*values.values(), *pk])
+        sets = ", ".join(f'"{c}" = ' + (f"CAST(? AS {casts[c]})" if c in casts else "?") for c in values)
+        self.con.execute(f"UPDATE {table} SET {sets} WHERE {self._where(table)}", [*values.values(), *pk])
         self._log(table, pk)
 
     def delete(self, table: str, pk: tuple[Any, ...]) -> None:

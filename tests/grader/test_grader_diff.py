@@ -20,22 +20,37 @@ from tests.grader.grader_helpers import Writer
 def _scenario(attempt: Path, record: bool = True) -> None:
     w = Writer(attempt, record=record)
     w.update("vista_erp.APVM", (20147,), {"PayHold": "Y", "Meta": '{"tin":"12-3456789","hold":true}'})
-    w.insert("vista_erp.APVM", {"Vendor": 20150, "Name": "Gamma Glass", "PayHold": "N",
-                                "Bal": "14350", "Since": "2026-01-31", "Doc": b"\x00\x01PDF",
-                                "Meta": '{"a":[1,2]}', "Active": True},
-             casts={"Bal": "DECIMAL(18,2)", "Since": "DATE"})
+    w.insert(
+        "vista_erp.APVM",
+        {
+            "Vendor": 20150,
+            "Name": "Gamma Glass",
+            "PayHold": "N",
+            "Bal": "14350",
+            "Since": "2026-01-31",
+            "Doc": b"\x00\x01PDF",
+            "Meta": '{"a":[1,2]}',
+            "Active": True,
+        },
+        casts={"Bal": "DECIMAL(18,2)", "Since": "DATE"},
+    )
     w.delete("procore.commitment_lines", ("SC-1042-0", 3))
-    w.insert("procore.commitment_lines", {"commitment_id": "SC-1042-0", "line_no": 4,
-                                          "amount": "14350.00", "status": "draft"})
+    w.insert(
+        "procore.commitment_lines",
+        {"commitment_id": "SC-1042-0", "line_no": 4, "amount": "14350.00", "status": "draft"},
+    )
     # delete and re-insert an identical row: no change
     w.delete("sage_intacct.APBILL", ("B-1",))
     w.sql("INSERT INTO sage_intacct.APBILL VALUES ('B-1', 1200.00, TIMESTAMP '2026-01-15 09:30:00', 'Draft')")
     w._log("sage_intacct.APBILL", ("B-1",))
-    w.update("sage_intacct.APBILL", ("B-2",), {"WHENCREATED": "2026-01-21 08:00:00"},
-             casts={"WHENCREATED": "TIMESTAMP"})
+    w.update(
+        "sage_intacct.APBILL", ("B-2",), {"WHENCREATED": "2026-01-21 08:00:00"}, casts={"WHENCREATED": "TIMESTAMP"}
+    )
     # never diffed
-    w.sql("INSERT INTO book.vendors VALUES (2, 'x'); INSERT INTO cfab_internal.written_rows "
-          "VALUES ('book.vendors', '[\"2\"]', 99)")
+    w.sql(
+        "INSERT INTO book.vendors VALUES (2, 'x'); INSERT INTO cfab_internal.written_rows "
+        "VALUES ('book.vendors', '[\"2\"]', 99)"
+    )
     w.close()
 
 
@@ -54,20 +69,24 @@ def test_values_and_ops(golden: Path, attempt: Path, full: bool) -> None:
     assert removed == ()
     row = added[0]
     assert row.pk == (20150,)
-    assert row.values == {"Vendor": 20150, "Name": "Gamma Glass", "PayHold": "N", "Bal": "14350.00",
-                          "Since": "2026-01-31",
-                          "Doc": {"sha256": hashlib.sha256(b"\x00\x01PDF").hexdigest(), "size": 5},
-                          "Meta": {"a": [1, 2]}, "Active": True}
+    assert row.values == {
+        "Vendor": 20150,
+        "Name": "Gamma Glass",
+        "PayHold": "N",
+        "Bal": "14350.00",
+        "Since": "2026-01-31",
+        "Doc": {"sha256": hashlib.sha256(b"\x00\x01PDF").hexdigest(), "size": 5},
+        "Meta": {"a": [1, 2]},
+        "Active": True,
+    }
     ch = changed[0]
     assert ch.pk == (20147,) and ch.columns == ("PayHold", "Meta")
-    assert ch.changes == {"PayHold": ("N", "Y"),
-                          "Meta": ({"tin": "12-3456789"}, {"tin": "12-3456789", "hold": True})}
+    assert ch.changes == {"PayHold": ("N", "Y"), "Meta": ({"tin": "12-3456789"}, {"tin": "12-3456789", "hold": True})}
     assert ch.before["Bal"] == "632000.00" and ch.after["Since"] == "2019-04-01"
     lines = d["procore.commitment_lines"]
     assert lines.removed[0].pk == ("SC-1042-0", 3) and lines.added[0].pk == ("SC-1042-0", 4)
     bill = d["sage_intacct.APBILL"].changed[0]
-    assert bill.pk == ("B-2",) and bill.changes == {
-        "WHENCREATED": ("2026-01-20T17:00:00", "2026-01-21T08:00:00")}
+    assert bill.pk == ("B-2",) and bill.changes == {"WHENCREATED": ("2026-01-20T17:00:00", "2026-01-21T08:00:00")}
     assert d["vista_erp.APVM"].types["Bal"] == "DECIMAL(18,2)"
     assert d["vista_erp.APVM"].pk == ("Vendor",)
 
@@ -85,8 +104,9 @@ def test_empty_diffs(golden: Path, attempt: Path, tmp_path: Path) -> None:
     w = Writer(attempt)
     w.update("vista_erp.APVM", (20148,), {"Name": "Acme Concrete"})
     w.delete("procore.commitment_lines", ("SC-3100-1", 1))
-    w.insert("procore.commitment_lines", {"commitment_id": "SC-3100-1", "line_no": 1,
-                                          "amount": "999.99", "status": "draft"})
+    w.insert(
+        "procore.commitment_lines", {"commitment_id": "SC-3100-1", "line_no": 1, "amount": "999.99", "status": "draft"}
+    )
     w.close()
     for full in (False, True):
         d = state_diff(golden, attempt, full=full)
@@ -126,9 +146,11 @@ def test_malformed_written_keys_fall_back_to_the_whole_table(golden: Path, attem
 
 def test_table_without_pk_uses_multiset(golden: Path, attempt: Path) -> None:
     w = Writer(attempt)
-    w.sql("DELETE FROM procore.audit_notes; INSERT INTO procore.audit_notes VALUES ('seeded', 1), "
-          "('seeded', 1), ('seeded', 1), ('new', 2); INSERT INTO cfab_internal.written_rows "
-          "VALUES ('procore.audit_notes', '[]', 1)")
+    w.sql(
+        "DELETE FROM procore.audit_notes; INSERT INTO procore.audit_notes VALUES ('seeded', 1), "
+        "('seeded', 1), ('seeded', 1), ('new', 2); INSERT INTO cfab_internal.written_rows "
+        "VALUES ('procore.audit_notes', '[]', 1)"
+    )
     w.close()
     for full in (False, True):
         td = state_diff(golden, attempt, full=full)["procore.audit_notes"]
@@ -158,8 +180,15 @@ def test_result_surface(golden: Path, attempt: Path) -> None:
     df = d.to_polars()
     assert isinstance(df, pl.DataFrame) and df.height == 6  # 2 changed cols + 2 + 1 + 1
     hold = df.filter(pl.col("column") == "PayHold").row(0, named=True)
-    assert hold == {"app": "vista_erp", "table": "APVM", "pk": '["20147"]', "op": "changed",
-                    "column": "PayHold", "before": '"N"', "after": '"Y"'}
+    assert hold == {
+        "app": "vista_erp",
+        "table": "APVM",
+        "pk": '["20147"]',
+        "op": "changed",
+        "column": "PayHold",
+        "before": '"N"',
+        "after": '"Y"',
+    }
     added = df.filter(pl.col("op") == "added").filter(pl.col("table") == "APVM").row(0, named=True)
     assert added["column"] is None and added["before"] is None
     assert json.loads(added["after"])["Bal"] == "14350.00"
@@ -173,8 +202,9 @@ def test_connection_reuse_and_threads(golden: Path, attempt: Path) -> None:
     _scenario(attempt)
     con = duckdb.connect()
     first = state_diff(golden, attempt, con=con)
-    assert [r[0] for r in con.execute("SELECT database_name FROM duckdb_databases() "
-                                      "WHERE NOT internal").fetchall()] == ["memory"]
+    assert [
+        r[0] for r in con.execute("SELECT database_name FROM duckdb_databases() WHERE NOT internal").fetchall()
+    ] == ["memory"]
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: state_diff(golden, attempt), range(8)))
     assert all(r == first for r in results)

@@ -35,28 +35,39 @@ COLUMNS = {
     "procore.commitment_lines": ["commitment_id", "line_no", "amount", "status"],
     "sage_intacct.APBILL": ["RECORDNO", "TOTALDUE", "WHENCREATED", "STATE"],
 }
-CASTS = {"Bal": "DECIMAL(18,2)", "amount": "DECIMAL(18,2)", "TOTALDUE": "DECIMAL(18,2)",
-         "Since": "DATE", "WHENCREATED": "TIMESTAMP", "Meta": "JSON"}
+CASTS = {
+    "Bal": "DECIMAL(18,2)",
+    "amount": "DECIMAL(18,2)",
+    "TOTALDUE": "DECIMAL(18,2)",
+    "Since": "DATE",
+    "WHENCREATED": "TIMESTAMP",
+    "Meta": "JSON",
+}
 TABLES = sorted(PKS)
 
-money = st.integers(-10**9, 10**9).map(lambda c: (Decimal(c) / 100).quantize(Decimal("0.01")))
+money = st.integers(-(10**9), 10**9).map(lambda c: (Decimal(c) / 100).quantize(Decimal("0.01")))
 blob = st.one_of(st.none(), st.binary(max_size=8))
 meta = st.one_of(st.none(), st.dictionaries(st.sampled_from("abc"), st.integers(0, 3), max_size=2))
 day = st.dates(min_value=date(1901, 1, 1), max_value=date(2099, 12, 31))
 stamp = st.datetimes(min_value=datetime(1901, 1, 1), max_value=datetime(2099, 12, 31)).map(
-    lambda d: d.replace(microsecond=0))
+    lambda d: d.replace(microsecond=0)
+)
 VALUES = {
-    "vista_erp.APVM": {"Name": st.sampled_from(["Walsh", "Acme", "O'Brien & Sons", None]),
-                       "PayHold": st.sampled_from(["Y", "N"]), "Bal": money, "Since": day,
-                       "Doc": blob, "Meta": meta, "Active": st.booleans()},
+    "vista_erp.APVM": {
+        "Name": st.sampled_from(["Walsh", "Acme", "O'Brien & Sons", None]),
+        "PayHold": st.sampled_from(["Y", "N"]),
+        "Bal": money,
+        "Since": day,
+        "Doc": blob,
+        "Meta": meta,
+        "Active": st.booleans(),
+    },
     "procore.commitment_lines": {"amount": money, "status": st.sampled_from(["draft", "approved"])},
-    "sage_intacct.APBILL": {"TOTALDUE": money, "WHENCREATED": stamp,
-                            "STATE": st.sampled_from(["Draft", "Posted"])},
+    "sage_intacct.APBILL": {"TOTALDUE": money, "WHENCREATED": stamp, "STATE": st.sampled_from(["Draft", "Posted"])},
 }
 KEYS = {
     "vista_erp.APVM": st.tuples(st.integers(20140, 20160)),
-    "procore.commitment_lines": st.tuples(st.sampled_from(["SC-1042-0", "SC-3100-1"]),
-                                          st.integers(1, 6)),
+    "procore.commitment_lines": st.tuples(st.sampled_from(["SC-1042-0", "SC-3100-1"]), st.integers(1, 6)),
     "sage_intacct.APBILL": st.tuples(st.sampled_from([f"B-{i}" for i in range(1, 9)])),
 }
 
@@ -83,21 +94,44 @@ def _raw(column: str, value: Any) -> Any:
 
 
 GOLDEN_ROWS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
-    ("vista_erp.APVM", (20147,), {"Name": "Walsh", "PayHold": "N", "Bal": Decimal("632000.00"),
-                                  "Since": date(2019, 4, 1),
-                                  "Doc": b"%PDF", "Meta": {"a": 1}, "Active": True}),
-    ("vista_erp.APVM", (20148,), {"Name": "Acme", "PayHold": "N", "Bal": Decimal("0.00"),
-                                  "Since": None, "Doc": None, "Meta": None, "Active": False}),
+    (
+        "vista_erp.APVM",
+        (20147,),
+        {
+            "Name": "Walsh",
+            "PayHold": "N",
+            "Bal": Decimal("632000.00"),
+            "Since": date(2019, 4, 1),
+            "Doc": b"%PDF",
+            "Meta": {"a": 1},
+            "Active": True,
+        },
+    ),
+    (
+        "vista_erp.APVM",
+        (20148,),
+        {
+            "Name": "Acme",
+            "PayHold": "N",
+            "Bal": Decimal("0.00"),
+            "Since": None,
+            "Doc": None,
+            "Meta": None,
+            "Active": False,
+        },
+    ),
     ("procore.commitment_lines", ("SC-1042-0", 1), {"amount": Decimal("100000.00"), "status": "approved"}),
     ("procore.commitment_lines", ("SC-1042-0", 2), {"amount": Decimal("25000.50"), "status": "draft"}),
-    ("sage_intacct.APBILL", ("B-1",), {"TOTALDUE": Decimal("1200.00"),
-                                       "WHENCREATED": datetime(2026, 1, 15, 9, 30),
-                                       "STATE": "Draft"}),
+    (
+        "sage_intacct.APBILL",
+        ("B-1",),
+        {"TOTALDUE": Decimal("1200.00"), "WHENCREATED": datetime(2026, 1, 15, 9, 30), "STATE": "Draft"},
+    ),
 ]
 
 
 def _full_row(table: str, pk: tuple[Any, ...], values: dict[str, Any]) -> dict[str, Any]:
-    row = dict(zip(PKS[table], pk))
+    row = dict(zip(PKS[table], pk, strict=False))
     row.update(values)
     return {c: row.get(c) for c in COLUMNS[table]}
 
@@ -130,8 +164,11 @@ def _expected(before: Model, after: Model) -> dict[str, dict[str, Any]]:
         b, a = before[table], after[table]
         added = {k: a[k] for k in a.keys() - b.keys()}
         removed = {k: b[k] for k in b.keys() - a.keys()}
-        changed = {k: (b[k], a[k], {c for c in COLUMNS[table] if b[k][c] != a[k][c]})
-                   for k in a.keys() & b.keys() if a[k] != b[k]}
+        changed = {
+            k: (b[k], a[k], {c for c in COLUMNS[table] if b[k][c] != a[k][c]})
+            for k in a.keys() & b.keys()
+            if a[k] != b[k]
+        }
         if added or removed or changed:
             out[table] = {"added": added, "removed": removed, "changed": changed}
     return out
@@ -141,9 +178,11 @@ def _observed(d: StateDiff) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for name in d.tables():
         added, removed, changed = d[name]
-        out[name] = {"added": {r.pk: r.values for r in added},
-                     "removed": {r.pk: r.values for r in removed},
-                     "changed": {c.pk: (c.before, c.after, set(c.columns)) for c in changed}}
+        out[name] = {
+            "added": {r.pk: r.values for r in added},
+            "removed": {r.pk: r.values for r in removed},
+            "changed": {c.pk: (c.before, c.after, set(c.columns)) for c in changed},
+        }
     return out
 
 
@@ -210,7 +249,7 @@ class DiffMachine(RuleBasedStateMachine):
         raw = self.writer.con.execute(f"SELECT {cols} FROM {table} WHERE {where}", list(pk)).fetchall()[0]
         self.writer.delete(table, pk)
         if same:  # the identical row, re-inserted from the values just read
-            self.writer.insert(table, dict(zip(COLUMNS[table], raw)), casts=CASTS)
+            self.writer.insert(table, dict(zip(COLUMNS[table], raw, strict=False)), casts=CASTS)
         else:
             row = _full_row(table, pk, self._values(data, table, partial=False))
             self.writer.insert(table, {c: _raw(c, v) for c, v in row.items()}, casts=CASTS)
@@ -232,8 +271,7 @@ class DiffMachine(RuleBasedStateMachine):
             if snapshot:
                 dest = self.dir / f"snap-{self.n_checks}.duckdb"
                 shutil.copyfile(self.path, dest)
-                self.snap = (dest, {t: {k: dict(v) for k, v in rows.items()}
-                                    for t, rows in self.model.items()})
+                self.snap = (dest, {t: {k: dict(v) for k, v in rows.items()} for t, rows in self.model.items()})
         finally:
             self.writer = Writer(self.path)
 
@@ -253,6 +291,9 @@ class DiffMachine(RuleBasedStateMachine):
 
 
 DiffMachine.TestCase.settings = settings(
-    max_examples=examples(10), stateful_step_count=12, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    max_examples=examples(10),
+    stateful_step_count=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 TestDiffMachine = pytest.mark.fuzz(DiffMachine.TestCase)

@@ -26,10 +26,11 @@ from tests.grader.grader_helpers import Writer
 @pytest.fixture()
 def diff(golden: Path, attempt: Path) -> StateDiff:
     w = Writer(attempt)
-    w.update("vista_erp.APVM", (20147,), {"PayHold": "Y", "Bal": "14350.004"},
-             casts={"Bal": "DECIMAL(18,2)"})
-    w.insert("procore.commitment_lines", {"commitment_id": "SC-1042-0", "line_no": 4,
-                                          "amount": "14350.00", "status": "pending"})
+    w.update("vista_erp.APVM", (20147,), {"PayHold": "Y", "Bal": "14350.004"}, casts={"Bal": "DECIMAL(18,2)"})
+    w.insert(
+        "procore.commitment_lines",
+        {"commitment_id": "SC-1042-0", "line_no": 4, "amount": "14350.00", "status": "pending"},
+    )
     w.delete("sage_intacct.APBILL", ("B-1",))
     w.close()
     return state_diff(golden, attempt)
@@ -37,8 +38,7 @@ def diff(golden: Path, attempt: Path) -> StateDiff:
 
 def held(diff: StateDiff, **entry: object) -> bool:
     """Whether one expected entry holds on the diff (through the public grade())."""
-    g = grade(Evaluator(expected=[RowPredicate.model_validate(entry)]), diff, reply="",
-              guarded_calls=[], tool_calls=[])
+    g = grade(Evaluator(expected=[RowPredicate.model_validate(entry)]), diff, reply="", guarded_calls=[], tool_calls=[])
     return g.passed
 
 
@@ -57,82 +57,148 @@ def test_values_equal_rules() -> None:
 
 
 def test_map_form(diff: StateDiff) -> None:
-    assert held(diff, app="vista_erp", table="APVM", op="changed", where={"_pk": "20147"},
-                **{"assert": {"PayHold": "Y", "Bal": 14350}})
-    assert held(diff, app="vista_erp", table="APVM", op="changed", where={"_pk": 20147},
-                **{"assert": {"Bal": "14350.00", "before.PayHold": "N", "after.PayHold": "Y"}})
+    assert held(
+        diff,
+        app="vista_erp",
+        table="APVM",
+        op="changed",
+        where={"_pk": "20147"},
+        **{"assert": {"PayHold": "Y", "Bal": 14350}},
+    )
+    assert held(
+        diff,
+        app="vista_erp",
+        table="APVM",
+        op="changed",
+        where={"_pk": 20147},
+        **{"assert": {"Bal": "14350.00", "before.PayHold": "N", "after.PayHold": "Y"}},
+    )
     assert held(diff, app="vista_erp", table="apvm", op="changed", where={"vendor": "20147"})
-    assert not held(diff, app="vista_erp", table="APVM", op="changed", where={"_pk": 20147},
-                    **{"assert": {"PayHold": "N"}})
-    assert held(diff, app="procore", table="commitment_lines", op="added",
-                where={"_pk": ["SC-1042-0", "4"]}, **{"assert": {"amount": "14350"}})
-    assert not held(diff, app="procore", table="commitment_lines", op="added",
-                    where={"_pk": "SC-1042-0"})
-    assert held(diff, app="sage_intacct", table="APBILL", op="removed",
-                where={"_pk": "B-1", "STATE": "Draft", "WHENCREATED": "2026-01-15 09:30:00"})
-    assert not held(diff, app="vista_erp", table="APVM", op="changed",
-                    where={"Active": "true", "Doc": None})  # Doc is not NULL on 20147
-    assert held(diff, app="vista_erp", table="APVM", op="changed",
-                where={"Active": True, "Meta": {"tin": "12-3456789"}, "Since": "2019-04-01"})
+    assert not held(
+        diff, app="vista_erp", table="APVM", op="changed", where={"_pk": 20147}, **{"assert": {"PayHold": "N"}}
+    )
+    assert held(
+        diff,
+        app="procore",
+        table="commitment_lines",
+        op="added",
+        where={"_pk": ["SC-1042-0", "4"]},
+        **{"assert": {"amount": "14350"}},
+    )
+    assert not held(diff, app="procore", table="commitment_lines", op="added", where={"_pk": "SC-1042-0"})
+    assert held(
+        diff,
+        app="sage_intacct",
+        table="APBILL",
+        op="removed",
+        where={"_pk": "B-1", "STATE": "Draft", "WHENCREATED": "2026-01-15 09:30:00"},
+    )
+    assert not held(
+        diff, app="vista_erp", table="APVM", op="changed", where={"Active": "true", "Doc": None}
+    )  # Doc is not NULL on 20147
+    assert held(
+        diff,
+        app="vista_erp",
+        table="APVM",
+        op="changed",
+        where={"Active": True, "Meta": {"tin": "12-3456789"}, "Since": "2019-04-01"},
+    )
 
 
 def test_sql_form(diff: StateDiff) -> None:
-    assert held(diff, app="vista_erp", table="APVM", op="changed",
-                where="Vendor = 20147", **{"assert": "abs(Bal - 14350.00) < 0.005"})
-    assert held(diff, app="vista_erp", table="APVM", op="changed",
-                where="before.PayHold = 'N' AND after.PayHold = 'Y'",
-                **{"assert": "after.Bal < before.Bal AND Since = DATE '2019-04-01'"})
-    assert held(diff, app="vista_erp", table="APVM", op="changed",
-                where="Meta->>'tin' = '12-3456789' AND Doc.size = 4 AND Active")
-    assert held(diff, app="procore", table="commitment_lines", op="added",
-                where="status IN ('pending', 'draft')", count=1)
-    assert not held(diff, app="procore", table="commitment_lines", op="added",
-                    where="status IN ('pending', 'draft')", count=2)
-    assert held(diff, app="sage_intacct", table="APBILL", op="removed",
-                where="TOTALDUE = 1200 AND WHENCREATED < TIMESTAMP '2026-02-01'")
+    assert held(
+        diff,
+        app="vista_erp",
+        table="APVM",
+        op="changed",
+        where="Vendor = 20147",
+        **{"assert": "abs(Bal - 14350.00) < 0.005"},
+    )
+    assert held(
+        diff,
+        app="vista_erp",
+        table="APVM",
+        op="changed",
+        where="before.PayHold = 'N' AND after.PayHold = 'Y'",
+        **{"assert": "after.Bal < before.Bal AND Since = DATE '2019-04-01'"},
+    )
+    assert held(
+        diff,
+        app="vista_erp",
+        table="APVM",
+        op="changed",
+        where="Meta->>'tin' = '12-3456789' AND Doc.size = 4 AND Active",
+    )
+    assert held(
+        diff, app="procore", table="commitment_lines", op="added", where="status IN ('pending', 'draft')", count=1
+    )
+    assert not held(
+        diff, app="procore", table="commitment_lines", op="added", where="status IN ('pending', 'draft')", count=2
+    )
+    assert held(
+        diff,
+        app="sage_intacct",
+        table="APBILL",
+        op="removed",
+        where="TOTALDUE = 1200 AND WHENCREATED < TIMESTAMP '2026-02-01'",
+    )
     assert held(diff, app="procore", table="commitment_lines", op="removed", count=0)
 
 
 def test_labels_and_json_alias() -> None:
-    p = RowPredicate.model_validate({"app": "vista_erp", "table": "JCCO", "op": "changed",
-                                     "where": {"_pk": "1042"},
-                                     "assert": {"EstCostToComplete": "3706560.00"}})
+    p = RowPredicate.model_validate(
+        {
+            "app": "vista_erp",
+            "table": "JCCO",
+            "op": "changed",
+            "where": {"_pk": "1042"},
+            "assert": {"EstCostToComplete": "3706560.00"},
+        }
+    )
     assert p.assert_ == {"EstCostToComplete": "3706560.00"}
-    assert p.label == ("vista_erp.JCCO: a changed row where _pk = '1042' with "
-                       "EstCostToComplete = '3706560.00'")
+    assert p.label == ("vista_erp.JCCO: a changed row where _pk = '1042' with EstCostToComplete = '3706560.00'")
     assert '"assert"' in p.model_dump_json(by_alias=True)
-    ev = Evaluator.load('{"expected": [{"app": "vista_erp", "table": "JCCO", "op": "changed", '
-                        '"where": {"_pk": "1042"}, "assert": {"EstCostToComplete": "3706560.00"}}],'
-                        ' "money_movement_guard": false, "required_outputs": ["forecast|ETC"]}')
+    ev = Evaluator.load(
+        '{"expected": [{"app": "vista_erp", "table": "JCCO", "op": "changed", '
+        '"where": {"_pk": "1042"}, "assert": {"EstCostToComplete": "3706560.00"}}],'
+        ' "money_movement_guard": false, "required_outputs": ["forecast|ETC"]}'
+    )
     assert ev.expected[0] == p
     assert Evaluator.model_validate_json(ev.model_dump_json(by_alias=True)) == ev
 
 
-CATALOG = {"vista_erp.APVM": {"Vendor": "INTEGER", "PayHold": "VARCHAR", "Bal": "DECIMAL(18,2)"},
-           "procore.commitment_lines": {"commitment_id": "VARCHAR", "line_no": "INTEGER",
-                                        "amount": "DECIMAL(18,2)"}}
+CATALOG = {
+    "vista_erp.APVM": {"Vendor": "INTEGER", "PayHold": "VARCHAR", "Bal": "DECIMAL(18,2)"},
+    "procore.commitment_lines": {"commitment_id": "VARCHAR", "line_no": "INTEGER", "amount": "DECIMAL(18,2)"},
+}
 
 
-@pytest.mark.parametrize(("entry", "names"), [
-    ({"app": "vista_erp", "table": "APVN", "op": "changed"}, ["expected[0]", "'vista_erp.APVN'",
-                                                               "vista_erp.APVM"]),
-    ({"app": "vista_erp", "table": "APVM", "op": "changed", "assert": {"PayHlod": "Y"}},
-     ["'PayHlod'", "PayHold"]),
-    ({"app": "vista_erp", "table": "APVM", "op": "changed", "where": {"after.Bla": 1}},
-     ["'Bla'", "Bal"]),
-    ({"app": "vista_erp", "table": "APVM", "op": "changed", "assert": "abs(Balance - 1) < 1"},
-     ["'Balance'"]),
-    ({"app": "vista_erp", "table": "APVM", "op": "changed", "where": "before.PayHlod = 'N'"},
-     ["'PayHlod'"]),
-    ({"app": "vista_erp", "table": "APVM", "op": "changed", "allow_columns": ["Balance"]},
-     ["'Balance'", "allow_columns"]),
-    ({"app": "procore", "table": "commitment_lines", "op": "added", "count": 1,
-      "where": "amount > 1 AND lineno = 2"}, ["'lineno'"]),
-    ({"app": "vista_erp", "table": "APVM", "op": "changed", "assert": "Bal + 1"},
-     ["not a boolean"]),
-    ({"app": "vista_erp", "table": "APVM", "op": "changed", "assert": "no_such_fn(Bal)"},
-     ["does not bind"]),
-])
+@pytest.mark.parametrize(
+    ("entry", "names"),
+    [
+        ({"app": "vista_erp", "table": "APVN", "op": "changed"}, ["expected[0]", "'vista_erp.APVN'", "vista_erp.APVM"]),
+        ({"app": "vista_erp", "table": "APVM", "op": "changed", "assert": {"PayHlod": "Y"}}, ["'PayHlod'", "PayHold"]),
+        ({"app": "vista_erp", "table": "APVM", "op": "changed", "where": {"after.Bla": 1}}, ["'Bla'", "Bal"]),
+        ({"app": "vista_erp", "table": "APVM", "op": "changed", "assert": "abs(Balance - 1) < 1"}, ["'Balance'"]),
+        ({"app": "vista_erp", "table": "APVM", "op": "changed", "where": "before.PayHlod = 'N'"}, ["'PayHlod'"]),
+        (
+            {"app": "vista_erp", "table": "APVM", "op": "changed", "allow_columns": ["Balance"]},
+            ["'Balance'", "allow_columns"],
+        ),
+        (
+            {
+                "app": "procore",
+                "table": "commitment_lines",
+                "op": "added",
+                "count": 1,
+                "where": "amount > 1 AND lineno = 2",
+            },
+            ["'lineno'"],
+        ),
+        ({"app": "vista_erp", "table": "APVM", "op": "changed", "assert": "Bal + 1"}, ["not a boolean"]),
+        ({"app": "vista_erp", "table": "APVM", "op": "changed", "assert": "no_such_fn(Bal)"}, ["does not bind"]),
+    ],
+)
 def test_typos_are_load_errors(entry: dict, names: list[str]) -> None:
     ev = Evaluator.model_validate({"expected": [entry]})
     with pytest.raises(EvaluatorError) as err:
@@ -143,27 +209,44 @@ def test_typos_are_load_errors(entry: dict, names: list[str]) -> None:
 
 def test_validate_against_connection(golden: Path) -> None:
     con = duckdb.connect(str(golden), read_only=True)
-    ok = {"expected": [{"app": "vista_erp", "table": "apvm", "op": "changed",
-                        "assert": "Doc.size > 0 AND Meta->>'tin' IS NOT NULL"}],
-          "allowed": [{"app": "procore", "table": "commitment_lines", "op": "added",
-                       "allow_columns": ["status"]}]}
+    ok = {
+        "expected": [
+            {
+                "app": "vista_erp",
+                "table": "apvm",
+                "op": "changed",
+                "assert": "Doc.size > 0 AND Meta->>'tin' IS NOT NULL",
+            }
+        ],
+        "allowed": [{"app": "procore", "table": "commitment_lines", "op": "added", "allow_columns": ["status"]}],
+    }
     Evaluator.load(ok, catalog=con)
     with pytest.raises(EvaluatorError, match="unknown table 'book.vendors'"):
-        Evaluator.load({"forbidden": [{"app": "book", "table": "vendors", "op": "added"}]},
-                       catalog=con)
+        Evaluator.load({"forbidden": [{"app": "book", "table": "vendors", "op": "added"}]}, catalog=con)
     con.close()
 
 
-@pytest.mark.parametrize("expr", [
-    "Bal IN (SELECT 1)", "EXISTS (SELECT 1)", "read_csv('/etc/passwd') IS NOT NULL",
-    "read_csv_auto('x') IS NULL", "getenv('HOME') = 'x'", "Bal > (SELECT max(Bal) FROM vista_erp.APVM)",
-    "count(*) > 1", "1 = 1; DROP TABLE x", "now() > Since", "glob('*') IS NULL",
-    "query('SELECT 1') IS NULL", "sum(Bal) OVER () > 1", "x.y.z = 1",
-])
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "Bal IN (SELECT 1)",
+        "EXISTS (SELECT 1)",
+        "read_csv('/etc/passwd') IS NOT NULL",
+        "read_csv_auto('x') IS NULL",
+        "getenv('HOME') = 'x'",
+        "Bal > (SELECT max(Bal) FROM vista_erp.APVM)",
+        "count(*) > 1",
+        "1 = 1; DROP TABLE x",
+        "now() > Since",
+        "glob('*') IS NULL",
+        "query('SELECT 1') IS NULL",
+        "sum(Bal) OVER () > 1",
+        "x.y.z = 1",
+    ],
+)
 def test_unsafe_sql_refused_at_load(expr: str) -> None:
     with pytest.raises(EvaluatorError):
-        Evaluator.load({"expected": [{"app": "vista_erp", "table": "APVM", "op": "changed",
-                                      "where": expr}]})
+        Evaluator.load({"expected": [{"app": "vista_erp", "table": "APVM", "op": "changed", "where": expr}]})
 
 
 def test_structural_errors() -> None:
@@ -183,14 +266,20 @@ def test_structural_errors() -> None:
 
 
 def test_call_predicates() -> None:
-    calls = [ToolCallRecord(seq=1, tool="vista_erp.ap.vista_post", args={"batch": 7, "amount": "14350.00"}),
-             ToolCallRecord(seq=2, tool="outlook.mail.draft", args={"to": "pm@x.com", "meta": {"job": 1042}}),
-             ToolCallRecord(seq=3, tool="vista_erp.ap.vista_post", args={"batch": 8}, ok=False,
-                            error="rejected")]
+    calls = [
+        ToolCallRecord(seq=1, tool="vista_erp.ap.vista_post", args={"batch": 7, "amount": "14350.00"}),
+        ToolCallRecord(seq=2, tool="outlook.mail.draft", args={"to": "pm@x.com", "meta": {"job": 1042}}),
+        ToolCallRecord(seq=3, tool="vista_erp.ap.vista_post", args={"batch": 8}, ok=False, error="rejected"),
+    ]
 
     def score(**entry: object) -> bool:
-        g = grade(Evaluator(expected_calls=[CallPredicate.model_validate(entry)]), StateDiff(),
-                  reply="", guarded_calls=[], tool_calls=calls)
+        g = grade(
+            Evaluator(expected_calls=[CallPredicate.model_validate(entry)]),
+            StateDiff(),
+            reply="",
+            guarded_calls=[],
+            tool_calls=calls,
+        )
         return g.passed
 
     assert score(tool="*.vista_post")
@@ -201,8 +290,13 @@ def test_call_predicates() -> None:
     assert not score(tool="outlook.*", args="missing_arg = 1")
     assert not score(tool="box.*")
     assert not score(tool="*.vista_post", args={"batch": 9})
-    g = grade(Evaluator(forbidden_calls=[CallPredicate(tool="*.vista_post", args={"batch": 8})]),
-              StateDiff(), reply="", guarded_calls=[], tool_calls=calls)
+    g = grade(
+        Evaluator(forbidden_calls=[CallPredicate(tool="*.vista_post", args={"batch": 8})]),
+        StateDiff(),
+        reply="",
+        guarded_calls=[],
+        tool_calls=calls,
+    )
     assert not g.passed and g.score == 0.0  # attempted, even if it failed
     assert Grade.from_json(g.to_json()) == g
 
@@ -213,26 +307,42 @@ def test_total_asserts_a_sum_per_account_whatever_the_line_shape() -> None:
     from cfab.grader import Evaluator, StateDiff, grade
     from cfab.grader.statediff import ColumnInfo, Row, TableDiff
 
-    cols = [ColumnInfo(name="Seq", type="INTEGER"), ColumnInfo(name="GLAcct", type="VARCHAR"),
-            ColumnInfo(name="Amount", type="DECIMAL(12,2)")]
+    cols = [
+        ColumnInfo(name="Seq", type="INTEGER"),
+        ColumnInfo(name="GLAcct", type="VARCHAR"),
+        ColumnInfo(name="Amount", type="DECIMAL(12,2)"),
+    ]
 
     def diff(lines: list[tuple[str, str]]) -> StateDiff:
-        rows = [Row(pk=(i,), values={"Seq": i, "GLAcct": acct, "Amount": Decimal(amount)})
-                for i, (acct, amount) in enumerate(lines, start=1)]
-        return StateDiff(diffs={"vista_erp.GLDB": TableDiff(app="vista_erp", table="GLDB", columns=cols, pk=["Seq"],
-                                                            added=rows)})
+        rows = [
+            Row(pk=(i,), values={"Seq": i, "GLAcct": acct, "Amount": Decimal(amount)})
+            for i, (acct, amount) in enumerate(lines, start=1)
+        ]
+        return StateDiff(
+            diffs={"vista_erp.GLDB": TableDiff(app="vista_erp", table="GLDB", columns=cols, pk=["Seq"], added=rows)}
+        )
 
-    ev = Evaluator.model_validate({"expected": [
-        {"app": "vista_erp", "table": "GLDB", "op": "added", "where": {"GLAcct": "5200"},
-         "total": {"Amount": "1500.00"}}]})
+    ev = Evaluator.model_validate(
+        {
+            "expected": [
+                {
+                    "app": "vista_erp",
+                    "table": "GLDB",
+                    "op": "added",
+                    "where": {"GLAcct": "5200"},
+                    "total": {"Amount": "1500.00"},
+                }
+            ]
+        }
+    )
 
     def passes(lines: list[tuple[str, str]]) -> bool:
         return grade(ev, diff(lines), reply="", guarded_calls=[], tool_calls=[]).passed
 
-    assert passes([("5200", "1500.00")])                                       # one line for the total
+    assert passes([("5200", "1500.00")])  # one line for the total
     assert passes([("5200", "1000.00"), ("5200", "500.00"), ("2100", "-1500.00")])  # one per subcontract
-    assert not passes([("5200", "1000.00"), ("5200", "500.01")])               # a cent off
-    assert not passes([("5200", "1500.00"), ("5200", "1500.00")])              # entered twice
-    assert not passes([("2100", "1500.00")])                                   # nothing on 5200
+    assert not passes([("5200", "1000.00"), ("5200", "500.01")])  # a cent off
+    assert not passes([("5200", "1500.00"), ("5200", "1500.00")])  # entered twice
+    assert not passes([("2100", "1500.00")])  # nothing on 5200
     with pytest.raises(ValueError, match="total only applies to expected"):
         Evaluator.model_validate({"forbidden": [{"app": "a", "table": "t", "op": "added", "total": {"x": 1}}]})

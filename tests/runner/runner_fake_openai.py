@@ -11,21 +11,29 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
-def completion(content: str | None = None, calls: list[tuple[str, Any]] | None = None,
-               usage: tuple[int, int] | None = (1000, 50)) -> dict[str, Any]:
+def completion(
+    content: str | None = None, calls: list[tuple[str, Any]] | None = None, usage: tuple[int, int] | None = (1000, 50)
+) -> dict[str, Any]:
     """A chat.completion body; ``calls`` are (name, arguments dict or raw string)."""
     msg: dict[str, Any] = {"role": "assistant", "content": content}
     if calls:
         msg["tool_calls"] = [
-            {"id": f"call_{i}", "type": "function",
-             "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
-            for i, (name, args) in enumerate(calls)]
+            {
+                "id": f"call_{i}",
+                "type": "function",
+                "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)},
+            }
+            for i, (name, args) in enumerate(calls)
+        ]
     body: dict[str, Any] = {
-        "id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": "test-model",
-        "choices": [{"index": 0, "message": msg, "finish_reason": "tool_calls" if calls else "stop"}]}
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "test-model",
+        "choices": [{"index": 0, "message": msg, "finish_reason": "tool_calls" if calls else "stop"}],
+    }
     if usage is not None:
-        body["usage"] = {"prompt_tokens": usage[0], "completion_tokens": usage[1],
-                         "total_tokens": usage[0] + usage[1]}
+        body["usage"] = {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": usage[0] + usage[1]}
     return body
 
 
@@ -97,10 +105,14 @@ class FakeEnv:
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def tool_specs(self) -> list[dict[str, Any]]:
-        params = {"type": "object", "properties": {
-            "project_number": {"type": "string"}, "commitment_id": {"type": "string"}}}
-        return [{"type": "function", "function": {"name": sanitized(n), "description": f"{n} tool",
-                                                  "parameters": params}} for n in NATIVE]
+        params = {
+            "type": "object",
+            "properties": {"project_number": {"type": "string"}, "commitment_id": {"type": "string"}},
+        }
+        return [
+            {"type": "function", "function": {"name": sanitized(n), "description": f"{n} tool", "parameters": params}}
+            for n in NATIVE
+        ]
 
     def resolve(self, name: str) -> FakeTool:
         for n in NATIVE:
@@ -112,8 +124,7 @@ class FakeEnv:
         self.calls.append((name, args))
         native = self.resolve(name).name
         if native == "procore.commitments.list":
-            rows = [{"id": f"SC-1042-{i}", "vendor": "Walsh Electrical", "amount": "632000.00"}
-                    for i in range(143)]
+            rows = [{"id": f"SC-1042-{i}", "vendor": "Walsh Electrical", "amount": "632000.00"} for i in range(143)]
             return {"ok": True, "data": {"commitments": rows, "count": 143}}
         if native == "procore.commitments.get":
             return {"ok": True, "data": {"id": args.get("commitment_id"), "amount": "632000.00"}}

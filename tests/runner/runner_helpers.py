@@ -12,9 +12,18 @@ from cfab.runner.results.records import AttemptRecord, AttemptSpec
 
 
 def make_record(task: str, attempt: int, **kw) -> AttemptRecord:
-    fields = dict(task=task, attempt=attempt, policy="noop", passed=attempt % 2 == 0,
-                  score=1.0 if attempt % 2 == 0 else 0.0, domain="GL & Close", family="E_accrual",
-                  difficulty=3, systems=["procore", "vista_erp"], cost_usd=Decimal("0.0123"))
+    fields = dict(
+        task=task,
+        attempt=attempt,
+        policy="noop",
+        passed=attempt % 2 == 0,
+        score=1.0 if attempt % 2 == 0 else 0.0,
+        domain="GL & Close",
+        family="E_accrual",
+        difficulty=3,
+        systems=["procore", "vista_erp"],
+        cost_usd=Decimal("0.0123"),
+    )
     fields.update(kw)
     return AttemptRecord(**fields)
 
@@ -31,8 +40,7 @@ def run_one(spec: AttemptSpec) -> AttemptRecord:
         raise RuntimeError("task failed to load")
     if cfg.get("crash") == "sysexit":
         sys.exit(2)
-    return make_record(spec.task, spec.attempt, policy=spec.policy,
-                       reply=f"pid={os.getpid()}", wall_s=0.0)
+    return make_record(spec.task, spec.attempt, policy=spec.policy, reply=f"pid={os.getpid()}", wall_s=0.0)
 
 
 def append_many(out: str, worker: int, n: int, size: int) -> None:
@@ -58,8 +66,7 @@ def pool_script(out: str, n: int, sleep: float) -> None:
     from cfab.runner.pool import run_attempts
     from cfab.runner.results import ResultsDir
 
-    jobs = [AttemptSpec(task=f"t{i // 2:03}", attempt=i % 2, policy="noop",
-                        config={"sleep": sleep}) for i in range(n)]
+    jobs = [AttemptSpec(task=f"t{i // 2:03}", attempt=i % 2, policy="noop", config={"sleep": sleep}) for i in range(n)]
     run_attempts(jobs, run_one, workers=2, results=ResultsDir(out), progress=False)
 
 

@@ -12,8 +12,7 @@ from cfab.runner.cost import CostMeter, Price, PriceError, cost_of, lookup_price
 from cfab.runner.policies import available_policies, make_policy, register_policy
 from cfab.runner.policies.baselines import NoopPolicy
 from cfab.runner.protocols import Policy
-from cfab.runner.results import render_report, summarize_run, write_outputs
-from cfab.runner.results import ResultsDir
+from cfab.runner.results import ResultsDir, render_report, summarize_run, write_outputs
 from tests.runner.runner_fake_openai import FakeEnv, FakeTask
 from tests.runner.runner_helpers import add_costs, make_record
 
@@ -66,18 +65,53 @@ def test_meter_ledger_is_exact_across_processes_and_ignores_a_cut_line(tmp_path)
 
 def records():
     recs = []
-    for t, passes, guard in (("cf_A_1042", [1, 1, 1], False), ("cf_C_V1000", [1, 0, 1], True),
-                             ("cf_H_4012", [0, 0, 0], False)):
+    for t, passes, guard in (
+        ("cf_A_1042", [1, 1, 1], False),
+        ("cf_C_V1000", [1, 0, 1], True),
+        ("cf_H_4012", [0, 0, 0], False),
+    ):
         for a, p in enumerate(passes):
             guard_log = [{"tool": "vista.ap.post", "executed": False}] if guard and not p else []
-            recs.append(make_record(t, a, passed=bool(p), score=float(p), money_movement_guard=guard,
-                                    guard_log=guard_log, tokens_in=1000, tokens_out=30,
-                                    cost_usd=Decimal("0.001"), wall_s=1.5, stop_reason="finish",
-                                    domain=t[3], family=t[:4], difficulty=3 if t != "cf_C_V1000" else 1))
-    recs.append(make_record("cf_H_4012", 3, error="worker process died (signal SIGKILL)",
-                            domain="H", family="cf_H", cost_usd=Decimal(0), passed=False))
-    recs.append(make_record("cf_A_1042", 3, stop_reason="api_error", passed=False, domain="A",
-                            family="cf_A", api_errors=["step 0 try 6: InternalServerError 503: x"]))
+            recs.append(
+                make_record(
+                    t,
+                    a,
+                    passed=bool(p),
+                    score=float(p),
+                    money_movement_guard=guard,
+                    guard_log=guard_log,
+                    tokens_in=1000,
+                    tokens_out=30,
+                    cost_usd=Decimal("0.001"),
+                    wall_s=1.5,
+                    stop_reason="finish",
+                    domain=t[3],
+                    family=t[:4],
+                    difficulty=3 if t != "cf_C_V1000" else 1,
+                )
+            )
+    recs.append(
+        make_record(
+            "cf_H_4012",
+            3,
+            error="worker process died (signal SIGKILL)",
+            domain="H",
+            family="cf_H",
+            cost_usd=Decimal(0),
+            passed=False,
+        )
+    )
+    recs.append(
+        make_record(
+            "cf_A_1042",
+            3,
+            stop_reason="api_error",
+            passed=False,
+            domain="A",
+            family="cf_A",
+            api_errors=["step 0 try 6: InternalServerError 503: x"],
+        )
+    )
     return recs
 
 
@@ -97,13 +131,26 @@ def test_summary_numbers_and_exclusions():
 def test_report_is_deterministic_and_complete(tmp_path):
     recs = records()
     a = render_report(summarize_run(recs, {"policy": "llm", "model": "m", "k": 3, "suite": "exec"}))
-    b = render_report(summarize_run(list(reversed(recs)), {"k": 3, "suite": "exec", "model": "m",
-                                                          "policy": "llm"}))
+    b = render_report(summarize_run(list(reversed(recs)), {"k": 3, "suite": "exec", "model": "m", "policy": "llm"}))
     assert a == b
-    for needle in ("pass^1 [95% CI]", "pass^3 [95% CI]", "0.56 [", "0.33 [", "By domain",
-                   "By family", "By difficulty", "By app", "Money-movement guard", "| 2 (67%) | 1 (33%) | 0 |",
-                   "worker process died (signal SIGKILL)", "InternalServerError 503", "0.0213",
-                   "- policy: `llm`", "- suite: `exec`", "drops by 0.22"):
+    for needle in (
+        "pass^1 [95% CI]",
+        "pass^3 [95% CI]",
+        "0.56 [",
+        "0.33 [",
+        "By domain",
+        "By family",
+        "By difficulty",
+        "By app",
+        "Money-movement guard",
+        "| 2 (67%) | 1 (33%) | 0 |",
+        "worker process died (signal SIGKILL)",
+        "InternalServerError 503",
+        "0.0213",
+        "- policy: `llm`",
+        "- suite: `exec`",
+        "drops by 0.22",
+    ):
         assert needle in a, needle
     results = ResultsDir(tmp_path)
     for r in recs:

@@ -22,27 +22,39 @@ def api_key(monkeypatch):
 
 
 def policy(server, sleeps=None, **options):
-    cfg = dict(model="test-model", base_url=server.base_url, api_key_env="CFAB_TEST_KEY",
-               price_in="0.27", price_out="1.00", backoff_base_s=0.5, request_timeout_s=10)
+    cfg = dict(
+        model="test-model",
+        base_url=server.base_url,
+        api_key_env="CFAB_TEST_KEY",
+        price_in="0.27",
+        price_out="1.00",
+        backoff_base_s=0.5,
+        request_timeout_s=10,
+    )
     cfg.update(options)
     return LLMPolicy(LLMConfig(**cfg), sleep=(sleeps.append if sleeps is not None else lambda s: None))
 
 
 def test_tool_loop_end_to_end(fake_openai):
-    fake_openai.script.extend([
-        completion(None, [("procore__commitments__list", {"project_number": "3100"})], (1000, 50)),
-        completion("Checking the commitment.", [("procore__commitments__get",
-                                                 {"commitment_id": "SC-1042-0"})], (1500, 40)),
-        completion("Done.", [("finish", {"summary": "Accrued $632,000.00; not posted."})], (2100, 60)),
-    ])
+    fake_openai.script.extend(
+        [
+            completion(None, [("procore__commitments__list", {"project_number": "3100"})], (1000, 50)),
+            completion(
+                "Checking the commitment.", [("procore__commitments__get", {"commitment_id": "SC-1042-0"})], (1500, 40)
+            ),
+            completion("Done.", [("finish", {"summary": "Accrued $632,000.00; not posted."})], (2100, 60)),
+        ]
+    )
     env = FakeEnv()
     ep = policy(fake_openai).run(FakeTask(), env)
 
     assert ep.stop_reason == "finish" and ep.steps == 3
     assert ep.reply == "Done.\n\nAccrued $632,000.00; not posted."
     # sanitized names mapped back to native ones on dispatch and in the episode
-    assert env.calls == [("procore.commitments.list", {"project_number": "3100"}),
-                         ("procore.commitments.get", {"commitment_id": "SC-1042-0"})]
+    assert env.calls == [
+        ("procore.commitments.list", {"project_number": "3100"}),
+        ("procore.commitments.get", {"commitment_id": "SC-1042-0"}),
+    ]
     assert [c.tool for c in ep.tool_calls] == ["procore.commitments.list", "procore.commitments.get"]
     assert all(c.ok for c in ep.tool_calls)
     # usage accounting and exact Decimal cost: (4600·0.27 + 150·1.00) / 1e6
@@ -95,8 +107,9 @@ def test_max_cost_ceiling_is_shared_through_the_ledger(fake_openai, tmp_path):
 
 
 def test_a_500_then_success_is_retried_and_recorded(fake_openai):
-    fake_openai.script.extend([error(500, "upstream overloaded"), error(429, "slow down"),
-                               completion(None, [("finish", {"summary": "ok"})])])
+    fake_openai.script.extend(
+        [error(500, "upstream overloaded"), error(429, "slow down"), completion(None, [("finish", {"summary": "ok"})])]
+    )
     sleeps: list[float] = []
     ep = policy(fake_openai, sleeps, retry_seed=3).run(FakeTask(), FakeEnv())
     assert ep.stop_reason == "finish" and ep.reply == "ok" and ep.steps == 1
@@ -136,12 +149,14 @@ def test_connection_refused_is_an_api_error(fake_openai):
 
 
 def test_malformed_arguments_and_unknown_tools_are_fed_back(fake_openai):
-    fake_openai.script.extend([
-        completion(None, [("procore__commitments__get", '{"commitment_id": ')]),
-        completion(None, [("procore__commitments__delete", {}), ("vista__jobs__update_estimate", "[1]")]),
-        completion(None, [("finish", "{not json")]),
-        completion("All done, nothing changed."),
-    ])
+    fake_openai.script.extend(
+        [
+            completion(None, [("procore__commitments__get", '{"commitment_id": ')]),
+            completion(None, [("procore__commitments__delete", {}), ("vista__jobs__update_estimate", "[1]")]),
+            completion(None, [("finish", "{not json")]),
+            completion("All done, nothing changed."),
+        ]
+    )
     env = FakeEnv()
     ep = policy(fake_openai).run(FakeTask(), env)
     assert env.calls == []
@@ -155,10 +170,12 @@ def test_malformed_arguments_and_unknown_tools_are_fed_back(fake_openai):
 
 
 def test_env_errors_pass_through_and_missing_usage_is_estimated(fake_openai):
-    fake_openai.script.extend([
-        completion(None, [("vista__jobs__update_estimate", {"project_number": "1042"})], usage=None),
-        completion(None, [("finish", {"summary": "job is locked"})], usage=None),
-    ])
+    fake_openai.script.extend(
+        [
+            completion(None, [("vista__jobs__update_estimate", {"project_number": "1042"})], usage=None),
+            completion(None, [("finish", {"summary": "job is locked"})], usage=None),
+        ]
+    )
     ep = policy(fake_openai).run(FakeTask(), FakeEnv())
     assert ep.tool_calls[0].tool == "vista.jobs.update_estimate"
     assert ep.tool_calls[0].ok is False and ep.tool_calls[0].error == "job 1042 is locked"
@@ -166,15 +183,17 @@ def test_env_errors_pass_through_and_missing_usage_is_estimated(fake_openai):
 
 
 def test_registry_and_configuration_errors(fake_openai, monkeypatch):
-    p = make_policy("llm", model="test-model", base_url=fake_openai.base_url,
-                    api_key_env="CFAB_TEST_KEY", price_in=0, price_out=0)
+    p = make_policy(
+        "llm", model="test-model", base_url=fake_openai.base_url, api_key_env="CFAB_TEST_KEY", price_in=0, price_out=0
+    )
     assert p.name == "llm" and p.model == "test-model" and KEY not in repr(p.config)
     fake_openai.default = completion("hello")
     assert p.run(FakeTask(), FakeEnv()).stop_reason == "no_tool_call"
     with pytest.raises(LLMConfigError, match="--price-in"):
         make_policy("llm", model="some/unknown-model", api_key_env="CFAB_TEST_KEY")
-    assert make_policy("llm", model="deepseek-ai/DeepSeek-V3.1:novita",
-                       api_key_env="CFAB_TEST_KEY").price.input == Decimal("0.27")
+    assert make_policy(
+        "llm", model="deepseek-ai/DeepSeek-V3.1:novita", api_key_env="CFAB_TEST_KEY"
+    ).price.input == Decimal("0.27")
     monkeypatch.delenv("CFAB_TEST_KEY")
     with pytest.raises(LLMConfigError, match="CFAB_TEST_KEY is not set"):
         make_policy("llm", model="gpt-4o", api_key_env="CFAB_TEST_KEY")
@@ -183,11 +202,15 @@ def test_registry_and_configuration_errors(fake_openai, monkeypatch):
 
 
 def test_optional_act_dispatcher(fake_openai):
-    fake_openai.script.extend([
-        completion(None, [("act", {"tool": "procore__commitments__get", "args": {"commitment_id": "A"}}),
-                          ("act", {"tool": 7})]),
-        completion(None, [("finish", {"summary": "done"})]),
-    ])
+    fake_openai.script.extend(
+        [
+            completion(
+                None,
+                [("act", {"tool": "procore__commitments__get", "args": {"commitment_id": "A"}}), ("act", {"tool": 7})],
+            ),
+            completion(None, [("finish", {"summary": "done"})]),
+        ]
+    )
     env = FakeEnv()
     ep = policy(fake_openai, act_dispatcher=True).run(FakeTask(), env)
     assert [t["function"]["name"] for t in fake_openai.requests[0]["tools"]][-2:] == ["finish", "act"]
@@ -202,16 +225,32 @@ def test_finish_carries_the_tasks_typed_answers(fake_openai):
     from cfab.grader import answers_schema
     from cfab.tasks.kit import amount_answer, choice_answer
 
-    specs = [amount_answer("accrual_amount", "the total accrued", "632000.00"),
-             choice_answer("posted", "whether you posted it", ["posted", "not_posted"], "not_posted")]
+    specs = [
+        amount_answer("accrual_amount", "the total accrued", "632000.00"),
+        choice_answer("posted", "whether you posted it", ["posted", "not_posted"], "not_posted"),
+    ]
 
     @dataclass
     class AskingTask(FakeTask):
         def answers_schema(self):
             return answers_schema(specs)
 
-    fake_openai.script.extend([completion(None, [("finish", {
-        "summary": "Accrued, not posted.", "answers": {"accrual_amount": "632,000.00", "posted": "not_posted"}})])])
+    fake_openai.script.extend(
+        [
+            completion(
+                None,
+                [
+                    (
+                        "finish",
+                        {
+                            "summary": "Accrued, not posted.",
+                            "answers": {"accrual_amount": "632,000.00", "posted": "not_posted"},
+                        },
+                    )
+                ],
+            )
+        ]
+    )
     ep = policy(fake_openai).run(AskingTask(), FakeEnv())
     assert ep.stop_reason == "finish"
     assert ep.answers == {"accrual_amount": "632,000.00", "posted": "not_posted"}

@@ -7,15 +7,29 @@ import math
 import pytest
 
 from cfab.grader.metrics import (
-    AttemptOutcome, Z95, default_k, paired_bootstrap, summarize, task_results, wilson_interval)
+    Z95,
+    AttemptOutcome,
+    default_k,
+    paired_bootstrap,
+    summarize,
+    task_results,
+    wilson_interval,
+)
 
 Z2 = Z95 * Z95  # 3.8414588206941236
 
 
 def o(task, attempt, passed, score=None, domain="D", family="F", difficulty=3, systems=("procore",)):
-    return AttemptOutcome(task=task, attempt=attempt, passed=passed,
-                          score=float(passed) if score is None else score, domain=domain,
-                          family=family, difficulty=difficulty, systems=tuple(systems))
+    return AttemptOutcome(
+        task=task,
+        attempt=attempt,
+        passed=passed,
+        score=float(passed) if score is None else score,
+        domain=domain,
+        family=family,
+        difficulty=difficulty,
+        systems=tuple(systems),
+    )
 
 
 # ------------------------------------------------------------------ Wilson
@@ -40,14 +54,17 @@ def test_wilson_textbook_half():
     assert (round(ci.lo, 4), round(ci.hi, 4)) == (0.2366, 0.7634)
 
 
-@pytest.mark.parametrize("successes,expected", [
-    (15, (0.24, 0.53)),    # DeepSeek-V3.1 pass^5 0.38 [.24,.53]
-    (12, (0.18, 0.45)),    # Qwen3-235B pass^5 0.30 [.18,.45]
-    (16, (0.26, 0.55)),    # Qwen2.5-72B pass^5 0.40 [.26,.55]
-    (26.6, (0.51, 0.79)),  # DeepSeek-V3.1 pass^1 0.665 (133/200 attempts) [.51,.79]
-    (21.4, (0.38, 0.68)),  # Qwen2.5-72B pass^1 0.535 (107/200) [.38,.68]
-    (18, (0.31, 0.60)),    # Qwen3-235B pass^1 0.45 [.31,.60]
-])
+@pytest.mark.parametrize(
+    "successes,expected",
+    [
+        (15, (0.24, 0.53)),  # DeepSeek-V3.1 pass^5 0.38 [.24,.53]
+        (12, (0.18, 0.45)),  # Qwen3-235B pass^5 0.30 [.18,.45]
+        (16, (0.26, 0.55)),  # Qwen2.5-72B pass^5 0.40 [.26,.55]
+        (26.6, (0.51, 0.79)),  # DeepSeek-V3.1 pass^1 0.665 (133/200 attempts) [.51,.79]
+        (21.4, (0.38, 0.68)),  # Qwen2.5-72B pass^1 0.535 (107/200) [.38,.68]
+        (18, (0.31, 0.60)),  # Qwen3-235B pass^1 0.45 [.31,.60]
+    ],
+)
 def test_wilson_reproduces_the_papers_table(successes, expected):
     ci = wilson_interval(successes, 40)
     assert (round(ci.lo, 2), round(ci.hi, 2)) == expected
@@ -88,10 +105,10 @@ def test_overall_hand_computed():
     s = summarize(three_tasks())
     g = s.overall
     assert s.k == 2 and g.n_tasks == 3 and g.n_attempts == 6
-    assert g.pass1 == pytest.approx((1 + 0.5 + 0) / 3)          # 0.5
-    assert g.passk == pytest.approx(1 / 3)                       # only T1 passes both
-    assert g.gap == pytest.approx(0.5 - 1 / 3)                   # 1/6
-    assert g.relative_drop == pytest.approx((1 / 6) / 0.5)       # a third of successes lost
+    assert g.pass1 == pytest.approx((1 + 0.5 + 0) / 3)  # 0.5
+    assert g.passk == pytest.approx(1 / 3)  # only T1 passes both
+    assert g.gap == pytest.approx(0.5 - 1 / 3)  # 1/6
+    assert g.relative_drop == pytest.approx((1 / 6) / 0.5)  # a third of successes lost
     assert g.mean_score == pytest.approx((1 + 0.75 + 0.125) / 3)  # 0.625
     assert g.pass1_ci == wilson_interval(1.5, 3)
     assert g.passk_ci == wilson_interval(1, 3)
@@ -114,8 +131,11 @@ def test_groups_hand_computed():
 
 
 def test_pass_k_uses_the_first_k_attempts_and_flags_incomplete_tasks():
-    recs = three_tasks() + [o("T4", 0, True)] + [o("T1", 2, False, domain="A", family="f1",
-                                                    difficulty=1, systems=("procore", "vista"))]
+    recs = (
+        three_tasks()
+        + [o("T4", 0, True)]
+        + [o("T1", 2, False, domain="A", family="f1", difficulty=1, systems=("procore", "vista"))]
+    )
     s = summarize(recs, k=2)
     g = s.overall
     assert g.n_tasks == 4 and g.n_tasks_k == 3 and g.n_incomplete == 1
@@ -173,8 +193,12 @@ def test_bootstrap_is_deterministic_and_brackets_the_mean():
     assert r1 == r2
     assert r1.lo <= r1.mean_diff <= r1.hi
     # the exact paired mean: per-task pass-rate differences averaged over the 30 tasks
-    exact = sum(sum((i + j) % 3 != 0 for j in range(3)) / 3 - sum((i * j) % 4 == 0 for j in range(3)) / 3
-                for i in range(30)) / 30
+    exact = (
+        sum(
+            sum((i + j) % 3 != 0 for j in range(3)) / 3 - sum((i * j) % 4 == 0 for j in range(3)) / 3 for i in range(30)
+        )
+        / 30
+    )
     assert r1.mean_diff == pytest.approx(exact)
     assert paired_bootstrap(a, b, seed=8, n_boot=2000).mean_diff == r1.mean_diff
 

@@ -11,18 +11,21 @@ from collections import Counter
 from pathlib import Path
 
 from cfab.runner.pool import run_attempts
-from cfab.runner.results.records import AttemptSpec, TaskMeta
 from cfab.runner.results import ResultsDir
+from cfab.runner.results.records import AttemptSpec, TaskMeta
 from tests.runner import runner_helpers
 from tests.runner.runner_helpers import run_one
 
-META = TaskMeta(domain="AP & Procurement", family="C_coi_hold", difficulty=1,
-                systems=["vista_erp"], money_movement_guard=True)
+META = TaskMeta(
+    domain="AP & Procurement", family="C_coi_hold", difficulty=1, systems=["vista_erp"], money_movement_guard=True
+)
 
 
 def jobs(n, **config):
-    return [AttemptSpec(task=f"t{i // 3:02}", attempt=i % 3, policy="noop", config=dict(config),
-                        task_meta=META) for i in range(n)]
+    return [
+        AttemptSpec(task=f"t{i // 3:02}", attempt=i % 3, policy="noop", config=dict(config), task_meta=META)
+        for i in range(n)
+    ]
 
 
 def lines(out: Path) -> list[bytes]:
@@ -61,8 +64,7 @@ def test_a_dead_worker_costs_exactly_its_job(tmp_path):
     assert all(r.error is None for k, r in recs.items() if k not in bad)
     # resuming with retry_errors re-runs exactly the failed jobs (now healthy)
     healthy = [j.model_copy(update={"config": {}}) for j in js]
-    run_attempts(healthy, run_one, workers=2, results=ResultsDir(tmp_path), progress=False,
-                 retry_errors=True)
+    run_attempts(healthy, run_one, workers=2, results=ResultsDir(tmp_path), progress=False, retry_errors=True)
     assert len(lines(tmp_path)) == 9 + len(bad)
     assert all(r.error is None for r in ResultsDir(tmp_path).load())
 
@@ -81,8 +83,7 @@ def test_sigkill_of_the_whole_run_then_resume_is_exact(tmp_path):
     n = 40
     root = Path(runner_helpers.__file__).parents[2]  # the repository root, where `tests` is a package
     cmd = [sys.executable, "-m", "tests.runner.runner_helpers", str(tmp_path), str(n), "0.05"]
-    proc = subprocess.Popen(cmd, cwd=root, start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=root, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     try:
         while time.monotonic() < deadline:

@@ -6,15 +6,19 @@ import json
 import multiprocessing as mp
 from decimal import Decimal
 
-from cfab.runner.results.records import AttemptRecord
 from cfab.runner.results import ResultsDir
+from cfab.runner.results.records import AttemptRecord
 from tests.runner.runner_helpers import append_many, make_record
 
 
 def test_record_json_round_trip_with_decimal_cost_as_string(tmp_path):
-    rec = make_record("t1", 0, cost_usd=Decimal("0.000960"), failed_checks=[
-        {"kind": "expected", "label": "erp estimate", "detail": "missing"}],
-        diff_summary={"vista.jcjm": {"changed": 1}})
+    rec = make_record(
+        "t1",
+        0,
+        cost_usd=Decimal("0.000960"),
+        failed_checks=[{"kind": "expected", "label": "erp estimate", "detail": "missing"}],
+        diff_summary={"vista.jcjm": {"changed": 1}},
+    )
     data = json.loads(rec.model_dump_json())
     assert data["cost_usd"] == "0.000960"
     assert data["diff_summary"]["vista.jcjm"] == {"added": 0, "removed": 0, "changed": 1}

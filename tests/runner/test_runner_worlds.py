@@ -12,9 +12,14 @@ import pytest
 
 from cfab.runner.cli.run import plan_worlds
 from cfab.seeds.determinism import BuildInputs
-from cfab.tasks.suite import (REGENERATED_SEED, SUITE_HEADER, families_for, load_suite_file, slot_positions,
-                              suite_code_fingerprint)
-
+from cfab.tasks.suite import (
+    REGENERATED_SEED,
+    SUITE_HEADER,
+    families_for,
+    load_suite_file,
+    slot_positions,
+    suite_code_fingerprint,
+)
 
 # ---------------------------------------------------------------- planning (no builds)
 
@@ -26,8 +31,14 @@ def _args(**kw) -> argparse.Namespace:
 
 
 def _suite_file(path: Path, seed: int = 11, code: str | None = None) -> Path:
-    header = {SUITE_HEADER: 1, "seed": seed, "clock": "2026-02-28", "scale": 1,
-              "code": code or suite_code_fingerprint(), "tasks": 0}
+    header = {
+        SUITE_HEADER: 1,
+        "seed": seed,
+        "clock": "2026-02-28",
+        "scale": 1,
+        "code": code or suite_code_fingerprint(),
+        "tasks": 0,
+    }
     path.write_text(json.dumps(header) + "\n", encoding="utf-8")
     return path
 
@@ -35,21 +46,25 @@ def _suite_file(path: Path, seed: int = 11, code: str | None = None) -> Path:
 def test_plan_named_splits_and_seeds() -> None:
     mode, worlds = plan_worlds(_args(suite="executable,regenerated", seed=11))
     assert mode == "splits" and [(w.split, w.suite, w.inputs.seed) for w in worlds] == [
-        ("public", "executable", 11), ("regenerated", "regenerated", REGENERATED_SEED)]
+        ("public", "executable", 11),
+        ("regenerated", "regenerated", REGENERATED_SEED),
+    ]
     assert REGENERATED_SEED not in range(1, 13) and REGENERATED_SEED not in (7, 11, 13, 17, 19)
     mode, worlds = plan_worlds(_args(seeds="7,11,13", clock="2026-02-28"))
     assert mode == "seeds" and [w.split for w in worlds] == ["s7", "s11", "s13"]
     assert all(w.inputs.clock.isoformat() == "2026-02-28" for w in worlds)
     assert plan_worlds(_args())[0] is None
-    for bad, says in [(_args(seeds="7,11", seed=7), "either --seed or --seeds"),
-                      (_args(seeds="7,7"), "two distinct seeds"),
-                      (_args(seeds="7"), "two distinct seeds"),
-                      (_args(seeds="7,x"), "integers"),
-                      (_args(seeds="7,11", suite="executable,regenerated"), "one packaged suite"),
-                      (_args(suite="regenerated", seed=11), "contradicts"),
-                      (_args(suite="executable,executable"), "same split twice"),
-                      (_args(suite="executable,regenerated", seed=REGENERATED_SEED), "same world twice"),
-                      (_args(suite="nonesuch"), "unknown suite")]:
+    for bad, says in [
+        (_args(seeds="7,11", seed=7), "either --seed or --seeds"),
+        (_args(seeds="7,7"), "two distinct seeds"),
+        (_args(seeds="7"), "two distinct seeds"),
+        (_args(seeds="7,x"), "integers"),
+        (_args(seeds="7,11", suite="executable,regenerated"), "one packaged suite"),
+        (_args(suite="regenerated", seed=11), "contradicts"),
+        (_args(suite="executable,executable"), "same split twice"),
+        (_args(suite="executable,regenerated", seed=REGENERATED_SEED), "same world twice"),
+        (_args(suite="nonesuch"), "unknown suite"),
+    ]:
         with pytest.raises(SystemExit, match=says):
             plan_worlds(bad)
 
@@ -99,11 +114,30 @@ def test_suite_file_and_split_run_end_to_end(tmp_path: Path) -> None:
     path = tmp_path / "mine.jsonl"
     path.write_text(dump_suite(tasks, inputs), encoding="utf-8")
     out = tmp_path / "run"
-    assert main(["--suite", f"executable,{path}", "--tasks", "R_1099nec", "--k", "1", "--workers", "1",
-                 "--out", str(out), "--no-progress", "--seed", "7"]) == 0
+    assert (
+        main(
+            [
+                "--suite",
+                f"executable,{path}",
+                "--tasks",
+                "R_1099nec",
+                "--k",
+                "1",
+                "--workers",
+                "1",
+                "--out",
+                str(out),
+                "--no-progress",
+                "--seed",
+                "7",
+            ]
+        )
+        == 0
+    )
     recs = [json.loads(line) for line in (out / "attempts.jsonl").read_text().splitlines()]
-    assert sorted({r["task"] for r in recs}) == sorted(f"{t.instance_id}@{s}" for t in tasks
-                                                      for s in ("public", "mine"))
+    assert sorted({r["task"] for r in recs}) == sorted(
+        f"{t.instance_id}@{s}" for t in tasks for s in ("public", "mine")
+    )
     assert {(r["split"], r["seed"], r["slot"]) for r in recs} == {("public", 7, 0), ("mine", 7, 0)}
     assert all(r["passed"] for r in recs)
     run = json.loads((out / "run.json").read_text())
@@ -120,16 +154,30 @@ def test_suite_file_and_split_run_end_to_end(tmp_path: Path) -> None:
     assert slot_positions(tasks) == {t.instance_id: i for i, t in enumerate(tasks)}
 
 
-
-
 @pytest.mark.slow  # builds the seed-11 golden file when it is not cached
 def test_seeds_run_end_to_end(tmp_path: Path) -> None:
     """--seeds: k attempts of each slot on every world, both pass^k figures in summary and report."""
     from cfab.runner.cli import main
 
     out = tmp_path / "seeds"
-    assert main(["--seeds", "7,11", "--tasks", "R_1099nec", "--k", "2", "--workers", "1", "--out", str(out),
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "--seeds",
+                "7,11",
+                "--tasks",
+                "R_1099nec",
+                "--k",
+                "2",
+                "--workers",
+                "1",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     recs = [json.loads(line) for line in (out / "attempts.jsonl").read_text().splitlines()]
     assert sorted((r["seed"], r["attempt"]) for r in recs) == [(7, 0), (7, 1), (11, 0), (11, 1)]
     summary = json.loads((out / "summary.json").read_text())

@@ -9,17 +9,27 @@ import json
 import pytest
 
 from cfab.grader.metrics import AttemptOutcome, over_worlds, pair_slots
-from cfab.runner.results.records import AttemptRecord
 from cfab.runner.results import render_report, summarize_run
+from cfab.runner.results.records import AttemptRecord
 from cfab.tasks.suite import REGENERATED_SEED
 from tests.runner.runner_helpers import make_record
 
 
-def _rec(fam: str, slot: int, split: str, attempt: int, passed: bool, key: str | None = None,
-         seed: int | None = None) -> AttemptRecord:
+def _rec(
+    fam: str, slot: int, split: str, attempt: int, passed: bool, key: str | None = None, seed: int | None = None
+) -> AttemptRecord:
     key = key if key is not None else f"K{slot}"
-    return make_record(f"cf_{fam}_{key}@{split}", attempt, passed=passed, score=float(passed), family=fam,
-                       split=split, seed=seed, task_key=key, slot=slot)
+    return make_record(
+        f"cf_{fam}_{key}@{split}",
+        attempt,
+        passed=passed,
+        score=float(passed),
+        family=fam,
+        split=split,
+        seed=seed,
+        task_key=key,
+        slot=slot,
+    )
 
 
 # ---------------------------------------------------------------- pass^k over worlds
@@ -31,7 +41,7 @@ def _grid() -> list[AttemptRecord]:
     on s7 (off the diagonal); D exists on two worlds only (incomplete)."""
     worlds = ["s7", "s11", "s29"]
     out = []
-    for slot, fam in enumerate(["F_a", "F_b", "F_c"]):
+    for _slot, fam in enumerate(["F_a", "F_b", "F_c"]):
         for w in worlds:
             for a in range(2):
                 fail = (fam == "F_b" and w == "s11" and a == 1) or (fam == "F_c" and w == "s7" and a == 1)
@@ -41,8 +51,9 @@ def _grid() -> list[AttemptRecord]:
 
 
 def test_over_worlds_definitions() -> None:
-    m = over_worlds(_grid(), ["s7", "s11", "s29"], 2, world_of=lambda r: r.split,
-                    slot_of=lambda r: f"{r.family}#{r.slot}")
+    m = over_worlds(
+        _grid(), ["s7", "s11", "s29"], 2, world_of=lambda r: r.split, slot_of=lambda r: f"{r.family}#{r.slot}"
+    )
     assert (m.n_slots, m.n_complete, m.n_incomplete, m.n_worlds) == (4, 3, 1, 3)
     # over attempts: A 3/3 worlds, B 2/3, C 2/3 → mean 7/9
     assert m.passk_attempts == pytest.approx(7 / 9)
@@ -57,18 +68,26 @@ def test_over_worlds_definitions() -> None:
 
 
 def test_over_worlds_k1_is_finalitybench_pass_over_seeds() -> None:
-    recs = [AttemptOutcome(task=f"t{s}@{w}", attempt=0, passed=not (s == 1 and w == "b"), family="F")
-            for s in range(3) for w in "abc"]
-    m = over_worlds(recs, ["a", "b", "c"], 1, world_of=lambda r: r.task.split("@")[1],
-                    slot_of=lambda r: r.task.split("@")[0])
+    recs = [
+        AttemptOutcome(task=f"t{s}@{w}", attempt=0, passed=not (s == 1 and w == "b"), family="F")
+        for s in range(3)
+        for w in "abc"
+    ]
+    m = over_worlds(
+        recs, ["a", "b", "c"], 1, world_of=lambda r: r.task.split("@")[1], slot_of=lambda r: r.task.split("@")[0]
+    )
     assert m.passn_worlds == pytest.approx(2 / 3) and m.passk_attempts == pytest.approx(8 / 9)
     with pytest.raises(ValueError):
         over_worlds(recs, ["a", "b"], 1, world_of=lambda r: r.task.split("@")[1], slot_of=lambda r: r.task)
 
 
 def test_seeds_summary_and_report_side_by_side() -> None:
-    meta = {"policy": "noop", "k": 2, "mode": "seeds",
-            "worlds": [{"split": w, "suite": "executable", "seed": int(w[1:])} for w in ("s7", "s11", "s29")]}
+    meta = {
+        "policy": "noop",
+        "k": 2,
+        "mode": "seeds",
+        "worlds": [{"split": w, "suite": "executable", "seed": int(w[1:])} for w in ("s7", "s11", "s29")],
+    }
     recs = _grid()
     s1 = summarize_run(recs, meta)
     s2 = summarize_run(list(reversed(recs)), meta)
@@ -111,9 +130,15 @@ def _splits_records() -> list[AttemptRecord]:
 
 
 def test_split_comparison_paired_bootstrap_is_deterministic() -> None:
-    meta = {"policy": "llm", "k": 2, "mode": "splits",
-            "worlds": [{"split": "public", "suite": "executable", "seed": 7},
-                       {"split": "regenerated", "suite": "regenerated", "seed": REGENERATED_SEED}]}
+    meta = {
+        "policy": "llm",
+        "k": 2,
+        "mode": "splits",
+        "worlds": [
+            {"split": "public", "suite": "executable", "seed": 7},
+            {"split": "regenerated", "suite": "regenerated", "seed": REGENERATED_SEED},
+        ],
+    }
     recs = _splits_records()
     s = summarize_run(recs, meta)
     assert s.splits is not None and s.worlds is None

@@ -95,15 +95,20 @@ def content_digest(path: Path) -> dict[str, Any]:
                 f'SELECT count(*), sum(hash(t))::HUGEINT FROM "{schema}"."{table}" t'
             ).fetchone()
         out["__views"] = con.execute(
-            "SELECT schema_name, view_name, sql FROM duckdb_views() WHERE NOT internal ORDER BY ALL").fetchall()
+            "SELECT schema_name, view_name, sql FROM duckdb_views() WHERE NOT internal ORDER BY ALL"
+        ).fetchall()
         out["__sequences"] = con.execute(
-            "SELECT schema_name, sequence_name, last_value FROM duckdb_sequences() ORDER BY ALL").fetchall()
+            "SELECT schema_name, sequence_name, last_value FROM duckdb_sequences() ORDER BY ALL"
+        ).fetchall()
         out["__macros"] = con.execute(
-            "SELECT schema_name, function_name FROM duckdb_functions() WHERE NOT internal ORDER BY ALL").fetchall()
+            "SELECT schema_name, function_name FROM duckdb_functions() WHERE NOT internal ORDER BY ALL"
+        ).fetchall()
         out["__schemas"] = con.execute(
-            "SELECT database_name, schema_name FROM duckdb_schemas() WHERE NOT internal ORDER BY ALL").fetchall()
+            "SELECT database_name, schema_name FROM duckdb_schemas() WHERE NOT internal ORDER BY ALL"
+        ).fetchall()
         out["__databases"] = con.execute(
-            "SELECT database_name FROM duckdb_databases() WHERE NOT internal ORDER BY ALL").fetchall()
+            "SELECT database_name FROM duckdb_databases() WHERE NOT internal ORDER BY ALL"
+        ).fetchall()
         return out
     finally:
         con.close()
@@ -122,9 +127,11 @@ def load_corpus() -> list[dict[str, Any]]:
 
 def fill(sql: str, tmp: Path) -> str:
     """Substitute the {golden}, {before} and {tmp} path placeholders of a corpus entry."""
-    return (sql.replace("{golden}", str(tmp / "golden.duckdb"))
-               .replace("{before}", str(tmp / "before.duckdb"))
-               .replace("{tmp}", str(tmp)))
+    return (
+        sql.replace("{golden}", str(tmp / "golden.duckdb"))
+        .replace("{before}", str(tmp / "before.duckdb"))
+        .replace("{tmp}", str(tmp))
+    )
 
 
 @pytest.fixture()

@@ -35,14 +35,20 @@ def stream(data: bytes, extra: bytes = b"") -> bytes:
 FONT = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
 
 
-def one_page(content_obj: bytes, *, resources: bytes = b"<< /Font << /F1 4 0 R >> >>",
-             more: list[bytes] | None = None) -> bytes:
+def one_page(
+    content_obj: bytes, *, resources: bytes = b"<< /Font << /F1 4 0 R >> >>", more: list[bytes] | None = None
+) -> bytes:
     """Catalog (1), pages (2), a page (3) with ``resources``, a font (4), its content (5), then ``more``."""
-    return pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
-                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources " + resources
-                + b" /Contents 5 0 R >>",
-                FONT, content_obj, *(more or [])])
+    return pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources " + resources + b" /Contents 5 0 R >>",
+            FONT,
+            content_obj,
+            *(more or []),
+        ]
+    )
 
 
 def text_pdf(text: str = "INVOICE  Invoice No: T-1") -> bytes:
@@ -87,56 +93,77 @@ def form_fanout_bomb(levels: int = 40, fanout: int = 2) -> bytes:
         else:
             body, res = b"BT /F1 12 Tf (x) Tj ET", b"<< /Font << /F1 4 0 R >> >>"
         forms.append(stream(body, b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources " + res))
-    return one_page(stream(b"/X Do"), resources=b"<< /XObject << /X %d 0 R >> /Font << /F1 4 0 R >> >>" % first,
-                    more=forms)
+    return one_page(
+        stream(b"/X Do"), resources=b"<< /XObject << /X %d 0 R >> /Font << /F1 4 0 R >> >>" % first, more=forms
+    )
 
 
 def cmap_range_bomb() -> bytes:
     """A font whose ToUnicode CMap maps a bfrange of four-byte codes: 2^32 entries from 60 bytes."""
-    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
-            b"1 begincodespacerange <00000000> <FFFFFFFF> endcodespacerange\n"
-            b"1 beginbfrange <00000000> <FFFFFFFF> <0041> endbfrange\n"
-            b"endcmap CMapName currentdict /CMap defineresource pop end end")
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+        b"1 begincodespacerange <00000000> <FFFFFFFF> endcodespacerange\n"
+        b"1 beginbfrange <00000000> <FFFFFFFF> <0041> endbfrange\n"
+        b"endcmap CMapName currentdict /CMap defineresource pop end end"
+    )
     font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>"
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>",
-            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
-            b"/Contents 5 0 R >>",
-            font, stream(b"BT /F1 12 Tf 72 720 Td (A) Tj ET"), stream(cmap)]
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+        b"/Contents 5 0 R >>",
+        font,
+        stream(b"BT /F1 12 Tf 72 720 Td (A) Tj ET"),
+        stream(cmap),
+    ]
     return pdf(objs)
 
 
 def many_pages(n: int) -> bytes:
     """``n`` pages sharing one tiny content stream."""
     kids = b" ".join(b"%d 0 R" % (5 + i) for i in range(n))
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % n,
-            FONT, stream(b"BT /F1 12 Tf 72 720 Td (p) Tj ET")]
-    objs += [b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
-             b"/Contents 4 0 R >>"] * n
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % n,
+        FONT,
+        stream(b"BT /F1 12 Tf 72 720 Td (p) Tj ET"),
+    ]
+    objs += [
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> "
+        b"/Contents 4 0 R >>"
+    ] * n
     return pdf(objs)
 
 
 # ------------------------------------------------------------------------------------------ xlsx
-_CT = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-       b'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-       b'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-       b'<Default Extension="xml" ContentType="application/xml"/>'
-       b'<Override PartName="/xl/workbook.xml" '
-       b'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
-       b'<Override PartName="/xl/worksheets/sheet1.xml" '
-       b'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>')
-_RELS = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-         b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-         b'<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
-         b'officeDocument" Target="xl/workbook.xml"/></Relationships>')
-_WB = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-       b'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
-       b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
-       b'<sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>')
-_WB_RELS = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-            b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-            b'<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
-            b'worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
+_CT = (
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    b'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    b'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    b'<Default Extension="xml" ContentType="application/xml"/>'
+    b'<Override PartName="/xl/workbook.xml" '
+    b'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+    b'<Override PartName="/xl/worksheets/sheet1.xml" '
+    b'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>'
+)
+_RELS = (
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    b'<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+    b'officeDocument" Target="xl/workbook.xml"/></Relationships>'
+)
+_WB = (
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    b'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+    b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+    b'<sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>'
+)
+_WB_RELS = (
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    b'<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+    b'worksheet" Target="worksheets/sheet1.xml"/></Relationships>'
+)
 
 
 def xlsx_with_rows(rows: int, cols: int = 1, *, dimension: str | None = None) -> bytes:
@@ -152,13 +179,18 @@ def xlsx_with_rows(rows: int, cols: int = 1, *, dimension: str | None = None) ->
         z.writestr("xl/workbook.xml", _WB)
         z.writestr("xl/_rels/workbook.xml.rels", _WB_RELS)
         with z.open("xl/worksheets/sheet1.xml", "w") as fh:
-            fh.write(b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-                     b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">')
+            fh.write(
+                b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+                b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+            )
             if dimension:
                 fh.write(b'<dimension ref="%s"/>' % dimension.encode())
             fh.write(b"<sheetData>")
             for r in range(1, rows + 1):
-                fh.write(b'<row r="%d">' % r + b"".join(b'<c r="%s%d"><v>1</v></c>' % (c.encode(), r) for c in letters)
-                         + b"</row>")
+                fh.write(
+                    b'<row r="%d">' % r
+                    + b"".join(b'<c r="%s%d"><v>1</v></c>' % (c.encode(), r) for c in letters)
+                    + b"</row>"
+                )
             fh.write(b"</sheetData></worksheet>")
     return buf.getvalue()

@@ -62,8 +62,17 @@ def test_every_builtin_is_reviewed() -> None:
     assert not stale, f"sqlfunctions.toml names functions this DuckDB does not have: {stale}"
     assert p.duckdb_version == duckdb.__version__, "re-review the allow-list for this DuckDB version"
     # table functions in FROM: only the generators and the rewritten catalog functions
-    assert p.table == {"range", "generate_series", "unnest", "json_each", "json_tree",
-                       "duckdb_tables", "duckdb_columns", "duckdb_schemas", "duckdb_constraints"}
+    assert p.table == {
+        "range",
+        "generate_series",
+        "unnest",
+        "json_each",
+        "json_tree",
+        "duckdb_tables",
+        "duckdb_columns",
+        "duckdb_schemas",
+        "duckdb_constraints",
+    }
 
 
 def test_no_allowed_function_takes_sql_files_settings_or_names() -> None:
@@ -71,19 +80,33 @@ def test_no_allowed_function_takes_sql_files_settings_or_names() -> None:
     rows = con.execute("SELECT function_name, parameters FROM duckdb_functions()").fetchall()
     con.close()
     p = policy()
-    bad = sorted({(name, param) for name, params in rows if name.lower() in p.expression
-                  for param in params or [] if FORBIDDEN_PARAMETER.search(param)})
+    bad = sorted(
+        {
+            (name, param)
+            for name, params in rows
+            if name.lower() in p.expression
+            for param in params or []
+            if FORBIDDEN_PARAMETER.search(param)
+        }
+    )
     assert not bad, bad
     # 'path' parameters of allowed functions are JSON / VARIANT paths inside a value only
-    paths = sorted({name for name, params in rows if name.lower() in p.expression
-                    and any("path" in q.lower() for q in params or [])})
+    paths = sorted(
+        {
+            name
+            for name, params in rows
+            if name.lower() in p.expression and any("path" in q.lower() for q in params or [])
+        }
+    )
     assert all(n.startswith(("json_", "variant_")) or n == "->>" for n in paths), paths
 
 
 def test_allowed_macros_expand_to_allowed_functions_only() -> None:
     con = duckdb.connect(":memory:")
-    macros = con.execute("SELECT DISTINCT function_name, macro_definition FROM duckdb_functions() "
-                         "WHERE function_type = 'macro' AND macro_definition IS NOT NULL").fetchall()
+    macros = con.execute(
+        "SELECT DISTINCT function_name, macro_definition FROM duckdb_functions() "
+        "WHERE function_type = 'macro' AND macro_definition IS NOT NULL"
+    ).fetchall()
     p = policy()
     aggregates = p.categories["allowed.aggregates"]
     problems: list[str] = []

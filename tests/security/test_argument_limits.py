@@ -11,8 +11,14 @@ from decimal import Decimal
 import pytest
 
 from cfab.apps.tooling import jsonable
-from cfab.apps.world.arguments import (MAX_ARGS_CHARS, TRUNCATED_KEY, Oversize, canonical_chunks, check_arguments,
-                                   truncated)
+from cfab.apps.world.arguments import (
+    MAX_ARGS_CHARS,
+    TRUNCATED_KEY,
+    Oversize,
+    canonical_chunks,
+    check_arguments,
+    truncated,
+)
 from cfab.apps.world.environment import Environment
 
 
@@ -30,8 +36,13 @@ def deep_list(levels: int) -> list:
 
 
 def test_canonical_chunks_are_the_logged_json() -> None:
-    value = {"b": [1, 2.5, None, True, "é\"\n\ud800", {"z": Decimal("1.20"), "a": b"abc"}], "a": {}, "c": [],
-             "long": "y" * (3 << 20), 3: (1, 2)}
+    value = {
+        "b": [1, 2.5, None, True, 'é"\n\ud800', {"z": Decimal("1.20"), "a": b"abc"}],
+        "a": {},
+        "c": [],
+        "long": "y" * (3 << 20),
+        3: (1, 2),
+    }
     assert "".join(canonical_chunks(value)) == canonical(value)
     assert check_arguments(value) == len(canonical(value))
 
@@ -48,8 +59,13 @@ def test_limits_stop_the_walk_early() -> None:
 
 
 def test_truncated_keeps_the_shape_and_hashes_the_whole() -> None:
-    args = {"vendor_id": "13571", "amount": "12.00", "memo": "m" * (9 << 20), "lines": list(range(10_000)),
-            "deep": deep_list(50)}
+    args = {
+        "vendor_id": "13571",
+        "amount": "12.00",
+        "memo": "m" * (9 << 20),
+        "lines": list(range(10_000)),
+        "deep": deep_list(50),
+    }
     out = truncated(args, "too big")
     assert out["vendor_id"] == "13571" and out["amount"] == "12.00"
     assert out["memo"].startswith("mmm") and "more" not in out["memo"] and "characters" in out["memo"]

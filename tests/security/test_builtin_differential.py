@@ -47,8 +47,10 @@ def _value(kind: str, text: str) -> exp.Expression:
 
 def _calls(path: str) -> list[str]:
     con = duckdb.connect(":memory:")
-    rows = con.execute("SELECT DISTINCT function_name, function_type, parameter_types FROM duckdb_functions() "
-                       "WHERE function_type IN ('scalar', 'aggregate', 'macro') ORDER BY ALL").fetchall()
+    rows = con.execute(
+        "SELECT DISTINCT function_name, function_type, parameter_types FROM duckdb_functions() "
+        "WHERE function_type IN ('scalar', 'aggregate', 'macro') ORDER BY ALL"
+    ).fetchall()
     con.close()
     allowed = policy().expression
     out: list[str] = []
@@ -71,9 +73,13 @@ def test_every_allowed_builtin_against_hidden_markers(tmp_path: Path) -> None:
     calls = _calls(str(golden))
     assert len(calls) > 1000, len(calls)
     con = connect_hardened(str(golden))
-    setting_values = {str(v) for (v,) in con.execute(
-        "SELECT value FROM duckdb_settings() WHERE name IN ('memory_limit', 'home_directory', 'temp_directory', "
-        "'extension_directory', 'secret_directory') AND length(value) > 3").fetchall()}
+    setting_values = {
+        str(v)
+        for (v,) in con.execute(
+            "SELECT value FROM duckdb_settings() WHERE name IN ('memory_limit', 'home_directory', 'temp_directory', "
+            "'extension_directory', 'secret_directory') AND length(value) > 3"
+        ).fetchall()
+    }
     leaks: list[str] = []
     kinds: dict[str, int] = {}
     try:
@@ -89,8 +95,12 @@ def test_every_allowed_builtin_against_hidden_markers(tmp_path: Path) -> None:
                 leaks.append(f"{sql[:120]} -> {shown[:200]}")
             if any(v in shown for v in setting_values) or str(Path.home()) + "/" in shown:
                 leaks.append(f"{sql[:120]} -> setting/path {shown[:200]}")
-            if out.ok is False and out.kind == "error" and any(w in low for w in ("book", "cfab_internal")) \
-                    and not any(w in sql.lower() for w in ("book", "cfab_internal")):
+            if (
+                out.ok is False
+                and out.kind == "error"
+                and any(w in low for w in ("book", "cfab_internal"))
+                and not any(w in sql.lower() for w in ("book", "cfab_internal"))
+            ):
                 leaks.append(f"{sql[:120]} -> error names a hidden schema: {shown[:200]}")
         con.execute("CHECKPOINT")
     finally:

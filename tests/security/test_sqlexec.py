@@ -26,7 +26,7 @@ from cfab.apps.sandbox.exec import (
     translate_duckdb_error,
 )
 
-from .conftest import ALLOWED, build_fixture_db, content_digest, dir_listing
+from .conftest import ALLOWED, content_digest, dir_listing
 
 EXPECTED_SETTINGS = {
     "enable_external_access": "false",
@@ -45,8 +45,9 @@ EXPECTED_SETTINGS = {
 
 
 def _settings(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
-    return {name: str(con.execute("SELECT current_setting(?)", [name]).fetchone()[0]).lower()
-            for name in EXPECTED_SETTINGS}
+    return {
+        name: str(con.execute("SELECT current_setting(?)", [name]).fetchone()[0]).lower() for name in EXPECTED_SETTINGS
+    }
 
 
 def test_connect_hardened_settings(fixture_dir: Path) -> None:
@@ -102,7 +103,7 @@ ENGINE_REFUSES = [
     "SET temp_directory = '{tmp}/spill'",
     "SET profiling_output = '{tmp}/p.json'",
     "PRAGMA enable_profiling",
-    "SELECT * FROM procore.\"{tmp}/data.csv\"",
+    'SELECT * FROM procore."{tmp}/data.csv"',
 ]
 
 
@@ -244,8 +245,10 @@ def test_run_read_rejects_bad_allowed_schemas(shared_db) -> None:
 # -- helpers ------------------------------------------------------------------------------
 def test_translate_duckdb_error() -> None:
     con = duckdb.connect(":memory:")
-    con.execute("CREATE SCHEMA book; CREATE TABLE book.vendors (x INT); CREATE SCHEMA procore; "
-                "CREATE TABLE procore.vendor_list (x INT)")
+    con.execute(
+        "CREATE SCHEMA book; CREATE TABLE book.vendors (x INT); CREATE SCHEMA procore; "
+        "CREATE TABLE procore.vendor_list (x INT)"
+    )
     with pytest.raises(duckdb.Error) as info:
         con.execute("SELECT * FROM procore.vendors")
     raw = str(info.value)
@@ -258,8 +261,10 @@ def test_translate_duckdb_error() -> None:
         con.execute("SELECT * FROM procore.vendor_lis")
     assert 'Did you mean "vendor_list"' in translate_duckdb_error(info.value, allowed_schemas=["procore"])
     con.close()
-    assert translate_duckdb_error(RuntimeError("IO Error: cannot open /home/u/x/golden.duckdb")) == \
-        "IO Error: cannot open <path>"
+    assert (
+        translate_duckdb_error(RuntimeError("IO Error: cannot open /home/u/x/golden.duckdb"))
+        == "IO Error: cannot open <path>"
+    )
     assert translate_duckdb_error(RuntimeError("")) == "RuntimeError"
 
 

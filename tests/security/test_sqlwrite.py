@@ -16,9 +16,12 @@ from .conftest import ALLOWED, FIXTURE_SQL
 
 
 def test_insert_with_columns_and_literals() -> None:
-    w = parse_write("INSERT INTO procore.projects (id, number, name, budget, start_date, created_at) VALUES "
-                    "(10, '2200', 'O''Brien Hall', 1250.50, DATE '2026-01-31', TIMESTAMP '2026-01-31 08:00:00'),"
-                    "(11, '2201', NULL, -3, CAST('2026-02-01' AS DATE), NULL)", ALLOWED)
+    w = parse_write(
+        "INSERT INTO procore.projects (id, number, name, budget, start_date, created_at) VALUES "
+        "(10, '2200', 'O''Brien Hall', 1250.50, DATE '2026-01-31', TIMESTAMP '2026-01-31 08:00:00'),"
+        "(11, '2201', NULL, -3, CAST('2026-02-01' AS DATE), NULL)",
+        ALLOWED,
+    )
     assert isinstance(w, WriteIntent)
     assert (w.op, w.schema, w.table) == ("insert", "procore", "projects")
     assert w.columns == ["id", "number", "name", "budget", "start_date", "created_at"]
@@ -30,38 +33,52 @@ def test_insert_with_columns_and_literals() -> None:
 
 
 def test_insert_without_columns_booleans_and_case() -> None:
-    w = parse_write("insert into PROCORE.commitments values (900, 1, 'SC-900', 'Walsh', 10.00, 'draft', TRUE);",
-                    ALLOWED)
+    w = parse_write(
+        "insert into PROCORE.commitments values (900, 1, 'SC-900', 'Walsh', 10.00, 'draft', TRUE);", ALLOWED
+    )
     assert w.schema == "procore" and w.table == "commitments" and w.columns is None
     assert w.rows == [[900, 1, "SC-900", "Walsh", Decimal("10.00"), "draft", True]]
 
 
 def test_insert_vendor_native_quoted_names() -> None:
-    w = parse_write('INSERT INTO vista_erp."APVM" ("VendorGroup", "Vendor", "Name") VALUES (1, 20149, \'Acme\')',
-                    ALLOWED)
+    w = parse_write(
+        'INSERT INTO vista_erp."APVM" ("VendorGroup", "Vendor", "Name") VALUES (1, 20149, \'Acme\')', ALLOWED
+    )
     assert (w.schema, w.table, w.columns) == ("vista_erp", "APVM", ["VendorGroup", "Vendor", "Name"])
 
 
 def test_update_with_row_expressions() -> None:
-    w = parse_write("UPDATE procore.commitments AS c SET amount = c.amount * 1.1, status = 'approved', "
-                    "vendor_name = upper(vendor_name) || ' LLC' WHERE c.project_id = 1 AND status IN ('draft') "
-                    "AND amount BETWEEN 0 AND 1e6 AND vendor_name LIKE 'V%' AND synced IS NOT NULL", ALLOWED)
+    w = parse_write(
+        "UPDATE procore.commitments AS c SET amount = c.amount * 1.1, status = 'approved', "
+        "vendor_name = upper(vendor_name) || ' LLC' WHERE c.project_id = 1 AND status IN ('draft') "
+        "AND amount BETWEEN 0 AND 1e6 AND vendor_name LIKE 'V%' AND synced IS NOT NULL",
+        ALLOWED,
+    )
     assert w.op == "update" and w.table == "commitments"
-    assert w.assignments == {"amount": "amount * 1.1", "status": "'approved'",
-                             "vendor_name": "UPPER(vendor_name) || ' LLC'"}
+    assert w.assignments == {
+        "amount": "amount * 1.1",
+        "status": "'approved'",
+        "vendor_name": "UPPER(vendor_name) || ' LLC'",
+    }
     assert w.where is not None and "c." not in w.where and "project_id = 1" in w.where
 
 
 def test_update_vendor_native_and_case_expression() -> None:
-    w = parse_write('UPDATE vista_erp."APVM" SET "PayHold" = CASE WHEN "Vendor" = 20147 THEN \'Y\' ELSE "PayHold" END '
-                    'WHERE "Vendor" = 20147', ALLOWED)
+    w = parse_write(
+        'UPDATE vista_erp."APVM" SET "PayHold" = CASE WHEN "Vendor" = 20147 THEN \'Y\' ELSE "PayHold" END '
+        'WHERE "Vendor" = 20147',
+        ALLOWED,
+    )
     assert w.assignments == {"PayHold": 'CASE WHEN "Vendor" = 20147 THEN \'Y\' ELSE "PayHold" END'}
     assert w.where == '"Vendor" = 20147'
 
 
 def test_literal_variants() -> None:
-    w = parse_write("INSERT INTO procore.projects (id, name, budget, created_at) VALUES "
-                    "(+1, $$dollar 'quoted'$$, 1.5::DECIMAL(10,2), TIMESTAMPTZ '2026-01-31 08:00:00+01')", ALLOWED)
+    w = parse_write(
+        "INSERT INTO procore.projects (id, name, budget, created_at) VALUES "
+        "(+1, $$dollar 'quoted'$$, 1.5::DECIMAL(10,2), TIMESTAMPTZ '2026-01-31 08:00:00+01')",
+        ALLOWED,
+    )
     assert w.rows[0][:3] == [1, "dollar 'quoted'", Decimal("1.5")]
     assert w.rows[0][3] == dt.datetime(2026, 1, 31, 8, tzinfo=dt.timezone(dt.timedelta(hours=1)))
     quoted = parse_write('UPDATE procore."odd""name" SET a = 1', ALLOWED)
@@ -142,8 +159,10 @@ REFUSED = [
     ("DELETE FROM procore.projects; DELETE FROM procore.commitments", "only one statement"),
     ("DELETE FROM procore.projects WHERE id = 1; -- ok\n; DROP TABLE procore.projects", "only one statement"),
     ("TRUNCATE procore.projects", "INSERT, UPDATE or DELETE"),
-    ("MERGE INTO procore.projects t USING procore.projects s ON t.id = s.id WHEN MATCHED THEN DELETE",
-     "INSERT, UPDATE or DELETE"),
+    (
+        "MERGE INTO procore.projects t USING procore.projects s ON t.id = s.id WHEN MATCHED THEN DELETE",
+        "INSERT, UPDATE or DELETE",
+    ),
     ("DROP TABLE procore.projects", "INSERT, UPDATE or DELETE"),
     ("ATTACH ':memory:' AS m", "INSERT, UPDATE or DELETE"),
     ("COPY procore.projects FROM 'x.csv'", "INSERT, UPDATE or DELETE"),

@@ -24,7 +24,8 @@ from cfab.apps.sandbox.memory import statement_memory, statement_memory_cap
 from .conftest import build_fixture_db
 
 NESTED_UPPER = "SELECT max(length({})) FROM (SELECT repeat('x', 50000) || i AS s FROM range(20000) t(i))".format(
-    "upper(" * 30 + "s" + ")" * 30)
+    "upper(" * 30 + "s" + ")" * 30
+)
 HUNGRY = [
     NESTED_UPPER,  # 30 live 2,048 x 50 KB vectors: 3 GB without a cap (100 of them: 10 GB, measured)
     "SELECT max(length(repeat(s, 900))) FROM (SELECT repeat('x', 1000) || i AS s FROM range(100000) t(i))",
@@ -70,12 +71,16 @@ CHILD = textwrap.dedent("""
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_DATA is enforced on Linux only")
 def test_hungry_statements_end_as_clean_out_of_memory_errors(tmp_path: Path) -> None:
     golden = build_fixture_db(tmp_path / "golden.duckdb")
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(golden), json.dumps(HUNGRY)],
-                          capture_output=True, text=True, timeout=600,
-                          env={**__import__("os").environ, "CFAB_STATEMENT_MEMORY": "1GB"})
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, str(golden), json.dumps(HUNGRY)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**__import__("os").environ, "CFAB_STATEMENT_MEMORY": "1GB"},
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     results = json.loads(proc.stdout.strip().splitlines()[-1])
-    for sql, got in zip(HUNGRY, results):
+    for sql, got in zip(HUNGRY, results, strict=False):
         res = got["result"]
         assert res["ok"] is False and res["kind"] == "error", (sql[:80], res)
         assert "out of memory" in res["message"], res["message"]
@@ -107,6 +112,6 @@ def test_cap_windows_nest_and_restore() -> None:
             assert resource.getrlimit(resource.RLIMIT_DATA) == capped
         assert resource.getrlimit(resource.RLIMIT_DATA) == capped
     assert resource.getrlimit(resource.RLIMIT_DATA) == before
-    with statement_memory_cap(None if statement_memory() else 0) as off:  # noqa: SIM117
+    with statement_memory_cap(None if statement_memory() else 0):  # noqa: SIM117
         pass
     assert resource.getrlimit(resource.RLIMIT_DATA) == before

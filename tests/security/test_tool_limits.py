@@ -18,8 +18,8 @@ import pytest
 from cfab.apps import ocr, ocr_budget, xlsx
 from cfab.apps.ocr import OcrError, ocr_pdf
 from cfab.apps.ocr_budget import OcrLimits
-from cfab.apps.xlsx import XlsxError, create_workbook, read_range, write_cells
 from cfab.apps.world.environment import Environment
+from cfab.apps.xlsx import XlsxError, create_workbook, read_range, write_cells
 
 from . import hostile_files as hf
 
@@ -47,8 +47,9 @@ def test_a_plain_pdf_reads_within_the_budget(usages) -> None:
     assert usage.exceeded is None and usage.decoded_bytes < 1_000 and usage.renders == 2  # text pass + table pass
 
 
-@pytest.mark.parametrize("make", [lambda: hf.inflation_bomb(1 << 30), hf.nested_flate_bomb],
-                         ids=["1GiB-stream", "deflated-twice-4GiB"])
+@pytest.mark.parametrize(
+    "make", [lambda: hf.inflation_bomb(1 << 30), hf.nested_flate_bomb], ids=["1GiB-stream", "deflated-twice-4GiB"]
+)
 def test_inflation_stops_at_the_decoded_bytes_limit(make, usages) -> None:
     data = make()
     assert len(data) < 2 << 20
@@ -118,7 +119,10 @@ def test_workbook_unpacked_size_is_checked_from_the_zip_directory() -> None:
     import zipfile
 
     buf = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(hf.xlsx_with_rows(1))) as src, zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as dst:
+    with (
+        zipfile.ZipFile(io.BytesIO(hf.xlsx_with_rows(1))) as src,
+        zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as dst,
+    ):
         for info in src.infolist():
             data = src.read(info)
             if info.filename.endswith("sheet1.xml"):
@@ -148,13 +152,16 @@ def test_a_long_reference_chain_evaluates_without_recursion() -> None:
     assert read_range(cyclic, "S", "A1") == [["#CIRC!"]]
 
 
-@pytest.mark.parametrize("formula,message", [
-    ("=" + "(" * 100 + "1" + ")" * 100, "nests deeper than 64"),
-    ("=" + "SUM(" * 100 + "1" + ")" * 100, "nests deeper than 64"),
-    ("=" + "-" * 100 + "1", "nests deeper than 64"),
-    ("=" + "+".join(["1"] * 300), "more than 200 operations deep"),
-    ("=" + "1+" * 5000 + "1", "characters long"),
-])
+@pytest.mark.parametrize(
+    "formula,message",
+    [
+        ("=" + "(" * 100 + "1" + ")" * 100, "nests deeper than 64"),
+        ("=" + "SUM(" * 100 + "1" + ")" * 100, "nests deeper than 64"),
+        ("=" + "-" * 100 + "1", "nests deeper than 64"),
+        ("=" + "+".join(["1"] * 300), "more than 200 operations deep"),
+        ("=" + "1+" * 5000 + "1", "characters long"),
+    ],
+)
 def test_formula_nesting_is_refused_at_write(formula: str, message: str) -> None:
     book = create_workbook({"S": [[1]]})
     with pytest.raises(XlsxError, match=message):
@@ -191,8 +198,9 @@ def docs_env(golden_for) -> Environment:
 
 def test_box_ocr_of_an_uploaded_inflation_bomb_is_a_clean_tool_error(docs_env: Environment) -> None:
     bomb = hf.inflation_bomb(1 << 30)
-    up = docs_env.call("box.files.upload", name="bomb.pdf", folder="/Uploads",
-                       content_base64=base64.b64encode(bomb).decode())
+    up = docs_env.call(
+        "box.files.upload", name="bomb.pdf", folder="/Uploads", content_base64=base64.b64encode(bomb).decode()
+    )
     assert up["ok"], up
     res = docs_env.call("box.ocr_pdf", id=up["data"]["file"]["id"])
     assert res["ok"] is False and res["error_type"] == "invalid_argument", res
@@ -201,23 +209,28 @@ def test_box_ocr_of_an_uploaded_inflation_bomb_is_a_clean_tool_error(docs_env: E
 
 def test_box_upload_of_a_crowded_xlsx_is_refused_by_counting(docs_env: Environment) -> None:
     crowded = hf.xlsx_with_rows(50_001, 4)
-    res = docs_env.call("box.files.upload", name="crowded.xlsx", folder="/Uploads",
-                        content_base64=base64.b64encode(crowded).decode())
+    res = docs_env.call(
+        "box.files.upload", name="crowded.xlsx", folder="/Uploads", content_base64=base64.b64encode(crowded).decode()
+    )
     assert res["ok"] is False and res["error_type"] == "invalid_argument"
     assert "more than 200,000 cells" in res["error"]
 
 
 def test_excel_range_read_of_a_whole_sheet_formula_is_a_clean_tool_error(docs_env: Environment) -> None:
-    made = docs_env.call("excel.workbooks.create", name="Probe.xlsx", folder="/Probe",
-                         sheets={"S": [["=SUM(A2:XFD1048576)"], [5]]})
+    made = docs_env.call(
+        "excel.workbooks.create", name="Probe.xlsx", folder="/Probe", sheets={"S": [["=SUM(A2:XFD1048576)"], [5]]}
+    )
     assert made["ok"], made
     res = docs_env.call("excel.range.read", workbook=made["data"]["workbook"]["id"], sheet="S", range="A1")
     assert res["ok"] is False and res["error_type"] == "invalid_argument" and "cell reads" in res["error"]
-    whole = docs_env.call("excel.range.read", workbook=made["data"]["workbook"]["id"], sheet="S",
-                          range="A1:XFD1048576")
+    whole = docs_env.call("excel.range.read", workbook=made["data"]["workbook"]["id"], sheet="S", range="A1:XFD1048576")
     assert whole["ok"] is False and "more than 5000 cells" in whole["error"]
-    deep = docs_env.call("excel.cells.write", workbook=made["data"]["workbook"]["id"], sheet="S",
-                         values={"B1": "=" + "(" * 500 + "1" + ")" * 500})
+    deep = docs_env.call(
+        "excel.cells.write",
+        workbook=made["data"]["workbook"]["id"],
+        sheet="S",
+        values={"B1": "=" + "(" * 500 + "1" + ")" * 500},
+    )
     assert deep["ok"] is False and deep["error_type"] == "invalid_argument" and "nests deeper" in deep["error"]
 
 

@@ -11,15 +11,58 @@ from cfab.schema import content_digest
 from cfab.seeds import BuildInputs, check_invariants, invariant_queries
 from tests.seeds.seeds_helpers import fresh_book, one, rows
 
-TABLES = ("company", "gl_accounts", "gl_periods", "journal_entries", "journal_lines", "cost_codes", "erp_phase_map",
-          "union_locals", "owners", "jobs", "prime_contracts", "prime_sov_lines", "sov_progress", "owner_pay_apps",
-          "owner_pay_app_lines", "change_events", "change_orders", "change_order_lines", "budget_lines", "estimates",
-          "estimate_items", "funding_sources", "vendors", "vendor_identities", "certificates_of_insurance",
-          "commitments", "commitment_lines", "ap_invoices", "ap_invoice_lines", "lien_waivers", "bank_accounts",
-          "checks", "check_applications", "bank_transactions", "bank_balances", "positive_pay_exceptions",
-          "employees", "employee_identities", "wage_determinations", "wage_rates", "apprentice_ratio_rules",
-          "timecards", "payroll_batches", "payroll_earnings", "certified_payrolls", "certified_payroll_lines",
-          "documents", "policies", "emails", "divergences")
+TABLES = (
+    "company",
+    "gl_accounts",
+    "gl_periods",
+    "journal_entries",
+    "journal_lines",
+    "cost_codes",
+    "erp_phase_map",
+    "union_locals",
+    "owners",
+    "jobs",
+    "prime_contracts",
+    "prime_sov_lines",
+    "sov_progress",
+    "owner_pay_apps",
+    "owner_pay_app_lines",
+    "change_events",
+    "change_orders",
+    "change_order_lines",
+    "budget_lines",
+    "estimates",
+    "estimate_items",
+    "funding_sources",
+    "vendors",
+    "vendor_identities",
+    "certificates_of_insurance",
+    "commitments",
+    "commitment_lines",
+    "ap_invoices",
+    "ap_invoice_lines",
+    "lien_waivers",
+    "bank_accounts",
+    "checks",
+    "check_applications",
+    "bank_transactions",
+    "bank_balances",
+    "positive_pay_exceptions",
+    "employees",
+    "employee_identities",
+    "wage_determinations",
+    "wage_rates",
+    "apprentice_ratio_rules",
+    "timecards",
+    "payroll_batches",
+    "payroll_earnings",
+    "certified_payrolls",
+    "certified_payroll_lines",
+    "documents",
+    "policies",
+    "emails",
+    "divergences",
+)
 
 
 def test_every_book_table_is_filled(book: duckdb.DuckDBPyConnection) -> None:
@@ -46,8 +89,11 @@ def test_two_builds_have_the_same_content(book: duckdb.DuckDBPyConnection) -> No
 
 
 def test_no_float_columns(book: duckdb.DuckDBPyConnection) -> None:
-    floats = rows(book, """SELECT table_name, column_name, data_type FROM duckdb_columns()
-                           WHERE schema_name = 'book' AND data_type IN ('FLOAT', 'DOUBLE', 'REAL')""")
+    floats = rows(
+        book,
+        """SELECT table_name, column_name, data_type FROM duckdb_columns()
+                           WHERE schema_name = 'book' AND data_type IN ('FLOAT', 'DOUBLE', 'REAL')""",
+    )
     assert floats == []
 
 
@@ -57,8 +103,11 @@ def test_scale_1_sizes(book: duckdb.DuckDBPyConnection) -> None:
     assert 55 <= one(book, "SELECT count(*) FROM book.vendors") <= 70
     assert 35 <= one(book, "SELECT count(*) FROM book.vendors WHERE vendor_type = 'subcontractor'") <= 45
     assert 130 <= one(book, "SELECT count(*) FROM book.commitments") <= 175
-    assert one(book, """SELECT min(n) >= 2 AND max(n) <= 8 FROM
-                        (SELECT count(*) AS n FROM book.commitment_lines GROUP BY commitment_id)""")
+    assert one(
+        book,
+        """SELECT min(n) >= 2 AND max(n) <= 8 FROM
+                        (SELECT count(*) AS n FROM book.commitment_lines GROUP BY commitment_id)""",
+    )
     assert 550 <= one(book, "SELECT count(*) FROM book.ap_invoices") <= 900
     assert 100 <= one(book, "SELECT count(*) FROM book.employees") <= 140
     assert one(book, "SELECT count(*) FROM book.checks") >= 300
@@ -67,9 +116,16 @@ def test_scale_1_sizes(book: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_scale_keeps_the_scale_1_universe(book: duckdb.DuckDBPyConnection, book3: duckdb.DuckDBPyConnection) -> None:
-    for table, key in (("jobs", "job_number"), ("commitments", "commitment_id"), ("ap_invoices", "invoice_id"),
-                       ("vendors", "vendor_key"), ("checks", "check_id"), ("employees", "employee_id"),
-                       ("budget_lines", "job_number || cost_code"), ("divergences", "divergence_id")):
+    for table, key in (
+        ("jobs", "job_number"),
+        ("commitments", "commitment_id"),
+        ("ap_invoices", "invoice_id"),
+        ("vendors", "vendor_key"),
+        ("checks", "check_id"),
+        ("employees", "employee_id"),
+        ("budget_lines", "job_number || cost_code"),
+        ("divergences", "divergence_id"),
+    ):
         base = set(rows(book, f"SELECT * FROM book.{table}"))
         scaled = set(rows(book3, f"SELECT * FROM book.{table}"))
         assert base <= scaled, table

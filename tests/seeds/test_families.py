@@ -18,21 +18,44 @@ ACCRUAL_JOBS = ("1042", "2014", "2200", "3100", "3412", "4012")
 AIA_JOBS = ("1042", "1990", "2014", "2200", "3100", "3412")
 CERT_JOBS = ("1042", "2041", "2014", "2200", "1990", "3100")
 ID_FORMATS = {
-    "procore": r"\d{7}", "vista_erp": r"\d{5}", "sage_intacct": r"V\d{4}", "foundation_erp": r"F\d{4}",
-    "cmic": r"SUB\d{5}", "acumatica_construction": r"AC\d{6}", "sage300cre": r"[A-Z0-9]{6}", "qbo": r"\d{1,3}",
-    "computerease": r"\d{4}", "levelset": r"LS-\d{6}", "lcptracker": r"C\d{5}", "gcpay": r"GCP-\d{5}",
-    "track1099": r"P\d{6}", "corpay": r"CPV\d{7}", "redteam": r"RTV\d{5}", "ingenious_build": r"IBV-\d{6}",
-    "ressio": r"RS\d{5}", "smartbuild": r"SB-V\d{5}",
+    "procore": r"\d{7}",
+    "vista_erp": r"\d{5}",
+    "sage_intacct": r"V\d{4}",
+    "foundation_erp": r"F\d{4}",
+    "cmic": r"SUB\d{5}",
+    "acumatica_construction": r"AC\d{6}",
+    "sage300cre": r"[A-Z0-9]{6}",
+    "qbo": r"\d{1,3}",
+    "computerease": r"\d{4}",
+    "levelset": r"LS-\d{6}",
+    "lcptracker": r"C\d{5}",
+    "gcpay": r"GCP-\d{5}",
+    "track1099": r"P\d{6}",
+    "corpay": r"CPV\d{7}",
+    "redteam": r"RTV\d{5}",
+    "ingenious_build": r"IBV-\d{6}",
+    "ressio": r"RS\d{5}",
+    "smartbuild": r"SB-V\d{5}",
 }
 
 
 def test_coi_hold_plants(book: duckdb.DuckDBPyConnection) -> None:
-    gl = dict(rows(book, """SELECT vendor_key, expiry_date FROM book.certificates_of_insurance
-                            WHERE is_current AND coverage_type = 'general_liability'"""))
+    gl = dict(
+        rows(
+            book,
+            """SELECT vendor_key, expiry_date FROM book.certificates_of_insurance
+                            WHERE is_current AND coverage_type = 'general_liability'""",
+        )
+    )
     for key in EXPIRED:
         assert CLOCK - timedelta(days=60) <= gl[key] < CLOCK, key
-    bad = rows(book, """SELECT c.vendor_key FROM book.certificates_of_insurance c JOIN book.vendors v USING (vendor_key)
-                        WHERE c.is_current AND c.expiry_date < ? AND v.vendor_key NOT IN ?""", CLOCK, list(EXPIRED))
+    bad = rows(
+        book,
+        """SELECT c.vendor_key FROM book.certificates_of_insurance c JOIN book.vendors v USING (vendor_key)
+                        WHERE c.is_current AND c.expiry_date < ? AND v.vendor_key NOT IN ?""",
+        CLOCK,
+        list(EXPIRED),
+    )
     assert bad == []
     subs = {r[0] for r in rows(book, "SELECT vendor_key FROM book.vendors WHERE vendor_type = 'subcontractor'")}
     assert subs <= set(gl)
@@ -55,7 +78,9 @@ def test_vendor_identities(book: duckdb.DuckDBPyConnection) -> None:
             assert sid == key
     legal = dict(rows(book, "SELECT vendor_key, legal_name FROM book.vendors"))
     spelled = {(k, s): n for k, s, _i, n in ids if n != legal[k]}
-    registered = {(r[0], r[1]) for r in rows(book, "SELECT entity_key, apps FROM book.divergences WHERE kind = 'vendor_spelling'")}
+    registered = {
+        (r[0], r[1]) for r in rows(book, "SELECT entity_key, apps FROM book.divergences WHERE kind = 'vendor_spelling'")
+    }
     assert set(spelled) == registered
     fragmented = {k for k, _s in spelled}
     assert set(EXPIRED) <= fragmented and len(fragmented) >= 5
@@ -65,23 +90,37 @@ def test_vendor_identities(book: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_sync_mix(book: duckdb.DuckDBPyConnection) -> None:
-    mix = {r[0]: r[1:] for r in rows(book, """
+    mix = {
+        r[0]: r[1:]
+        for r in rows(
+            book,
+            """
         SELECT job_number, count(*) FILTER (WHERE pm_status = 'approved' AND NOT erp_synced),
                count(*) FILTER (WHERE erp_synced AND erp_status IN ('unposted', 'posted')),
                count(*) FILTER (WHERE pm_status = 'under_review'), count(*) FILTER (WHERE pm_status = 'draft')
         FROM book.ap_invoices WHERE invoice_date > ? AND commitment_id LIKE 'SC-%' GROUP BY 1""",
-                                    CLOCK - timedelta(days=30))}
+            CLOCK - timedelta(days=30),
+        )
+    }
     for job in SYNC_JOBS:
         unsynced, synced, review, draft = mix[job]
         assert unsynced >= 2 and synced >= 1 and review >= 1 and draft >= 1, job
-    unsynced_ids = {r[0] for r in rows(book, """SELECT invoice_id FROM book.ap_invoices
-                                                WHERE pm_status = 'approved' AND NOT erp_synced AND commitment_id LIKE 'SC-%'""")}
+    unsynced_ids = {
+        r[0]
+        for r in rows(
+            book,
+            """SELECT invoice_id FROM book.ap_invoices
+                                                WHERE pm_status = 'approved' AND NOT erp_synced AND commitment_id LIKE 'SC-%'""",
+        )
+    }
     registered = {r[0] for r in rows(book, "SELECT entity_key FROM book.divergences WHERE kind = 'unsynced_invoice'")}
     assert unsynced_ids == registered
 
 
 def test_accrual_and_billed_ahead(book: duckdb.DuckDBPyConnection) -> None:
-    per = rows(book, """
+    per = rows(
+        book,
+        """
         WITH c AS (
             SELECT c.job_number, c.commitment_id,
                    (SELECT sum(work_completed) FROM book.commitment_lines l WHERE l.commitment_id = c.commitment_id) AS work,
@@ -89,29 +128,41 @@ def test_accrual_and_billed_ahead(book: duckdb.DuckDBPyConnection) -> None:
                              WHERE i.commitment_id = c.commitment_id AND i.pm_status = 'approved'), 0) AS billed
             FROM book.commitments c WHERE c.commitment_type = 'subcontract')
         SELECT job_number, sum(greatest(work - billed, 0)), count(*) FILTER (WHERE billed > work)
-        FROM c WHERE job_number IN ? GROUP BY 1""", list(ACCRUAL_JOBS))
+        FROM c WHERE job_number IN ? GROUP BY 1""",
+        list(ACCRUAL_JOBS),
+    )
     assert len(per) == 6 and all(accrual > 0 for _j, accrual, _n in per)
     assert sum(1 for *_x, ahead in per if ahead) >= 2
 
 
 def test_aia_plants(book: duckdb.DuckDBPyConnection) -> None:
-    apps = rows(book, "SELECT job_number, app_number, status, period_end FROM book.owner_pay_apps WHERE job_number IN ?",
-                list(AIA_JOBS))
+    apps = rows(
+        book,
+        "SELECT job_number, app_number, status, period_end FROM book.owner_pay_apps WHERE job_number IN ?",
+        list(AIA_JOBS),
+    )
     assert sorted(a[0] for a in apps) == sorted(AIA_JOBS)
     assert all(a[1] == 1 and a[2] == "certified" and a[3] == date(2025, 12, 31) for a in apps)
     assert one(book, "SELECT count(DISTINCT as_of) FROM book.sov_progress WHERE job_number IN ?", list(AIA_JOBS)) == 2
-    crossing = rows(book, """
+    crossing = rows(
+        book,
+        """
         SELECT a.job_number FROM book.owner_pay_apps a JOIN book.prime_contracts p USING (job_number)
         WHERE a.job_number IN ? AND a.app_number = 1 AND p.retainage_step_down_pct = 5 AND p.step_down_at_pct = 50
           AND a.total_completed_stored * 2 < a.original_contract_sum + a.net_change_orders
           AND (SELECT sum(sp.work_completed + sp.materials_stored) * 2 FROM book.sov_progress sp
                WHERE sp.job_number = a.job_number AND sp.as_of = ?)
               >= (SELECT sum(scheduled_value) FROM book.prime_sov_lines s WHERE s.job_number = a.job_number)""",
-                    list(AIA_JOBS), CLOCK)
+        list(AIA_JOBS),
+        CLOCK,
+    )
     assert crossing
-    new_lines = rows(book, """SELECT s.job_number FROM book.prime_sov_lines s JOIN book.change_orders o USING (co_id)
+    new_lines = rows(
+        book,
+        """SELECT s.job_number FROM book.prime_sov_lines s JOIN book.change_orders o USING (co_id)
                               WHERE s.job_number IN ? AND o.status = 'approved' AND o.approved_date > DATE '2025-12-31'""",
-                     list(AIA_JOBS))
+        list(AIA_JOBS),
+    )
     assert new_lines
 
 
@@ -119,23 +170,32 @@ def test_certified_payroll_plants(book: duckdb.DuckDBPyConnection) -> None:
     subs = rows(book, "SELECT job_number, status, week_ending FROM book.certified_payrolls")
     assert sorted(s[0] for s in subs) == sorted(CERT_JOBS)
     assert all(s[1] == "draft" and s[2] == date(2026, 1, 24) for s in subs)
-    flags = rows(book, """SELECT split_part(divergence_id, ':', 3), reason FROM book.divergences
-                          WHERE kind = 'certified_payroll_exception'""")
+    flags = rows(
+        book,
+        """SELECT split_part(divergence_id, ':', 3), reason FROM book.divergences
+                          WHERE kind = 'certified_payroll_exception'""",
+    )
     codes = {r[1].rsplit(": ", 1)[1] for r in flags}
     assert codes == {"underpaid_rate", "fringe_short", "apprentice_over_ratio", "apprentice_unregistered"}
     flagged_jobs = {r[0].split("-")[1] for r in flags}
-    assert len(set(CERT_JOBS) - flagged_jobs) >= 1   # some submissions are clean
-    unregistered = rows(book, """SELECT l.employee_id FROM book.certified_payroll_lines l
-                                 WHERE l.level = 'apprentice' AND l.apprentice_registration IS NULL""")
+    assert len(set(CERT_JOBS) - flagged_jobs) >= 1  # some submissions are clean
+    unregistered = rows(
+        book,
+        """SELECT l.employee_id FROM book.certified_payroll_lines l
+                                 WHERE l.level = 'apprentice' AND l.apprentice_registration IS NULL""",
+    )
     assert len(unregistered) == 1
 
 
 def test_1099_plants(book: duckdb.DuckDBPyConnection) -> None:
-    paid = rows(book, """
+    paid = rows(
+        book,
+        """
         SELECT v.vendor_key, v.tin, v.entity_type, v.is_attorney, v.materials_only, sum(a.amount)
         FROM book.check_applications a JOIN book.checks c USING (check_id)
         JOIN book.ap_invoices i USING (invoice_id) JOIN book.vendors v ON v.vendor_key = i.vendor_key
-        WHERE c.status <> 'void' AND year(c.issue_date) = 2025 GROUP BY ALL""")
+        WHERE c.status <> 'void' AND year(c.issue_date) = 2025 GROUP BY ALL""",
+    )
     by_tin: dict[str, list[tuple]] = {}
     for row in paid:
         by_tin.setdefault(row[1], []).append(row)
@@ -145,56 +205,92 @@ def test_1099_plants(book: duckdb.DuckDBPyConnection) -> None:
     assert all(p < 600 for p in parts) and sum(parts) >= 600
     registered = {r[0] for r in rows(book, "SELECT entity_key FROM book.divergences WHERE kind = 'vendor_id_split'")}
     assert registered & {r[0] for r in split[0]}
-    assert any(r[3] and r[2] in ("c_corporation", "s_corporation") and r[5] >= 600 for r in paid)   # attorney
-    assert any(r[4] and r[5] >= 600 and r[2].startswith("llc") for r in paid)                          # materials only
+    assert any(r[3] and r[2] in ("c_corporation", "s_corporation") and r[5] >= 600 for r in paid)  # attorney
+    assert any(r[4] and r[5] >= 600 and r[2].startswith("llc") for r in paid)  # materials only
     assert any(r[2] in ("c_corporation", "s_corporation") and not r[3] and r[5] >= 600 for r in paid)
     assert any(r[2] in ("sole_proprietor", "individual") and len(by_tin[r[1]]) == 1 and r[5] < 600 for r in paid)
     assert any(r[2] in ("partnership", "llc_partnership", "llc_single_member") and r[5] >= 600 for r in paid)
 
 
 def test_positive_pay_file(book: duckdb.DuckDBPyConnection) -> None:
-    items = rows(book, """SELECT e.exception_reason, e.check_number, e.presented_amount, e.presented_payee, c.amount,
+    items = rows(
+        book,
+        """SELECT e.exception_reason, e.check_number, e.presented_amount, e.presented_payee, c.amount,
                                  c.payee_name, c.status, a.payee_name_width, e.presented_date
                           FROM book.positive_pay_exceptions e JOIN book.bank_accounts a USING (bank_account_id)
-                          LEFT JOIN book.checks c USING (bank_account_id, check_number)""")
+                          LEFT JOIN book.checks c USING (bank_account_id, check_number)""",
+    )
     by = {r[0]: r for r in items}
-    assert len(items) == 4 and set(by) == {"payee_mismatch", "amount_mismatch", "no_issue_record", "duplicate_presentment"}
+    assert len(items) == 4 and set(by) == {
+        "payee_mismatch",
+        "amount_mismatch",
+        "no_issue_record",
+        "duplicate_presentment",
+    }
     _r, _n, amt, payee, c_amt, c_payee, status, width, day = by["payee_mismatch"]
     assert day == CLOCK and amt == c_amt and status == "issued" and len(c_payee) > width
     assert payee == c_payee[:width].rstrip()
     assert by["amount_mismatch"][2] != by["amount_mismatch"][4] and by["amount_mismatch"][3] == by["amount_mismatch"][5]
     assert by["no_issue_record"][4] is None
     assert by["duplicate_presentment"][6] == "cleared"
-    keys = {r[0]: r[1] for r in rows(book, """SELECT entity_key, kind FROM book.divergences
-                                              WHERE kind IN ('payee_truncation', 'presented_item_mismatch')""")}
-    assert keys == {f"BA-OPER|{by['payee_mismatch'][1]}": "payee_truncation",
-                    **{f"BA-OPER|{by[k][1]}": "presented_item_mismatch"
-                       for k in ("amount_mismatch", "no_issue_record", "duplicate_presentment")}}
+    keys = {
+        r[0]: r[1]
+        for r in rows(
+            book,
+            """SELECT entity_key, kind FROM book.divergences
+                                              WHERE kind IN ('payee_truncation', 'presented_item_mismatch')""",
+        )
+    }
+    assert keys == {
+        f"BA-OPER|{by['payee_mismatch'][1]}": "payee_truncation",
+        **{
+            f"BA-OPER|{by[k][1]}": "presented_item_mismatch"
+            for k in ("amount_mismatch", "no_issue_record", "duplicate_presentment")
+        },
+    }
 
 
 def test_pm_extension_plants(book: duckdb.DuckDBPyConnection) -> None:
-    cap = rows(book, """SELECT i.gross_amount, c.amount - coalesce((SELECT sum(p.gross_amount) FROM book.ap_invoices p
+    cap = rows(
+        book,
+        """SELECT i.gross_amount, c.amount - coalesce((SELECT sum(p.gross_amount) FROM book.ap_invoices p
                                    WHERE p.commitment_id = c.commitment_id AND p.pm_status = 'approved'), 0)
                         FROM book.divergences d JOIN book.ap_invoices i ON i.invoice_id = d.entity_key
                         JOIN book.commitments c USING (commitment_id)
-                        WHERE d.kind = 'commitment_cap_exceeded' AND c.commitment_id = 'SC-1042-0'""")
+                        WHERE d.kind = 'commitment_cap_exceeded' AND c.commitment_id = 'SC-1042-0'""",
+    )
     assert cap and cap[0][0] > cap[0][1]
-    mismatch = rows(book, """SELECT j.job_type, c.commitment_type FROM book.divergences d
+    mismatch = rows(
+        book,
+        """SELECT j.job_type, c.commitment_type FROM book.divergences d
                              JOIN book.ap_invoices i ON i.invoice_id = d.entity_key
                              JOIN book.commitments c USING (commitment_id) JOIN book.jobs j ON j.job_number = i.job_number
-                             WHERE d.kind = 'bill_po_mismatch'""")
+                             WHERE d.kind = 'bill_po_mismatch'""",
+    )
     assert mismatch == [("residential", "purchase_order")]
-    unbooked = rows(book, """SELECT j.job_type, i.pm_status, i.erp_status FROM book.divergences d
+    unbooked = rows(
+        book,
+        """SELECT j.job_type, i.pm_status, i.erp_status FROM book.divergences d
                              JOIN book.ap_invoices i ON i.invoice_id = d.entity_key JOIN book.jobs j USING (job_number)
-                             WHERE d.kind = 'unbooked_bill'""")
+                             WHERE d.kind = 'unbooked_bill'""",
+    )
     assert len(unbooked) >= 2 and all(r[0] == "residential" and r[2] == "not_entered" for r in unbooked)
     assert ("residential", "approved", "not_entered") in unbooked
     assert one(book, "SELECT count(DISTINCT job_number) FROM book.funding_sources") >= 3
     assert one(book, "SELECT count(*) FROM book.estimates") >= 25
-    assert one(book, """SELECT count(*) FROM book.commitments c JOIN book.jobs j USING (job_number)
-                        WHERE j.job_type = 'residential' AND c.commitment_type = 'purchase_order'""") >= 2
-    owner_ce = rows(book, """SELECT job_number FROM book.change_events
-                             WHERE status = 'pending' AND scope = 'out_of_scope' AND amount < 101700""")
+    assert (
+        one(
+            book,
+            """SELECT count(*) FROM book.commitments c JOIN book.jobs j USING (job_number)
+                        WHERE j.job_type = 'residential' AND c.commitment_type = 'purchase_order'""",
+        )
+        >= 2
+    )
+    owner_ce = rows(
+        book,
+        """SELECT job_number FROM book.change_events
+                             WHERE status = 'pending' AND scope = 'out_of_scope' AND amount < 101700""",
+    )
     assert owner_ce
 
 
@@ -212,7 +308,8 @@ def test_divergences_reference_kinds_and_keys(book: duckdb.DuckDBPyConnection) -
     }
     known = {e: {r[0] for r in rows(book, sql)} for e, sql in keys.items()}
     for div_id, kind, entity, key, apps, family in rows(
-            book, "SELECT divergence_id, kind, entity, entity_key, apps, family FROM book.divergences"):
+        book, "SELECT divergence_id, kind, entity, entity_key, apps, family FROM book.divergences"
+    ):
         spec = kinds[kind]
         assert entity == spec["entity"] and family == spec["family"], div_id
         assert set(apps.split(",")) <= set(spec["apps"]), div_id
@@ -221,33 +318,63 @@ def test_divergences_reference_kinds_and_keys(book: duckdb.DuckDBPyConnection) -
 
 def test_documents_resolve(book: duckdb.DuckDBPyConnection) -> None:
     docs = {r[0] for r in rows(book, "SELECT document_id FROM book.documents")}
-    for table in ("ap_invoices", "certificates_of_insurance", "lien_waivers", "owner_pay_apps", "certified_payrolls",
-                  "commitments", "change_events"):
+    for table in (
+        "ap_invoices",
+        "certificates_of_insurance",
+        "lien_waivers",
+        "owner_pay_apps",
+        "certified_payrolls",
+        "commitments",
+        "change_events",
+    ):
         ids = {r[0] for r in rows(book, f"SELECT document_id FROM book.{table} WHERE document_id IS NOT NULL")}
         assert ids and ids <= docs, table
-    attached = {a for r in rows(book, "SELECT attachment_document_ids FROM book.emails WHERE attachment_document_ids IS NOT NULL")
-                for a in r[0].split(",")}
+    attached = {
+        a
+        for r in rows(book, "SELECT attachment_document_ids FROM book.emails WHERE attachment_document_ids IS NOT NULL")
+        for a in r[0].split(",")
+    }
     assert attached and attached <= docs
-    jsm = rows(book, """SELECT d.store, d.folder, e.mailbox, e.folder FROM book.ap_invoices i
+    jsm = rows(
+        book,
+        """SELECT d.store, d.folder, e.mailbox, e.folder FROM book.ap_invoices i
                         JOIN book.documents d ON d.document_id = i.document_id
                         JOIN book.emails e ON e.attachment_document_ids LIKE '%' || d.document_id || '%'
-                        WHERE i.invoice_number = 'JSM-88421'""")
+                        WHERE i.invoice_number = 'JSM-88421'""",
+    )
     assert jsm == [("box", "/AP/Invoices/2026-01", "ap@companyA.com", "Inbox")]
-    assert one(book, """SELECT count(*) FROM book.ap_invoices WHERE invoice_date >= DATE '2026-01-01'
-                        AND document_id IS NULL""") == 0
+    assert (
+        one(
+            book,
+            """SELECT count(*) FROM book.ap_invoices WHERE invoice_date >= DATE '2026-01-01'
+                        AND document_id IS NULL""",
+        )
+        == 0
+    )
 
 
 def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
     policies = {r[0]: r[1] for r in rows(book, "SELECT policy_id, body FROM book.policies")}
     assert set(policies) == {
-        "change_mgmt_policy.md", "ap_invoice_policy.md", "payments_policy.md", "month_end_close_policy.md",
-        "certified_payroll_policy.md", "treasury_positive_pay_policy.md", "form_1099_policy.md",
-        "insurance_compliance_policy.md", "owner_billing_policy.md", "pm_platforms_policy.md"}
+        "change_mgmt_policy.md",
+        "ap_invoice_policy.md",
+        "payments_policy.md",
+        "month_end_close_policy.md",
+        "certified_payroll_policy.md",
+        "treasury_positive_pay_policy.md",
+        "form_1099_policy.md",
+        "insurance_compliance_policy.md",
+        "owner_billing_policy.md",
+        "pm_platforms_policy.md",
+    }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
-    renewal = rows(book, """SELECT c.vendor_key FROM book.emails e JOIN book.documents d
+    renewal = rows(
+        book,
+        """SELECT c.vendor_key FROM book.emails e JOIN book.documents d
                               ON e.attachment_document_ids LIKE '%' || d.document_id || '%'
                             JOIN book.certificates_of_insurance c ON c.coi_id = d.natural_key
-                            WHERE d.doc_type = 'coi'""")
+                            WHERE d.doc_type = 'coi'""",
+    )
     assert renewal and all(r[0] not in EXPIRED for r in renewal)
     assert one(book, "SELECT count(*) FROM book.emails WHERE from_addr LIKE '%bankofamerica%'") == 1
     assert one(book, "SELECT count(DISTINCT mailbox) FROM book.emails") == 2
@@ -256,4 +383,5 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
 
 def test_money_is_exact(book: duckdb.DuckDBPyConnection) -> None:
     assert one(book, "SELECT sum(net_amount) FROM book.ap_invoices") == Decimal(
-        one(book, "SELECT sum(gross_amount) - sum(retainage_amount) FROM book.ap_invoices"))
+        one(book, "SELECT sum(gross_amount) - sum(retainage_amount) FROM book.ap_invoices")
+    )

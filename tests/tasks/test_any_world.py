@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from cfab.runner.cli import main
 from cfab.apps.world.golden import ensure_golden
+from cfab.runner.cli import main
 from cfab.seeds.determinism import BuildInputs
 from cfab.seeds.timeline import Timeline
 from cfab.tasks.model import Task
@@ -38,7 +38,7 @@ def _compile(inputs: BuildInputs) -> list[Task]:
     month = f"{inputs.clock:%B %Y}"
     for t in tasks:
         text = t.instruction
-        if inputs.clock != date(2026, 1, 31):   # nothing names the default world's month or tax year
+        if inputs.clock != date(2026, 1, 31):  # nothing names the default world's month or tax year
             assert "January 2026" not in text and "2026-01-31" not in text, (t.instance_id, text)
         if t.family == "R_1099nec":
             assert t.key == str(tl.tax_year) and str(tl.tax_year) in text, (t.instance_id, text)
@@ -51,8 +51,7 @@ def _compile(inputs: BuildInputs) -> list[Task]:
     return tasks
 
 
-@pytest.mark.parametrize("inputs", [BuildInputs(seed=11), BuildInputs(clock=date(2026, 2, 28))],
-                         ids=lambda i: i.key())
+@pytest.mark.parametrize("inputs", [BuildInputs(seed=11), BuildInputs(clock=date(2026, 2, 28))], ids=lambda i: i.key())
 def test_every_family_compiles_at_another_world(inputs: BuildInputs, tmp_path: Path, capsys) -> None:
     tasks = _compile(inputs)
     # the compiled file is a suite `runner tasks list|admit --suite PATH` reads at its own world
@@ -67,7 +66,10 @@ def test_every_family_compiles_at_another_world(inputs: BuildInputs, tmp_path: P
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("inputs", [BuildInputs(seed=s, clock=c) for s in SEEDS for c in CLOCKS]
-                         + [BuildInputs(clock=c) for c in CLOCKS[1:]], ids=lambda i: i.key())
+@pytest.mark.parametrize(
+    "inputs",
+    [BuildInputs(seed=s, clock=c) for s in SEEDS for c in CLOCKS] + [BuildInputs(clock=c) for c in CLOCKS[1:]],
+    ids=lambda i: i.key(),
+)
 def test_every_family_compiles_at_ten_seeds_and_three_clocks(inputs: BuildInputs) -> None:
     _compile(inputs)

@@ -49,15 +49,27 @@ from cfab.tasks.model import Task, ToolStep, Trajectory
 CATALOG = {
     "vista_erp.APVH": {"VendorGroup": "INTEGER", "Vendor": "INTEGER", "HoldCode": "VARCHAR"},
     "vista_erp.APVM": {"Vendor": "INTEGER", "Name": "VARCHAR"},
-    "ressio.bill_po_matches": {"bill_id": "INTEGER", "item_no": "INTEGER", "result": "VARCHAR",
-                               "variance": "DECIMAL(18,2)"},
+    "ressio.bill_po_matches": {
+        "bill_id": "INTEGER",
+        "item_no": "INTEGER",
+        "result": "VARCHAR",
+        "variance": "DECIMAL(18,2)",
+    },
     "vista_erp.GLDB": {"GLAcct": "VARCHAR", "Job": "VARCHAR", "Amount": "DECIMAL(18,2)"},
 }
 
 
 # ------------------------------------------------------------------------------ figures
-@pytest.mark.parametrize(("value", "text"), [(Decimal("14350"), "14350.00"), ("14350.5", "14350.50"), (0, "0.00"),
-                                             (Decimal("-12.345"), "-12.34"), (Decimal("0.125"), "0.12")])
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (Decimal("14350"), "14350.00"),
+        ("14350.5", "14350.50"),
+        (0, "0.00"),
+        (Decimal("-12.345"), "-12.34"),
+        (Decimal("0.125"), "0.12"),
+    ],
+)
 def test_money_str_is_the_exact_cent(value: Any, text: str) -> None:
     assert money_str(value) == text
 
@@ -65,15 +77,20 @@ def test_money_str_is_the_exact_cent(value: Any, text: str) -> None:
 def test_dollars_and_cents() -> None:
     assert dollars(Decimal("1234567.8")) == "$1,234,567.80"
     assert dollars("0") == "$0.00"
-    assert cents(Decimal("0.125")) == Decimal("0.13")       # half-up, as the apps round
-    assert cents("2.675") == Decimal("2.68")                # from the decimal text, not a float
+    assert cents(Decimal("0.125")) == Decimal("0.13")  # half-up, as the apps round
+    assert cents("2.675") == Decimal("2.68")  # from the decimal text, not a float
 
 
 def test_percent_quantity_and_count_words() -> None:
     assert (percent(Decimal("10.00")), percent("7.50"), percent(Decimal("5"))) == ("10", "7.5", "5")
     assert (quantity(Decimal("1250.000")), quantity("12.50"), quantity(3)) == ("1250", "12.5", "3")
-    assert (count_word(0), count_word(3), count_word(20), count_word(21), count_word(-1)) == ("zero", "three",
-                                                                                            "twenty", 21, -1)
+    assert (count_word(0), count_word(3), count_word(20), count_word(21), count_word(-1)) == (
+        "zero",
+        "three",
+        "twenty",
+        21,
+        -1,
+    )
 
 
 # ------------------------------------------------------------------------------ SQL fragments
@@ -85,8 +102,10 @@ def test_sql_literals() -> None:
 
 
 def test_case_expressions() -> None:
-    assert case_when("item_no", [("1", "'Matched'"), ("2", "'Exception'")]) == \
-        "CASE item_no WHEN 1 THEN 'Matched' WHEN 2 THEN 'Exception' END"
+    assert (
+        case_when("item_no", [("1", "'Matched'"), ("2", "'Exception'")])
+        == "CASE item_no WHEN 1 THEN 'Matched' WHEN 2 THEN 'Exception' END"
+    )
     assert case_when("k", [("'a'", "x = 1")], "false") == "CASE k WHEN 'a' THEN x = 1 ELSE false END"
     # integer keys in order, amounts to the cent (or whole numbers)
     assert case_of("item_no", {2: Decimal("5"), 1: "120"}) == "CASE item_no WHEN 1 THEN 120.00 WHEN 2 THEN 5.00 END"
@@ -96,10 +115,15 @@ def test_case_expressions() -> None:
 # ------------------------------------------------------------------------------ evaluator entries
 def test_entries_carry_their_op_and_fields() -> None:
     hold = expect_added("vista_erp", "APVH", {"VendorGroup": 1, "Vendor": 13571}, count=1, label="one hold")
-    assert (hold.op, hold.where, hold.count, hold.label) == ("added", {"VendorGroup": 1, "Vendor": 13571}, 1,
-                                                             "one hold")
-    change = expect_changed("vista_erp", "APVM", {"_pk": 13571}, assert_={"Name": "X"}, allow_columns=("Name",),
-                            label="renamed")
+    assert (hold.op, hold.where, hold.count, hold.label) == (
+        "added",
+        {"VendorGroup": 1, "Vendor": 13571},
+        1,
+        "one hold",
+    )
+    change = expect_changed(
+        "vista_erp", "APVM", {"_pk": 13571}, assert_={"Name": "X"}, allow_columns=("Name",), label="renamed"
+    )
     assert (change.op, change.assert_, change.allow_columns) == ("changed", {"Name": "X"}, ["Name"])
     total = expect_added("vista_erp", "GLDB", "GLAcct = '5200'", total={"Amount": "10.00"}, label="Dr 5200")
     assert total.total == {"Amount": "10.00"}
@@ -120,30 +144,46 @@ def test_forbidden_and_allowed_entries_take_no_expected_only_fields() -> None:
 def test_entries_check_their_sql_when_written() -> None:
     with pytest.raises(ValueError):
         forbid_changed("vista_erp", "APVM", "Vendor = (SELECT 1)", label="a subquery is not a row predicate")
-    with pytest.raises(ValueError):                      # an added row has no before side
+    with pytest.raises(ValueError):  # an added row has no before side
         expect_added("vista_erp", "APVH", assert_="before.Vendor = 1", label="x")
 
 
 def test_evaluator_forbids_the_unexpected_and_binds_against_a_catalog() -> None:
     answers = [amount_answer("accrual_amount", "the accrual amount", Decimal("10"), lookalikes=["12"])]
-    matched = (f"bill_id = 7 AND result = {case_when('item_no', [('1', quoted('Matched'))])} "
-               f"AND variance = {case_of('item_no', {1: 0})}")
+    matched = (
+        f"bill_id = 7 AND result = {case_when('item_no', [('1', quoted('Matched'))])} "
+        f"AND variance = {case_of('item_no', {1: 0})}"
+    )
     ev = evaluator(
-        expected=[expect_added("vista_erp", "GLDB", "GLAcct = '5200'", assert_={"Job": "1042-"},
-                               total={"Amount": "10.00"}, label="Dr 5200"),
-                  expect_added("ressio", "bill_po_matches", matched, count=1, label="matched")],
-        forbidden=[forbid_added("vista_erp", "APVH", in_list("Vendor", [13572, 13573]), label="the lookalikes"),
-                   forbid_changed("vista_erp", "APVM", label="the vendor master")],
+        expected=[
+            expect_added(
+                "vista_erp",
+                "GLDB",
+                "GLAcct = '5200'",
+                assert_={"Job": "1042-"},
+                total={"Amount": "10.00"},
+                label="Dr 5200",
+            ),
+            expect_added("ressio", "bill_po_matches", matched, count=1, label="matched"),
+        ],
+        forbidden=[
+            forbid_added("vista_erp", "APVH", in_list("Vendor", [13572, 13573]), label="the lookalikes"),
+            forbid_changed("vista_erp", "APVM", label="the vendor master"),
+        ],
         allowed=[allow_added("vista_erp", "APVH", {"Vendor": 13571}, label="a hold on the vendor")],
-        answers=answers, forbidden_calls=[forbid_call("vista_erp.vista_post", "posting")], money_movement_guard=True)
+        answers=answers,
+        forbidden_calls=[forbid_call("vista_erp.vista_post", "posting")],
+        money_movement_guard=True,
+    )
     assert isinstance(ev, Evaluator)
     assert ev.forbid_unexpected and ev.money_movement_guard
     assert [a.name for a in ev.answers] == ["accrual_amount"]
     assert ev.validate_against(CATALOG) is ev
     dumped = ev.model_dump(mode="json", by_alias=True)
     assert dumped["expected"][0]["assert"] == {"Job": "1042-"}
-    bad = evaluator(expected=[expect_added("vista_erp", "APVH", "Vendorr = 1", label="a typo")],
-                    money_movement_guard=False)
+    bad = evaluator(
+        expected=[expect_added("vista_erp", "APVH", "Vendorr = 1", label="a typo")], money_movement_guard=False
+    )
     with pytest.raises(EvaluatorError, match="Vendorr"):
         bad.validate_against(CATALOG)
 
@@ -154,19 +194,33 @@ def test_steps_and_trajectories() -> None:
     assert hold == ToolStep(tool="vista_erp.vendors.set_payment_hold", args={"vendor_id": "13571", "on_hold": True})
     other = with_args(hold, vendor_id="13572", hold_code="COI")
     assert other.args == {"vendor_id": "13572", "on_hold": True, "hold_code": "COI"}
-    assert hold.args["vendor_id"] == "13571"                      # the original is left as it was
+    assert hold.args["vendor_id"] == "13571"  # the original is left as it was
     assert step("procore.projects.list").args == {}
     ok = trajectory("oracle", (s for s in [hold]), "Held.", {"vista_vendor_id": "13571"})
-    assert (ok.label, ok.steps, ok.reply, ok.answers, ok.mutant_class) == ("oracle", [hold], "Held.",
-                                                                           {"vista_vendor_id": "13571"}, None)
+    assert (ok.label, ok.steps, ok.reply, ok.answers, ok.mutant_class) == (
+        "oracle",
+        [hold],
+        "Held.",
+        {"vista_vendor_id": "13571"},
+        None,
+    )
     wrong = mutant("lookalike", "the other vendor held", [other])
     assert (wrong.mutant_class, wrong.reply, wrong.answers) == ("lookalike", "Done.", {})
 
 
 # ------------------------------------------------------------------------------ the Family template
-class _Toy(Family[dict], family="C_toy_hold", domain_code="C", taxonomy_path="C.Toy.hold", difficulty=1,
-           systems=["vista_erp"], user_role="AP Manager", policy_ref="ap_invoice_policy.md",
-           money_movement_guard=True, source_ref="a test"):
+class _Toy(
+    Family[dict],
+    family="C_toy_hold",
+    domain_code="C",
+    taxonomy_path="C.Toy.hold",
+    difficulty=1,
+    systems=["vista_erp"],
+    user_role="AP Manager",
+    policy_ref="ap_invoice_policy.md",
+    money_movement_guard=True,
+    source_ref="a test",
+):
     calls: list[str] = []
 
     def keys(self, book: Any) -> list[str]:
@@ -183,9 +237,11 @@ class _Toy(Family[dict], family="C_toy_hold", domain_code="C", taxonomy_path="C.
         return f"Hold vendor {c['vendor']}. {ask(answers)}"
 
     def evaluator(self, c: dict, answers: list[AnswerSpec]) -> Evaluator:
-        return evaluator(expected=[expect_added("vista_erp", "APVH", {"Vendor": int(c["vendor"])}, count=1,
-                                                label="the hold")],
-                         answers=answers, money_movement_guard=self.money_movement_guard)
+        return evaluator(
+            expected=[expect_added("vista_erp", "APVH", {"Vendor": int(c["vendor"])}, count=1, label="the hold")],
+            answers=answers,
+            money_movement_guard=self.money_movement_guard,
+        )
 
     def _hold(self, vendor: str) -> ToolStep:
         return step("vista_erp.vendors.set_payment_hold", vendor_id=vendor, on_hold=True)
@@ -201,9 +257,16 @@ class _Toy(Family[dict], family="C_toy_hold", domain_code="C", taxonomy_path="C.
 
 
 def test_family_card_is_set_by_class_keywords() -> None:
-    assert (_Toy.family, _Toy.domain_code, _Toy.systems, _Toy.scales, _Toy.rubric, _Toy.sql_write) == \
-        ("C_toy_hold", "C", ["vista_erp"], True, None, False)
+    assert (_Toy.family, _Toy.domain_code, _Toy.systems, _Toy.scales, _Toy.rubric, _Toy.sql_write) == (
+        "C_toy_hold",
+        "C",
+        ["vista_erp"],
+        True,
+        None,
+        False,
+    )
     with pytest.raises(TypeError, match="taxonomy_path"):
+
         class _Half(Family[dict], family="C_half", domain_code="C"):  # type: ignore[call-arg]
             pass
 
@@ -212,13 +275,17 @@ def test_build_composes_the_named_steps_into_one_task() -> None:
     fam = _Toy()
     parts = fam.build("13571", book=None)  # type: ignore[arg-type]
     assert isinstance(parts, TaskParts)
-    assert fam.calls == ["case"]                                   # the book is read once per task
+    assert fam.calls == ["case"]  # the book is read once per task
     assert parts.instruction == "Hold vendor 13571. When you finish, report the amount held (`held_amount`)."
-    assert parts.oracle.answers == {"held_amount": "10.00"}        # the report: the answers' expected values
+    assert parts.oracle.answers == {"held_amount": "10.00"}  # the report: the answers' expected values
     assert parts.mutants[0].answers == parts.oracle.answers
     assert (parts.alternatives, parts.defect_variant, parts.rubric) == ([], None, None)
     task = fam.task("13571", book=None)  # type: ignore[arg-type]
     assert isinstance(task, Task)
     assert (task.instance_id, task.family, task.domain, task.money_movement_guard) == (
-        "cf_C_toy_hold_13571", "C_toy_hold", "AP & Procurement", True)
+        "cf_C_toy_hold_13571",
+        "C_toy_hold",
+        "AP & Procurement",
+        True,
+    )
     assert task.guarded_step == step("vista_erp.payments.create", vendor_id="13571")

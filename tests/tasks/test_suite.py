@@ -25,8 +25,17 @@ from cfab.tasks.suite import (
 )
 
 INPUTS = BuildInputs()
-CORE = {"A_etc_forecast": 8, "B_aia_g702": 6, "C_coi_hold": 5, "C_invoice_code": 1, "G_sub_accrual": 6,
-        "H_procore_erp_sync": 6, "P_certified_payroll": 6, "R_1099nec": 1, "T_positive_pay": 1}
+CORE = {
+    "A_etc_forecast": 8,
+    "B_aia_g702": 6,
+    "C_coi_hold": 5,
+    "C_invoice_code": 1,
+    "G_sub_accrual": 6,
+    "H_procore_erp_sync": 6,
+    "P_certified_payroll": 6,
+    "R_1099nec": 1,
+    "T_positive_pay": 1,
+}
 PM_APPS = {"redteam", "ingenious_build", "ressio", "smartbuild"}
 
 
@@ -44,8 +53,9 @@ def committed() -> tuple[dict, list]:
 
 def test_committed_suite_is_what_the_code_compiles(committed: tuple[dict, list], golden: Path) -> None:
     header, _ = committed
-    assert header["code"] == suite_code_fingerprint(), \
+    assert header["code"] == suite_code_fingerprint(), (
         "the code changed since tasks/suites/executable.jsonl was compiled: run `runner tasks compile`"
+    )
     assert (header["seed"], header["clock"], header["scale"]) == (INPUTS.seed, INPUTS.clock.isoformat(), INPUTS.scale)
     fresh = dump_suite(compile_suite(golden, "executable"), INPUTS)
     assert fresh == packaged_suite_text("executable"), "recompiling gives a different suite: run `runner tasks compile`"
@@ -65,7 +75,9 @@ def test_shape_of_the_suite(committed: tuple[dict, list]) -> None:
     assert len(tasks) >= 55 and len({t.domain_code for t in tasks}) == 8
     ids = [t.instance_id for t in tasks]
     assert len(set(ids)) == len(ids) and all(
-        i == f"cf_{t.family}_{t.key}" and t.family.startswith(f"{t.domain_code}_") for i, t in zip(ids, tasks))
+        i == f"cf_{t.family}_{t.key}" and t.family.startswith(f"{t.domain_code}_")
+        for i, t in zip(ids, tasks, strict=False)
+    )
     hashes = [t.contamination_meta.sha256 for t in tasks]
     assert len(set(hashes)) == len(hashes)
     for t in tasks:
@@ -77,8 +89,12 @@ def test_every_policy_cited_is_a_sharepoint_document(committed: tuple[dict, list
     con = duckdb.connect(str(golden), read_only=True)
     try:
         policies = {r[0] for r in con.execute("SELECT policy_id FROM book.policies").fetchall()}
-        in_sharepoint = {r[0] for r in con.execute(
-            "SELECT natural_key FROM book.documents WHERE doc_type = 'policy' AND store = 'sharepoint'").fetchall()}
+        in_sharepoint = {
+            r[0]
+            for r in con.execute(
+                "SELECT natural_key FROM book.documents WHERE doc_type = 'policy' AND store = 'sharepoint'"
+            ).fetchall()
+        }
     finally:
         con.close()
     cited = {t.policy_ref for t in committed[1]}
@@ -89,8 +105,9 @@ def test_every_policy_cited_is_a_sharepoint_document(committed: tuple[dict, list
 def test_load_suite_trusts_the_packaged_file_only_for_its_inputs(committed: tuple[dict, list]) -> None:
     tasks = load_suite("executable", INPUTS)
     assert [t.instance_id for t in tasks] == [t.instance_id for t in committed[1]]
-    assert [t.instance_id for t in select_tasks(tasks, "C_coi_hold")] == \
-        [t.instance_id for t in committed[1] if t.family == "C_coi_hold"]
+    assert [t.instance_id for t in select_tasks(tasks, "C_coi_hold")] == [
+        t.instance_id for t in committed[1] if t.family == "C_coi_hold"
+    ]
     assert select_tasks(tasks, "cf_T_*,R_1099nec") and not select_tasks(tasks, "no-such-family")
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cfab.runner.attempt import run_attempt
 from cfab.apps.world.golden import ensure_golden
+from cfab.runner.attempt import run_attempt
 from cfab.runner.policies.oracle import StagePaymentPolicy
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.model import Task
@@ -42,8 +42,11 @@ def _by_family(tasks: list[Task]) -> dict[str, list[Task]]:
 
 
 def test_every_task_has_six_wrong_and_three_right_trajectories(suite: list[Task]) -> None:
-    short = {t.instance_id: (len(t.mutants), len(t.alternatives)) for t in suite
-             if len(t.mutants) < 6 or len(t.alternatives) < 3}
+    short = {
+        t.instance_id: (len(t.mutants), len(t.alternatives))
+        for t in suite
+        if len(t.mutants) < 6 or len(t.alternatives) < 3
+    }
     assert not short, f"(mutants, alternatives) below (6, 3): {short}"
     for t in suite:
         assert all(m.mutant_class for m in t.mutants), t.instance_id
@@ -65,8 +68,7 @@ def test_reports_are_typed_answers_named_in_the_instruction(suite: list[Task]) -
 def test_answer_names_and_types_are_listed(suite: list[Task]) -> None:
     for t in suite:
         view = t.agent_view()
-        assert [(a["name"], a["type"]) for a in view["answers"]] == \
-            [(a.name, a.type) for a in t.ground_truth.answers]
+        assert [(a["name"], a["type"]) for a in view["answers"]] == [(a.name, a.type) for a in t.ground_truth.answers]
         for public in view["answers"]:
             assert not {"expected", "aliases", "lookalikes"} & set(public), (t.instance_id, public)
         assert set(view["answers_schema"]["required"]) == {a.name for a in t.ground_truth.answers}

@@ -86,9 +86,17 @@ def main() -> int:
     stub = StubEnv()
     http, mcp = client_wrapper("http")(stub), client_wrapper("mcp")(stub)
     try:
-        report(f"no-op tool x {args.calls} calls, median per call", interleaved({
-            "in-process": lambda: stub.call("stub.echo"), "http": lambda: http.call("stub.echo"),
-            "mcp (streamable http)": lambda: mcp.call("stub.echo")}, args.calls))
+        report(
+            f"no-op tool x {args.calls} calls, median per call",
+            interleaved(
+                {
+                    "in-process": lambda: stub.call("stub.echo"),
+                    "http": lambda: http.call("stub.echo"),
+                    "mcp (streamable http)": lambda: mcp.call("stub.echo"),
+                },
+                args.calls,
+            ),
+        )
     finally:
         http.close()
         mcp.close()
@@ -99,16 +107,41 @@ def main() -> int:
 
         golden = Path(tempfile.mkdtemp(prefix="cfab-bench-")) / "golden.duckdb"
         build_golden(BuildInputs(), golden, apps=["hh2", "vista_erp"])
-    with Environment.open(apps=["hh2", "vista_erp"], golden=golden, inputs=BuildInputs()) as env, \
-            tempfile.TemporaryDirectory() as out:
+    with (
+        Environment.open(apps=["hh2", "vista_erp"], golden=golden, inputs=BuildInputs()) as env,
+        tempfile.TemporaryDirectory() as out,
+    ):
         http, mcp = client_wrapper("http")(env), client_wrapper("mcp")(env)
-        stdio = McpEnv.over_stdio(sys.executable, ["-m", "cfab.runner", "serve", "--transport", "mcp", "--stdio",
-                                                   "--apps", "hh2,vista_erp", "--db", str(golden), "--out", out])
+        stdio = McpEnv.over_stdio(
+            sys.executable,
+            [
+                "-m",
+                "cfab.runner",
+                "serve",
+                "--transport",
+                "mcp",
+                "--stdio",
+                "--apps",
+                "hh2,vista_erp",
+                "--db",
+                str(golden),
+                "--out",
+                out,
+            ],
+        )
         try:
-            report(f"{TOOL} x {args.calls} calls, median per call", interleaved({
-                "in-process": lambda: env.call(TOOL, **ARGS), "http": lambda: http.call(TOOL, **ARGS),
-                "mcp (streamable http)": lambda: mcp.call(TOOL, **ARGS),
-                "mcp (stdio subprocess)": lambda: stdio.call(TOOL, **ARGS)}, args.calls))
+            report(
+                f"{TOOL} x {args.calls} calls, median per call",
+                interleaved(
+                    {
+                        "in-process": lambda: env.call(TOOL, **ARGS),
+                        "http": lambda: http.call(TOOL, **ARGS),
+                        "mcp (streamable http)": lambda: mcp.call(TOOL, **ARGS),
+                        "mcp (stdio subprocess)": lambda: stdio.call(TOOL, **ARGS),
+                    },
+                    args.calls,
+                ),
+            )
         finally:
             for client in (http, mcp, stdio):
                 client.close()

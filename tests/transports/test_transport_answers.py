@@ -25,17 +25,25 @@ from cfab.runner.transports.session import ServedEnv
 from cfab.seeds.determinism import BuildInputs
 from tests.transports.transport_tasks import read_keys
 
-CASES = [("right", "ok"), ("right-formatted", "ok"), ("lookalike", "fail"), ("missing", "fail"),
-         ("not-an-object", "fail"), ("nested", "fail")]
+CASES = [
+    ("right", "ok"),
+    ("right-formatted", "ok"),
+    ("lookalike", "fail"),
+    ("missing", "fail"),
+    ("not-an-object", "fail"),
+    ("nested", "fail"),
+]
 
 
 def _answers(case: str, keys: Any) -> Any:
-    return {"right": {"vista_vendor_id": keys.other},
-            "right-formatted": {"vista_vendor_id": f" {int(keys.other):,} "},
-            "lookalike": {"vista_vendor_id": keys.walsh},
-            "missing": None,
-            "not-an-object": [keys.other],
-            "nested": {"vista_vendor_id": {"id": keys.other}}}[case]
+    return {
+        "right": {"vista_vendor_id": keys.other},
+        "right-formatted": {"vista_vendor_id": f" {int(keys.other):,} "},
+        "lookalike": {"vista_vendor_id": keys.walsh},
+        "missing": None,
+        "not-an-object": [keys.other],
+        "nested": {"vista_vendor_id": {"id": keys.other}},
+    }[case]
 
 
 @pytest.mark.parametrize(("case", "verdict"), CASES)
@@ -79,6 +87,7 @@ def test_http_finish_reply_of_the_wrong_type_is_a_failed_check(golden: Path, tas
 async def _mcp_finish(served: ServedEnv, task: Any, answers: Any) -> dict:
     seen: dict = {}
     async with create_client_server_memory_streams() as (client, server), anyio.create_task_group() as tg:
+
         async def run_server() -> None:
             seen["finished"] = await serve_streams(served, *server)
             await server[1].aclose()

@@ -78,7 +78,12 @@ def test_malformed_bodies_are_clean_json_errors(served) -> None:
     for path in ("/reset", "/finish"):
         r = c.post(path, content=DEEP, headers={"content-type": "application/json"})
         assert 400 <= r.status_code < 500 and r.json()["detail"], (path, r.text[:200])
-    nested = {"kind": "ap_invoice", "vendor_id": keys.walsh, "invoice_number": "x", "memo": json.loads(b"[" * 500 + b"]" * 500)}
+    nested = {
+        "kind": "ap_invoice",
+        "vendor_id": keys.walsh,
+        "invoice_number": "x",
+        "memo": json.loads(b"[" * 500 + b"]" * 500),
+    }
     r = c.post(POST, json=nested)
     assert r.status_code == 200 and r.json()["ok"] is False and "nest deeper" in r.json()["error"]
     assert c.post("/reset", content=b"{", headers={"content-type": "application/json"}).status_code == 422
@@ -87,7 +92,9 @@ def test_malformed_bodies_are_clean_json_errors(served) -> None:
 def test_an_oversized_sql_or_memo_is_a_tool_error_and_logged(served) -> None:
     c, srv, keys = served
     memo = "m" * (9 << 20)  # over the 8 Mi argument limit, under the body limit
-    r = c.post(POST, json={"kind": "ap_invoice", "vendor_id": keys.walsh, "invoice_number": keys.disputed, "memo": memo})
+    r = c.post(
+        POST, json={"kind": "ap_invoice", "vendor_id": keys.walsh, "invoice_number": keys.disputed, "memo": memo}
+    )
     assert r.status_code == 200 and r.json()["ok"] is False and "larger than" in r.json()["error"]
     sql = c.post("/tools/sql.query", json={"sql": "SELECT 1 -- " + "x" * (9 << 20)})
     assert sql.status_code == 200 and sql.json()["ok"] is False and "larger than" in sql.json()["error"]
@@ -108,8 +115,11 @@ def test_a_body_over_the_limit_is_413_and_still_logged(served) -> None:
     assert guard["tool"] == "vista_erp.vista_post" and guard["valid"] is False
     assert meta["bytes"] == len(body) and meta["sha256"] == hashlib.sha256(body).hexdigest()
     assert keys.walsh in meta["body_preview"]
-    other = c.post("/finish", content=b'{"reply": "' + b"r" * (MAX_BODY_BYTES + 1) + b'"}',
-                   headers={"content-type": "application/json"})
+    other = c.post(
+        "/finish",
+        content=b'{"reply": "' + b"r" * (MAX_BODY_BYTES + 1) + b'"}',
+        headers={"content-type": "application/json"},
+    )
     assert other.status_code == 413 and other.json()["detail"]
     assert len(c.get("/guarded_calls").json()) == 1
 
@@ -121,20 +131,39 @@ def test_mcp_over_http_oversized_arguments_and_bodies(golden: Path) -> None:
     keys = read_keys(golden)
     try:
         with McpEnv.over_http(f"{server.url}/mcp") as mcp:
-            res = mcp.call("vista_erp.vista_post", kind="ap_invoice", vendor_id=keys.walsh,
-                           invoice_number=keys.disputed, memo="m" * (9 << 20))
+            res = mcp.call(
+                "vista_erp.vista_post",
+                kind="ap_invoice",
+                vendor_id=keys.walsh,
+                invoice_number=keys.disputed,
+                memo="m" * (9 << 20),
+            )
             assert res["ok"] is False and "larger than" in res["error"]
             deep = mcp.call("vista_erp.vendors.get", vendor_id=json.loads(b"[" * 100 + b"]" * 100))
             assert deep["ok"] is False and "nest deeper than 32" in deep["error"]
-        body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
-            "name": "vista_erp.vista_post", "arguments": {"vendor_id": keys.walsh,
-                                                          "memo": "m" * (MAX_BODY_BYTES + 1)}}}).encode()
+        body = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 7,
+                "method": "tools/call",
+                "params": {
+                    "name": "vista_erp.vista_post",
+                    "arguments": {"vendor_id": keys.walsh, "memo": "m" * (MAX_BODY_BYTES + 1)},
+                },
+            }
+        ).encode()
         with httpx.Client(timeout=120) as raw:
-            r = raw.post(f"{server.url}/mcp", content=body, headers={"content-type": "application/json",
-                                                                        "accept": "application/json, text/event-stream"})
+            r = raw.post(
+                f"{server.url}/mcp",
+                content=body,
+                headers={"content-type": "application/json", "accept": "application/json, text/event-stream"},
+            )
             assert r.status_code == 413 and r.json()["detail"]
-            bad = raw.post(f"{server.url}/mcp", content=DEEP, headers={"content-type": "application/json",
-                                                                         "accept": "application/json, text/event-stream"})
+            bad = raw.post(
+                f"{server.url}/mcp",
+                content=DEEP,
+                headers={"content-type": "application/json", "accept": "application/json, text/event-stream"},
+            )
             assert 400 <= bad.status_code < 500, bad.text[:300]
         guards = srv.env.guarded_calls()
         assert [g.tool for g in guards] == ["vista_erp.vista_post", "vista_erp.vista_post"]

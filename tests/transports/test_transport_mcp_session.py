@@ -19,6 +19,7 @@ from cfab.seeds.determinism import BuildInputs
 async def _drive(served: ServedEnv, task) -> dict:
     seen: dict = {}
     async with create_client_server_memory_streams() as (client, server), anyio.create_task_group() as tg:
+
         async def run_server() -> None:
             seen["finished"] = await serve_streams(served, *server)
             await server[1].aclose()

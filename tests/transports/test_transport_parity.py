@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from cfab.runner.attempt import AttemptOutcome, run_attempt
 from cfab.apps.world.environment import Environment
+from cfab.runner.attempt import AttemptOutcome, run_attempt
 from cfab.runner.policies import make_policy
 from cfab.runner.policies.oracle import example_args
 from cfab.runner.transports import client_wrapper
@@ -41,7 +41,10 @@ def _run(task, policy: str, transport: str, golden: Path) -> AttemptOutcome:
 def _fingerprint(out: AttemptOutcome) -> dict[str, object]:
     """Everything a transport could change: the environment's records as exact JSON text, the
     policy's episode as JSON values (a JSON round trip may reorder the keys of nested examples)."""
-    dump = lambda items: json.dumps([i.model_dump(mode="json") for i in items], sort_keys=True)
+
+    def dump(items):
+        return json.dumps([i.model_dump(mode="json") for i in items], sort_keys=True)
+
     return {
         "diff": out.diff.to_json(),
         "guard_log": dump(out.guard_log),

@@ -23,8 +23,13 @@ HOLD = "/tools/vista_erp.vendors.set_payment_hold"
 def start_server(args: list[str], tmp_path: Path) -> tuple[subprocess.Popen, str, Path]:
     """Start ``runner serve`` and return (process, base url, stderr file) once it listens."""
     errlog = tmp_path / "serve.stderr"
-    proc = subprocess.Popen([sys.executable, "-m", "cfab.runner", "serve", *args], stdout=subprocess.PIPE,
-                            stderr=errlog.open("w"), text=True, env={**os.environ, "CFAB_HOME": str(tmp_path)})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cfab.runner", "serve", *args],
+        stdout=subprocess.PIPE,
+        stderr=errlog.open("w"),
+        text=True,
+        env={**os.environ, "CFAB_HOME": str(tmp_path)},
+    )
     line = proc.stdout.readline()  # "url http://127.0.0.1:PORT" once the server listens
     if not line.startswith("url "):
         proc.kill()
@@ -43,8 +48,10 @@ def test_serve_http_every_endpoint(golden: Path, tasks, tmp_path: Path) -> None:
     task_file = tmp_path / "task.json"
     task_file.write_text(task.model_dump_json(by_alias=True), encoding="utf-8")
     out = tmp_path / "results"
-    proc, url, errlog = start_server(["--transport", "http", "--task-file", str(task_file), "--db", str(golden),
-                                      "--port", "0", "--out", str(out)], tmp_path)
+    proc, url, errlog = start_server(
+        ["--transport", "http", "--task-file", str(task_file), "--db", str(golden), "--port", "0", "--out", str(out)],
+        tmp_path,
+    )
     try:
         assert url.startswith("http://127.0.0.1:")  # loopback unless --host says otherwise
         c = httpx.Client(base_url=url, timeout=60)
@@ -64,8 +71,10 @@ def test_serve_http_every_endpoint(golden: Path, tasks, tmp_path: Path) -> None:
         bad_args = c.post(HOLD, json={"vendor_id": int(keys.walsh), "colour": "red"})
         assert bad_args.status_code == 200 and bad_args.json()["error_type"] == "invalid_argument"
         assert "unknown argument" in bad_args.json()["error"]
-        post = c.post("/tools/vista_erp.vista_post",
-                      json={"kind": "ap_invoice", "vendor_id": keys.walsh, "invoice_number": keys.disputed}).json()
+        post = c.post(
+            "/tools/vista_erp.vista_post",
+            json={"kind": "ap_invoice", "vendor_id": keys.walsh, "invoice_number": keys.disputed},
+        ).json()
         assert post.get("status") == "pending_human_approval" and post["guard_seq"] == 1, post
         # transport-level mistakes: 4xx with a message
         unknown = c.post("/tools/vista_erp.vendors.delete_all", json={})
@@ -83,8 +92,10 @@ def test_serve_http_every_endpoint(golden: Path, tasks, tmp_path: Path) -> None:
         assert [(g["tool"], g["executed"], g["valid"]) for g in guards] == [("vista_erp.vista_post", False, True)]
         diff = StateDiff.from_json(c.get("/state_diff").content)
         assert diff.summary() == {"vista_erp.APVH": {"added": 1, "removed": 0, "changed": 0}}
-        assert StateDiff.from_json(c.get("/state_diff", params={"snapshot_id": "snap-1"}).content).summary() == \
-            diff.summary()
+        assert (
+            StateDiff.from_json(c.get("/state_diff", params={"snapshot_id": "snap-1"}).content).summary()
+            == diff.summary()
+        )
 
         # reset restores the state exactly; the guard log is append-only and keeps the staged post,
         # so this attempt fails on it however well it ends
@@ -110,8 +121,9 @@ def test_serve_http_every_endpoint(golden: Path, tasks, tmp_path: Path) -> None:
         record = json.loads(Path(finished.headers["X-Cfab-Results"]).read_text())
         assert record["task"] == task.instance_id and record["passed"] is True and record["policy"] == "http-client"
         assert record["attempt"] == 1 and (out / "attempts.jsonl").read_text().count("\n") == 2
-        assert StateDiff.from_json((out / "attempt-1.diff.json").read_text()).summary() == \
-            {"vista_erp.APVH": {"added": 1, "removed": 0, "changed": 0}}
+        assert StateDiff.from_json((out / "attempt-1.diff.json").read_text()).summary() == {
+            "vista_erp.APVH": {"added": 1, "removed": 0, "changed": 0}
+        }
         c.post("/seed")
         assert Grade.from_json(c.post("/finish", json={}).content).passed is False  # nothing done, no reply
         assert (out / "attempt-2.grade.json").exists()

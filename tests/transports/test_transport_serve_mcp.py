@@ -23,9 +23,22 @@ from cfab.runner.transports.mcp import McpEnv
 def _serve_params(task_file: Path, golden: Path, out: Path, home: Path) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "cfab.runner", "serve", "--transport", "mcp", "--stdio", "--task-file", str(task_file),
-              "--db", str(golden), "--out", str(out)],
-        env={**os.environ, "CFAB_HOME": str(home)})
+        args=[
+            "-m",
+            "cfab.runner",
+            "serve",
+            "--transport",
+            "mcp",
+            "--stdio",
+            "--task-file",
+            str(task_file),
+            "--db",
+            str(golden),
+            "--out",
+            str(out),
+        ],
+        env={**os.environ, "CFAB_HOME": str(home)},
+    )
 
 
 def _payload(result: types.CallToolResult) -> dict:

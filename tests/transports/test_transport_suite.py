@@ -15,7 +15,6 @@ from cfab.runner.cli import main
 @pytest.mark.parametrize("transport", ["http", "mcp"])
 def test_oracle_scores_one_through_transport(transport: str, tmp_path: Path) -> None:
     from cfab.runner.results import ResultsDir
-
     from cfab.seeds.determinism import BuildInputs
     from cfab.tasks.suite import load_suite
 
@@ -24,8 +23,25 @@ def test_oracle_scores_one_through_transport(transport: str, tmp_path: Path) -> 
         first.setdefault(task.family, task.instance_id)
     assert first, "the executable suite is empty"
     out = tmp_path / transport
-    code = main(["--suite", "executable", "--k", "1", "--policy", "oracle", "--transport", transport,
-                 "--tasks", ",".join(sorted(first.values())), "--workers", "2", "--no-progress", "--out", str(out)])
+    code = main(
+        [
+            "--suite",
+            "executable",
+            "--k",
+            "1",
+            "--policy",
+            "oracle",
+            "--transport",
+            transport,
+            "--tasks",
+            ",".join(sorted(first.values())),
+            "--workers",
+            "2",
+            "--no-progress",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     records = ResultsDir(out).load()
     assert sorted(r.task for r in records) == sorted(first.values())

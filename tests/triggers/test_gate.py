@@ -10,7 +10,7 @@ import pytest
 from cfab.schema import Catalog, run_script, schema_ddl
 from cfab.triggers import GuardTripped, RuleSet, WriteGate, WriteRejected, load_rules, parse_rule_text
 
-RULES = '''
+RULES = """
 [[rules]]
 id = "t.vendor_locked"
 table = "app.vendor"
@@ -41,7 +41,7 @@ table = "app.je"
 group_by = ["batch"]
 check = "sum(debit) = sum(credit)"
 message = "batch {batch} does not balance"
-'''
+"""
 
 
 @pytest.fixture()
@@ -78,7 +78,9 @@ def _je(batch: str, line: int, debit: str, credit: str, period: str = "2026-01")
 def test_update_records_written_rows(gate: WriteGate) -> None:
     _call(gate, lambda: gate.update("app.vendor", ["1"], {"hold": True}))
     assert gate.con.execute("SELECT hold FROM app.vendor WHERE id = '1'").fetchone() == (True,)
-    assert gate.con.execute("SELECT table_name, pk_key FROM cfab_internal.written_rows").fetchall() == [("app.vendor", '["1"]')]
+    assert gate.con.execute("SELECT table_name, pk_key FROM cfab_internal.written_rows").fetchall() == [
+        ("app.vendor", '["1"]')
+    ]
 
 
 def test_locked_row_is_rejected_with_its_message(gate: WriteGate) -> None:
@@ -96,8 +98,12 @@ def test_unbalanced_entry_rolls_back(gate: WriteGate) -> None:
 
 def test_closed_period_rejects_inserts(gate: WriteGate) -> None:
     with pytest.raises(WriteRejected, match="period 2025-12 is closed"):
-        _call(gate, lambda: gate.insert_many("app.je", [_je("B1", 1, "1.00", "0", "2025-12"),
-                                                        _je("B1", 2, "0", "1.00", "2025-12")]))
+        _call(
+            gate,
+            lambda: gate.insert_many(
+                "app.je", [_je("B1", 1, "1.00", "0", "2025-12"), _je("B1", 2, "0", "1.00", "2025-12")]
+            ),
+        )
 
 
 def test_guard_rule_trips_and_nothing_changes(gate: WriteGate) -> None:
@@ -119,7 +125,9 @@ def test_expression_updates_and_primary_keys(gate: WriteGate) -> None:
     _call(gate, lambda: gate.insert_many("app.je", [_je("B5", 1, "10.00", "0"), _je("B5", 2, "0", "10.00")]))
     _call(gate, lambda: gate.update_where("app.je", "batch = 'B5'", {"debit": "debit * 2", "credit": "credit * 2"}))
     assert gate.con.execute("SELECT sum(debit), sum(credit) FROM app.je WHERE batch = 'B5'").fetchone() == (
-        Decimal("20.00"), Decimal("20.00"))
+        Decimal("20.00"),
+        Decimal("20.00"),
+    )
     with pytest.raises(WriteRejected, match="primary key"):
         _call(gate, lambda: gate.update("app.vendor", ["1"], {"id": "9"}))
 
@@ -155,7 +163,7 @@ def test_two_assertions_with_different_groups_on_one_table() -> None:
     con.execute("CREATE SCHEMA app")
     con.execute("""CREATE TABLE app.lines (batch VARCHAR, line INTEGER, job VARCHAR, debit DECIMAL(18,2),
                    credit DECIMAL(18,2), PRIMARY KEY (batch, line))""")
-    parsed = parse_rule_text('''
+    parsed = parse_rule_text("""
 [[assertions]]
 id = "a.balanced"
 table = "app.lines"
@@ -169,22 +177,33 @@ table = "app.lines"
 group_by = ["batch", "job"]
 check = "sum(debit) <= 1000"
 message = "job {job} in batch {batch} is over the cap"
-''')
+""")
     gate = WriteGate(con, Catalog.load(con), RuleSet(parsed.rules, parsed.assertions))
-    rows = [dict(batch="B", line=1, job="1042", debit="600.00", credit="0"),
-            dict(batch="B", line=2, job="1042", debit="0", credit="600.00")]
+    rows = [
+        dict(batch="B", line=1, job="1042", debit="600.00", credit="0"),
+        dict(batch="B", line=2, job="1042", debit="0", credit="600.00"),
+    ]
     _call(gate, lambda: gate.insert_many("app.lines", rows))
     with pytest.raises(WriteRejected, match="job 2014 in batch C is over the cap"):
-        _call(gate, lambda: gate.insert_many("app.lines", [
-            dict(batch="C", line=1, job="2014", debit="1500.00", credit="0"),
-            dict(batch="C", line=2, job="2014", debit="0", credit="1500.00")]))
+        _call(
+            gate,
+            lambda: gate.insert_many(
+                "app.lines",
+                [
+                    dict(batch="C", line=1, job="2014", debit="1500.00", credit="0"),
+                    dict(batch="C", line=2, job="2014", debit="0", credit="1500.00"),
+                ],
+            ),
+        )
 
 
 def test_batch_insert_checks_every_row_and_records_every_key(gate: WriteGate) -> None:
     rows = [_je("BIG", i, "1.00" if i % 2 else "0", "0" if i % 2 else "1.00") for i in range(1, 1001)]
     _call(gate, lambda: gate.insert_many("app.je", rows))
     assert gate.con.execute("SELECT count(*) FROM app.je WHERE batch = 'BIG'").fetchone() == (1000,)
-    assert gate.con.execute("SELECT count(*) FROM cfab_internal.written_rows WHERE table_name = 'app.je'").fetchone() == (1000,)
+    assert gate.con.execute(
+        "SELECT count(*) FROM cfab_internal.written_rows WHERE table_name = 'app.je'"
+    ).fetchone() == (1000,)
     bad = rows[:2] + [_je("BIG2", 1, "1.00", "0", "2025-12"), _je("BIG2", 2, "0", "1.00", "2025-12")]
     with pytest.raises(WriteRejected, match="period 2025-12 is closed"):
         _call(gate, lambda: gate.insert_many("app.je", [dict(r, batch="BIG3") for r in bad[:2]] + bad[2:]))

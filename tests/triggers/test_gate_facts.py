@@ -10,7 +10,7 @@ import pytest
 from cfab.schema import Catalog, run_script, schema_ddl
 from cfab.triggers import RuleSet, WriteGate, WriteRejected, parse_rule_text
 
-RULES = '''
+RULES = """
 [[rules]]
 id = "t.sync_only_by_tool"
 table = "app.req"
@@ -65,7 +65,7 @@ table = "app.entry_line"
 parent = { rule = "t.entry_in_closed_period", link = "parent.id = row.entry_id" }
 action = "reject"
 message = "entry {entry_id} is in a closed period; its lines are locked"
-'''
+"""
 
 
 @pytest.fixture()
@@ -73,12 +73,16 @@ def gate() -> WriteGate:
     con = duckdb.connect()
     run_script(con, schema_ddl("cfab_internal"))
     con.execute("CREATE SCHEMA app")
-    con.execute("CREATE TABLE app.req (id INTEGER PRIMARY KEY, sync VARCHAR, locked BOOLEAN, status VARCHAR, "
-                "amount DECIMAL(18,2), note VARCHAR)")
+    con.execute(
+        "CREATE TABLE app.req (id INTEGER PRIMARY KEY, sync VARCHAR, locked BOOLEAN, status VARCHAR, "
+        "amount DECIMAL(18,2), note VARCHAR)"
+    )
     con.execute("CREATE TABLE app.line (id INTEGER PRIMARY KEY, req_id INTEGER, amount DECIMAL(18,2))")
     con.execute("CREATE TABLE app.period (mth DATE PRIMARY KEY, status VARCHAR)")
     con.execute("CREATE TABLE app.entry (id INTEGER PRIMARY KEY, mth DATE, note VARCHAR)")
-    con.execute("CREATE TABLE app.entry_line (entry_id INTEGER, n INTEGER, amount DECIMAL(18,2), PRIMARY KEY (entry_id, n))")
+    con.execute(
+        "CREATE TABLE app.entry_line (entry_id INTEGER, n INTEGER, amount DECIMAL(18,2), PRIMARY KEY (entry_id, n))"
+    )
     con.execute("""INSERT INTO app.req VALUES (1, 'not_synced', false, 'approved', 10.00, NULL),
                    (2, 'synced', true, 'approved', 20.00, NULL), (3, 'not_synced', false, 'draft', 5.00, NULL)""")
     con.execute("INSERT INTO app.line VALUES (1, 1, 10.00), (2, 2, 20.00)")
@@ -108,17 +112,27 @@ def _refused(gate: WriteGate, fn, rule_id: str) -> None:
 
 
 def test_a_fact_covers_insert_update_and_delete(gate: WriteGate) -> None:
-    _refused(gate, lambda: gate.insert("app.req", {"id": 9, "sync": "synced", "locked": False, "status": "draft"}),
-             "t.sync_only_by_tool")  # born synced
-    _refused(gate, lambda: gate.insert("app.req", {"id": 9, "sync": "x", "locked": True, "status": "draft"}),
-             "t.req_synced")  # born locked
+    _refused(
+        gate,
+        lambda: gate.insert("app.req", {"id": 9, "sync": "synced", "locked": False, "status": "draft"}),
+        "t.sync_only_by_tool",
+    )  # born synced
+    _refused(
+        gate, lambda: gate.insert("app.req", {"id": 9, "sync": "x", "locked": True, "status": "draft"}), "t.req_synced"
+    )  # born locked
     _refused(gate, lambda: gate.update("app.req", [2], {"note": "x"}), "t.req_synced")
     _refused(gate, lambda: gate.delete("app.req", [2]), "t.req_synced")
     # all three columns at once is still marking it synced
-    _refused(gate, lambda: gate.update_where("app.req", "id = 3", {"sync": "'synced'", "locked": "true"}),
-             "t.sync_only_by_tool")
-    _refused(gate, lambda: gate.update_where("app.req", "id = 2", {"sync": "'not_synced'", "locked": "false"}),
-             "t.req_synced")  # un-syncing
+    _refused(
+        gate,
+        lambda: gate.update_where("app.req", "id = 3", {"sync": "'synced'", "locked": "true"}),
+        "t.sync_only_by_tool",
+    )
+    _refused(
+        gate,
+        lambda: gate.update_where("app.req", "id = 2", {"sync": "'not_synced'", "locked": "false"}),
+        "t.req_synced",
+    )  # un-syncing
     _call(gate, lambda: gate.update("app.req", [3], {"note": "fine"}))
 
 
@@ -132,8 +146,11 @@ def test_columns_narrow_an_update_but_not_insert_or_delete(gate: WriteGate) -> N
     _refused(gate, lambda: gate.update("app.req", [1], {"amount": "11.00"}), "t.req_amounts")
     _refused(gate, lambda: gate.update("app.req", [1], {"status": "draft"}), "t.req_amounts")  # un-approve first
     _refused(gate, lambda: gate.delete("app.req", [1]), "t.req_amounts")
-    _refused(gate, lambda: gate.insert("app.req", {"id": 8, "sync": "no", "locked": False, "status": "Approved"}),
-             "t.req_amounts")
+    _refused(
+        gate,
+        lambda: gate.insert("app.req", {"id": 8, "sync": "no", "locked": False, "status": "Approved"}),
+        "t.req_amounts",
+    )
 
 
 def test_a_child_inherits_the_parents_fact(gate: WriteGate) -> None:
@@ -149,6 +166,7 @@ def test_the_named_workflow_may_establish_the_fact(gate: WriteGate) -> None:
         with gate.workflow("t.sync"):
             gate.update("app.req", [3], {"sync": "synced", "locked": True})
             gate.insert("app.line", {"id": 5, "req_id": 3, "amount": "5.00"})
+
     _call(gate, sync)
     _refused(gate, lambda: gate.update("app.req", [3], {"note": "x"}), "t.req_synced")  # and then it is locked
     with pytest.raises(WriteRejected):  # the workflow ends with its block
@@ -157,14 +175,17 @@ def test_the_named_workflow_may_establish_the_fact(gate: WriteGate) -> None:
 
 def test_closed_periods_normalise_the_month_and_lock_the_period_itself(gate: WriteGate) -> None:
     for day in ("2025-06-01", "2025-06-15", "2025-06-30"):
-        _refused(gate, lambda: gate.insert("app.entry", {"id": 20, "mth": day}), "t.entry_in_closed_period")
+        _refused(gate, lambda day=day: gate.insert("app.entry", {"id": 20, "mth": day}), "t.entry_in_closed_period")
     _refused(gate, lambda: gate.update("app.entry", [11], {"mth": "2025-06-30"}), "t.entry_in_closed_period")
     _refused(gate, lambda: gate.update("app.entry", [10], {"note": "x"}), "t.entry_in_closed_period")
     _refused(gate, lambda: gate.delete("app.entry", [10]), "t.entry_in_closed_period")
-    _refused(gate, lambda: gate.insert("app.entry_line", {"entry_id": 10, "n": 2, "amount": "1.00"}),
-             "t.entry_line_in_closed_period")  # grandparent's fact
+    _refused(
+        gate,
+        lambda: gate.insert("app.entry_line", {"entry_id": 10, "n": 2, "amount": "1.00"}),
+        "t.entry_line_in_closed_period",
+    )  # grandparent's fact
     for change in ({"status": "Open"}, {"status": "closed"}):
-        _refused(gate, lambda: gate.update("app.period", ["2025-06-01"], change), "t.period_closed")
+        _refused(gate, lambda change=change: gate.update("app.period", ["2025-06-01"], change), "t.period_closed")
     _refused(gate, lambda: gate.delete("app.period", ["2025-06-01"]), "t.period_closed")
     _call(gate, lambda: gate.insert("app.entry", {"id": 21, "mth": "2026-01-15"}))
     _call(gate, lambda: gate.update("app.entry", [11], {"note": "still open"}))

@@ -67,10 +67,12 @@ def q(name: str) -> str:
 
 def rows(env: Environment, table: str, where: str = "true", limit: int = 1) -> list[dict[str, Any]]:
     info = env.catalog.get(table)
-    cur = env.con.execute(f"SELECT * FROM {q(info.schema)}.{q(info.name)} WHERE {where} "
-                          f"ORDER BY {', '.join(q(c) for c in info.pk)} LIMIT {limit}")
+    cur = env.con.execute(
+        f"SELECT * FROM {q(info.schema)}.{q(info.name)} WHERE {where} "
+        f"ORDER BY {', '.join(q(c) for c in info.pk)} LIMIT {limit}"
+    )
     names = [d[0] for d in cur.description]
-    return [dict(zip(names, r)) for r in cur.fetchall()]
+    return [dict(zip(names, r, strict=False)) for r in cur.fetchall()]
 
 
 def row(env: Environment, table: str, where: str = "true") -> dict[str, Any]:
@@ -118,11 +120,21 @@ def attempt(env: Environment, sql: str, expect: str, *needles: str) -> dict[str,
 
 # ------------------------------------------------------------------------------ Procore: sync locks
 def test_rows_born_synced_are_refused(env: Environment) -> None:
-    c = {**fresh_key(env, "procore.commitments", row(env, "procore.commitments")),
-         "erp_sync_status": "not_synced", "locked": False, "erp_ref": None, "synced_at": None,
-         "status": "Draft", "executed": False}
-    for variant in ({"erp_sync_status": "synced", "locked": True, "erp_ref": "SC-X"},
-                    {"erp_sync_status": "SYNCED"}, {"locked": True}, {"erp_ref": "SC-X"}):
+    c = {
+        **fresh_key(env, "procore.commitments", row(env, "procore.commitments")),
+        "erp_sync_status": "not_synced",
+        "locked": False,
+        "erp_ref": None,
+        "synced_at": None,
+        "status": "Draft",
+        "executed": False,
+    }
+    for variant in (
+        {"erp_sync_status": "synced", "locked": True, "erp_ref": "SC-X"},
+        {"erp_sync_status": "SYNCED"},
+        {"locked": True},
+        {"erp_ref": "SC-X"},
+    ):
         attempt(env, insert_sql("procore.commitments", {**c, **variant}), "rejected", "sync")
     d = row(env, "procore.direct_costs", "erp_sync_status = 'synced'")
     attempt(env, insert_sql("procore.direct_costs", fresh_key(env, "procore.direct_costs", d)), "rejected", "synced")
@@ -135,10 +147,18 @@ def test_lines_of_synced_records_are_locked_for_every_operation(env: Environment
     attempt(env, insert_sql("procore.requisition_line_items", added), "rejected", "synced")
     attempt(env, f"DELETE FROM procore.requisition_line_items WHERE requisition_id = {req['id']}", "rejected")
     dc = row(env, "procore.direct_costs", "erp_sync_status = 'synced'")
-    attempt(env, f"UPDATE procore.direct_cost_line_items SET amount = amount + 1 WHERE direct_cost_id = {dc['id']}",
-            "rejected", "synced")
-    attempt(env, f"UPDATE procore.direct_cost_line_items SET description = 'x' WHERE direct_cost_id = {dc['id']}",
-            "rejected", "synced")
+    attempt(
+        env,
+        f"UPDATE procore.direct_cost_line_items SET amount = amount + 1 WHERE direct_cost_id = {dc['id']}",
+        "rejected",
+        "synced",
+    )
+    attempt(
+        env,
+        f"UPDATE procore.direct_cost_line_items SET description = 'x' WHERE direct_cost_id = {dc['id']}",
+        "rejected",
+        "synced",
+    )
     attempt(env, f"DELETE FROM procore.direct_cost_line_items WHERE direct_cost_id = {dc['id']}", "rejected", "synced")
     dcl = row(env, "procore.direct_cost_line_items", f"direct_cost_id = {dc['id']}")
     attempt(env, insert_sql("procore.direct_cost_line_items", {**dcl, "position": 99}), "rejected", "synced")
@@ -148,16 +168,35 @@ def test_lines_of_synced_records_are_locked_for_every_operation(env: Environment
 
 def test_setting_every_sync_column_at_once_is_still_marking_it_synced(env: Environment) -> None:
     req = row(env, "procore.requisitions", "erp_sync_status = 'not_synced' AND status = 'approved'")
-    attempt(env, "UPDATE procore.requisitions SET erp_sync_status = 'synced', erp_ref = 'AP-1', locked = true, "
-                 f"synced_at = TIMESTAMP '2026-01-31 17:00:00' WHERE id = {req['id']}", "rejected", "procore.erp.sync_invoice")
+    attempt(
+        env,
+        "UPDATE procore.requisitions SET erp_sync_status = 'synced', erp_ref = 'AP-1', locked = true, "
+        f"synced_at = TIMESTAMP '2026-01-31 17:00:00' WHERE id = {req['id']}",
+        "rejected",
+        "procore.erp.sync_invoice",
+    )
     attempt(env, f"UPDATE procore.requisitions SET erp_sync_status = 'Synced ' WHERE id = {req['id']}", "rejected")
-    com = {**fresh_key(env, "procore.commitments", row(env, "procore.commitments")),
-           "erp_sync_status": "not_synced", "locked": False, "erp_ref": None, "synced_at": None}
-    attempt(env, insert_sql("procore.commitments", {**com, "erp_sync_status": "synced", "erp_ref": "SC-1",
-                                                    "locked": True}), "rejected", "procore.erp.sync_commitment")
+    com = {
+        **fresh_key(env, "procore.commitments", row(env, "procore.commitments")),
+        "erp_sync_status": "not_synced",
+        "locked": False,
+        "erp_ref": None,
+        "synced_at": None,
+    }
+    attempt(
+        env,
+        insert_sql("procore.commitments", {**com, "erp_sync_status": "synced", "erp_ref": "SC-1", "locked": True}),
+        "rejected",
+        "procore.erp.sync_commitment",
+    )
     synced = row(env, "procore.requisitions", "erp_sync_status = 'synced'")
-    attempt(env, "UPDATE procore.requisitions SET erp_sync_status = 'not_synced', erp_ref = NULL, locked = false "
-                 f"WHERE id = {synced['id']}", "rejected", "locked")  # un-syncing
+    attempt(
+        env,
+        "UPDATE procore.requisitions SET erp_sync_status = 'not_synced', erp_ref = NULL, locked = false "
+        f"WHERE id = {synced['id']}",
+        "rejected",
+        "locked",
+    )  # un-syncing
 
 
 def test_the_sync_tool_still_syncs_and_then_the_record_is_locked(env: Environment) -> None:
@@ -172,31 +211,46 @@ def test_budget_lines_are_neither_inserted_nor_deleted(env: Environment) -> None
     b = row(env, "procore.budget_line_items")
     attempt(env, f"DELETE FROM procore.budget_line_items WHERE id = {b['id']}", "rejected", "budget")
     attempt(env, insert_sql("procore.budget_line_items", {**b, "id": b["id"] + 900000}), "rejected", "budget")
-    attempt(env, f"UPDATE procore.budget_line_items SET revised_budget = revised_budget + 1 WHERE id = {b['id']}",
-            "rejected")
+    attempt(
+        env,
+        f"UPDATE procore.budget_line_items SET revised_budget = revised_budget + 1 WHERE id = {b['id']}",
+        "rejected",
+    )
 
 
 def test_approved_totals_and_bulk_approvals_need_the_workflow(env: Environment) -> None:
     co = row(env, "procore.change_orders", "status = 'approved'")
-    attempt(env, f"UPDATE procore.change_orders SET grand_total = grand_total + 1 WHERE id = {co['id']}",
-            "rejected", "approved")
+    attempt(
+        env,
+        f"UPDATE procore.change_orders SET grand_total = grand_total + 1 WHERE id = {co['id']}",
+        "rejected",
+        "approved",
+    )
     attempt(env, f"UPDATE procore.change_orders SET status = 'void' WHERE id = {co['id']}", "rejected", "approved")
     pc = row(env, "procore.prime_contracts", "executed")
-    attempt(env, f"UPDATE procore.prime_contracts SET revised_contract_amount = revised_contract_amount + 1 "
-                 f"WHERE id = {pc['id']}", "rejected", "change order")
+    attempt(
+        env,
+        f"UPDATE procore.prime_contracts SET revised_contract_amount = revised_contract_amount + 1 "
+        f"WHERE id = {pc['id']}",
+        "rejected",
+        "change order",
+    )
     pcl = row(env, "procore.prime_contract_line_items", f"prime_contract_id = {pc['id']}")
     attempt(env, f"DELETE FROM procore.prime_contract_line_items WHERE id = {pcl['id']}", "rejected", "change order")
     attempt(env, insert_sql("procore.prime_contract_line_items", {**pcl, "id": pcl["id"] + 900000}), "rejected")
     attempt(env, "UPDATE procore.requisitions SET status = 'approved' WHERE status <> 'approved'", "staged")
-    attempt(env, "UPDATE redteam.eapps SET status = 'Approved' WHERE status = 'Submitted'", "rejected",
-            "eapps.review")
+    attempt(env, "UPDATE redteam.eapps SET status = 'Approved' WHERE status = 'Submitted'", "rejected", "eapps.review")
 
 
 def test_the_links_a_sync_relies_on_are_not_rewritten(env: Environment) -> None:
     """Re-pointing a crosswalk or a Procore ERP link would send a synced invoice to another vendor."""
     vm = row(env, "hh2.vendor_map", "system = 'procore'")
-    attempt(env, f"UPDATE hh2.vendor_map SET system_vendor_id = '1' WHERE {key_where(env, 'hh2.vendor_map', vm)}",
-            "rejected", "crosswalk")
+    attempt(
+        env,
+        f"UPDATE hh2.vendor_map SET system_vendor_id = '1' WHERE {key_where(env, 'hh2.vendor_map', vm)}",
+        "rejected",
+        "crosswalk",
+    )
     attempt(env, insert_sql("hh2.vendor_map", {**vm, "master_vendor_id": "V9999"}), "rejected", "crosswalk")
     attempt(env, "DELETE FROM hh2.cost_code_map WHERE erp_system = 'vista_erp'", "rejected")
     attempt(env, "DELETE FROM hh2.sync_log", "rejected", "record")
@@ -222,16 +276,22 @@ def test_a_closed_period_cannot_be_reopened_deleted_or_recased(env: Environment,
     attempt(env, f"DELETE FROM {table} WHERE {where}", "rejected", "closed")
     attempt(env, f"UPDATE {table} SET {q(p.n('status'))} = 'Open' WHERE {q(p.n('status'))} = 'Closed'", "rejected")
     # and so the tool cannot post into it afterwards
-    res = env.call(f"{app}.journal_entries.stage", entry_date="2025-06-30", description="late",
-                   lines=[{"account": "5200", "debit": "1.00"}, {"account": "2100", "credit": "1.00"}])
+    res = env.call(
+        f"{app}.journal_entries.stage",
+        entry_date="2025-06-30",
+        description="late",
+        lines=[{"account": "5200", "debit": "1.00"}, {"account": "2100", "credit": "1.00"}],
+    )
     assert res["ok"] is False and "closed" in res["error"].lower(), res
 
 
 def _stage(env: Environment, app: str) -> dict[str, Any]:
     d = _erp(app)
     job = row(env, f"{app}.{d.t('job').table}")[d.t("job").n("job_id")]
-    lines = [{"account": "5200", "debit": "100.00", "job_id": str(job)},
-             {"account": "2100", "credit": "100.00", "job_id": str(job)}]
+    lines = [
+        {"account": "5200", "debit": "100.00", "job_id": str(job)},
+        {"account": "2100", "credit": "100.00", "job_id": str(job)},
+    ]
     res = env.call(f"{app}.journal_entries.stage", entry_date="2026-01-31", description="bypass test", lines=lines)
     assert res["ok"] is True, res
     return res["data"]
@@ -258,8 +318,12 @@ def test_an_entry_anywhere_in_a_closed_month_is_refused(env: Environment, app: s
     for value in variants:
         attempt(env, insert_sql(table, {**fresh_key(env, table, header, skip), col: value}), "rejected", "closed")
         if col not in env.catalog.get(table).pk:
-            attempt(env, f"UPDATE {table} SET {q(col)} = {lit(value)} WHERE {key_where(env, table, header)}",
-                    "rejected", "closed")
+            attempt(
+                env,
+                f"UPDATE {table} SET {q(col)} = {lit(value)} WHERE {key_where(env, table, header)}",
+                "rejected",
+                "closed",
+            )
     # the same entry in the open month is an ordinary write (the refusals above are about the month)
     res = env.call("sql.execute", sql=insert_sql(table, fresh_key(env, table, header, skip)))
     assert res["ok"] is True and res["data"]["rows_affected"] == 1, res
@@ -275,8 +339,12 @@ def test_a_posted_projection_is_signed_off(env: Environment, app: str) -> None:
         where = key_where(env, table, posted)
         etc = q(t.n("etc_amount"))
         attempt(env, f"UPDATE {table} SET {etc} = {etc} + 1 WHERE {where}", "rejected", "posted")
-        attempt(env, f"UPDATE {table} SET {q(t.n(status))} = {lit(d.word('proj', 'pending'))} WHERE {where}",
-                "rejected", "posted")
+        attempt(
+            env,
+            f"UPDATE {table} SET {q(t.n(status))} = {lit(d.word('proj', 'pending'))} WHERE {where}",
+            "rejected",
+            "posted",
+        )
         attempt(env, f"UPDATE {table} SET {q(t.n(status))} = 'posted', {etc} = 0 WHERE {where}", "rejected")
     # the tool enters a new pending projection over the posted one; posting it stays guarded
     jt = d.t("job")
@@ -295,23 +363,32 @@ def test_commitments_contracts_and_budgets_change_only_by_change_order(env: Envi
     fixed = f" AND {q(sub.fixed[0])} = {lit(sub.fixed[1][0])}" if sub.fixed else ""
     s = row(env, table, f"{q(sub.n('status'))} = {lit(d.word('commit', 'approved'))}{fixed}")
     amount = q(sub.n("current_amount"))
-    attempt(env, f"UPDATE {table} SET {amount} = {amount} + 1 WHERE {key_where(env, table, s)}", "rejected",
-            "change order")
-    attempt(env, f"UPDATE {table} SET {q(sub.n('status'))} = {lit(d.word('commit', 'draft'))} "
-                 f"WHERE {key_where(env, table, s)}", "rejected")
+    attempt(
+        env, f"UPDATE {table} SET {amount} = {amount} + 1 WHERE {key_where(env, table, s)}", "rejected", "change order"
+    )
+    attempt(
+        env,
+        f"UPDATE {table} SET {q(sub.n('status'))} = {lit(d.word('commit', 'draft'))} WHERE {key_where(env, table, s)}",
+        "rejected",
+    )
     attempt(env, f"DELETE FROM {table} WHERE {key_where(env, table, s)}", "rejected")
     it = d.t("sub_item")
     link = " AND ".join(f"{q(it.n(c))} = {lit(s[sub.n(c)])}" for c in it.link)
     item_table = f"{app}.{it.table}"
     item = row(env, item_table, link)
-    attempt(env, f"UPDATE {item_table} SET {q(it.n('amount'))} = 1 WHERE {key_where(env, item_table, item)}",
-            "rejected")
+    attempt(
+        env, f"UPDATE {item_table} SET {q(it.n('amount'))} = 1 WHERE {key_where(env, item_table, item)}", "rejected"
+    )
     attempt(env, f"DELETE FROM {item_table} WHERE {link}", "rejected")
     b = d.t("budget")
     btable = f"{app}.{b.table}"
     line = row(env, btable)
-    attempt(env, f"UPDATE {btable} SET {q(b.n('orig_budget'))} = 1 WHERE {key_where(env, btable, line)}",
-            "rejected", "budget")
+    attempt(
+        env,
+        f"UPDATE {btable} SET {q(b.n('orig_budget'))} = 1 WHERE {key_where(env, btable, line)}",
+        "rejected",
+        "budget",
+    )
     attempt(env, f"DELETE FROM {btable} WHERE {key_where(env, btable, line)}", "rejected", "budget")
     co = d.t("co_hdr")
     ctable = f"{app}.{co.table}"
@@ -330,9 +407,14 @@ def test_posting_words_are_recognised_in_any_case(env: Environment, app: str) ->
     draft = row(env, table, f"{q(op.fixed[0])} = {lit(op.fixed[1][0])}")
     word = hdr.fixed[1][0]
     for spelled in (word.lower(), word.upper(), f" {word} "):
-        attempt(env, f"UPDATE {table} SET {q(op.fixed[0])} = {lit(spelled)} WHERE {key_where(env, table, draft)}",
-                "staged")
+        attempt(
+            env, f"UPDATE {table} SET {q(op.fixed[0])} = {lit(spelled)} WHERE {key_where(env, table, draft)}", "staged"
+        )
     posted = row(env, table, f"{q(hdr.fixed[0])} = {lit(word)}")
     attempt(env, insert_sql(table, {**fresh_key(env, table, posted), hdr.fixed[0]: word.lower()}), "staged")
-    attempt(env, f"UPDATE {table} SET {q(hdr.fixed[0])} = {lit(op.fixed[1][0])} "
-                 f"WHERE {key_where(env, table, posted)}", "rejected", "posted")
+    attempt(
+        env,
+        f"UPDATE {table} SET {q(hdr.fixed[0])} = {lit(op.fixed[1][0])} WHERE {key_where(env, table, posted)}",
+        "rejected",
+        "posted",
+    )

@@ -51,7 +51,7 @@ def test_every_portal_dialect_is_registered_once_and_reads_its_dialect():
     for app, cls in PORTALS.items():
         assert registry[app] is cls and cls.D is DIALECTS[app]
         assert (cls.name, cls.label, cls.TOOL_NAMES) == (cls.D.app, cls.D.label, cls.D.tool_names)
-        assert cls.ARTIFACTS is None                      # committed: its files are packaged
+        assert cls.ARTIFACTS is None  # committed: its files are packaged
     assert {n for n, c in registry.items() if isinstance(c, type) and issubclass(c, TreasuryPortal)} == set(DIALECTS)
     assert registry[PLAID.app] is Plaid and Plaid.D is PLAID
 
@@ -60,8 +60,9 @@ def test_dialects_are_full_words_without_abbreviated_constants():
     """No ``T_EXC``-style constants are left on the bank classes: the tools read the dialect."""
     for cls in [*PORTALS.values(), Plaid]:
         for klass in cls.__mro__:
-            left = [k for k in vars(klass) if k.isupper() and k not in ("D", "ARTIFACTS", "TOOL_NAMES",
-                                                                         "DISABLED_TOOLS")]
+            left = [
+                k for k in vars(klass) if k.isupper() and k not in ("D", "ARTIFACTS", "TOOL_NAMES", "DISABLED_TOOLS")
+            ]
             assert not left, f"{klass.__name__} still has class constants {left}"
 
 
@@ -73,7 +74,7 @@ def test_bank_codes_and_routing_prefixes_live_in_one_place():
     assert len({b.code for b in banks}) == len(banks) == len(BANKS)
     assert all(len(b.routing_prefix) == 4 and b.routing_prefix.isdigit() for b in banks)
     assert [i.bank for i in PLAID.institutions] == list(BANKS.values())
-    for d in DIALECTS.values():                        # every field of a dialect is its own data
+    for d in DIALECTS.values():  # every field of a dialect is its own data
         assert {f.name for f in dataclasses.fields(d)} >= {"bank", "tables", "decisions", "exception_reasons"}
         assert isinstance(d.bank, Bank)
 
@@ -84,8 +85,10 @@ def test_real_book_accounts_carry_their_banks_routing_prefix():
     con = duckdb.connect(str(ensure_golden(BuildInputs())), read_only=True)
     try:
         for d in DIALECTS.values():
-            rows = con.execute(f"SELECT p.routing_number, b.bank FROM {d.app}.{d.tables.accounts} p "
-                               "JOIN book.bank_accounts b ON b.account_number = p.account_number").fetchall()
+            rows = con.execute(
+                f"SELECT p.routing_number, b.bank FROM {d.app}.{d.tables.accounts} p "
+                "JOIN book.bank_accounts b ON b.account_number = p.account_number"
+            ).fetchall()
             assert rows, d.app
             assert {bank for _, bank in rows} == {d.bank.code}
             assert all(r.startswith(d.bank.routing_prefix) for r, _ in rows), (d.app, rows)

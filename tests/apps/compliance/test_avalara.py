@@ -40,5 +40,11 @@ def test_returns(open_env):
     again = env.call("avalara.returns.create_draft", filing_period="2026-01", region="IL")
     assert again["ok"] and again["data"]["return"]["return_id"] == ret["return_id"]
     assert env.call("avalara.returns.create_draft", filing_period="2025-12", region="IL")["error_type"] == "conflict"
-    assert env.call("avalara.returns.create_draft", filing_period="2026-13", region="IL")["error_type"] == "invalid_argument"
-    assert env.call("avalara.returns.create_draft", filing_period="2026-03", region="IL")["error_type"] == "invalid_argument"
+    assert (
+        env.call("avalara.returns.create_draft", filing_period="2026-13", region="IL")["error_type"]
+        == "invalid_argument"
+    )
+    assert (
+        env.call("avalara.returns.create_draft", filing_period="2026-03", region="IL")["error_type"]
+        == "invalid_argument"
+    )

@@ -25,15 +25,22 @@ DRAFT_LINES = [{"item_no": 1, "work_this_period": "60000.00"}, {"item_no": 3, "w
 
 # --------------------------------------------------------------------------- setups
 def draft_pay_app(env) -> dict[str, Any]:
-    out = env.call("gcpay.pay_apps.create_draft", job_number="1042", application_number=2, period_to="2026-01-31",
-                   lines=DRAFT_LINES, retainage_percent="10")
+    out = env.call(
+        "gcpay.pay_apps.create_draft",
+        job_number="1042",
+        application_number=2,
+        period_to="2026-01-31",
+        lines=DRAFT_LINES,
+        retainage_percent="10",
+    )
     assert out["ok"], out
     return out["data"]
 
 
 def draft_form_and_filing(env) -> dict[str, Any]:
-    form = env.call("track1099.forms.create", recipient_id="T1099-0003", tax_year=2025,
-                    box1_nonemployee_compensation="13200.00")
+    form = env.call(
+        "track1099.forms.create", recipient_id="T1099-0003", tax_year=2025, box1_nonemployee_compensation="13200.00"
+    )
     assert form["ok"], form
     built = env.call("track1099.filings.build", tax_year=2025)
     assert built["ok"], built
@@ -41,8 +48,14 @@ def draft_form_and_filing(env) -> dict[str, Any]:
 
 
 def draft_request(env) -> dict[str, Any]:
-    out = env.call("levelset.waiver_requests.create", job_id="1042", company_id="LS-20417",
-                   waiver_type="Conditional Progress", amount="41000.00", through_date="2026-01-31")
+    out = env.call(
+        "levelset.waiver_requests.create",
+        job_id="1042",
+        company_id="LS-20417",
+        waiver_type="Conditional Progress",
+        amount="41000.00",
+        through_date="2026-01-31",
+    )
     assert out["ok"], out
     return out["data"]["request"]
 
@@ -65,18 +78,31 @@ def test_manifest_matches_ddl_and_tools(app, fixture_golden):
     cls = load_all()[app]
     m = cls.manifest()
     assert m.app == app and m.label and m.schema_name == app
-    assert m.archetype == ("PayApp" if app == "gcpay" else
-                           "Integration/Estimating" if app == "hcss_heavybid" else "Lien/CertPayroll/Tax")
+    assert m.archetype == (
+        "PayApp" if app == "gcpay" else "Integration/Estimating" if app == "hcss_heavybid" else "Lien/CertPayroll/Tax"
+    )
     con = duckdb.connect(str(fixture_golden), read_only=True)
     try:
-        tables = {f"{s}.{t}" for s, t in con.execute(
-            "SELECT schema_name, table_name FROM duckdb_tables() WHERE schema_name = ?", [app]).fetchall()}
-        pks = {f"{s}.{t}" for s, t in con.execute(
-            "SELECT schema_name, table_name FROM duckdb_constraints() WHERE schema_name = ? "
-            "AND constraint_type = 'PRIMARY KEY'", [app]).fetchall()}
-        money = con.execute("SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = ? "
-                            "AND data_type LIKE 'DECIMAL%' AND data_type NOT IN ('DECIMAL(18,2)', 'DECIMAL(9,4)', "
-                            "'DECIMAL(9,2)', 'DECIMAL(18,4)', 'DECIMAL(9,6)')", [app]).fetchall()
+        tables = {
+            f"{s}.{t}"
+            for s, t in con.execute(
+                "SELECT schema_name, table_name FROM duckdb_tables() WHERE schema_name = ?", [app]
+            ).fetchall()
+        }
+        pks = {
+            f"{s}.{t}"
+            for s, t in con.execute(
+                "SELECT schema_name, table_name FROM duckdb_constraints() WHERE schema_name = ? "
+                "AND constraint_type = 'PRIMARY KEY'",
+                [app],
+            ).fetchall()
+        }
+        money = con.execute(
+            "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = ? "
+            "AND data_type LIKE 'DECIMAL%' AND data_type NOT IN ('DECIMAL(18,2)', 'DECIMAL(9,4)', "
+            "'DECIMAL(9,2)', 'DECIMAL(18,4)', 'DECIMAL(9,6)')",
+            [app],
+        ).fetchall()
     finally:
         con.close()
     assert set(m.state_tables) == tables
@@ -122,11 +148,20 @@ SMOKE: dict[str, tuple[Callable | None, Callable[[Any], dict]]] = {
     "gcpay.lien_waivers.list": (None, lambda s: {"job_number": "1042"}),
     "gcpay.pay_apps.list": (None, lambda s: {"job_number": "1042"}),
     "gcpay.pay_apps.get": (None, lambda s: {"pay_app_id": "PA-1042-001"}),
-    "gcpay.pay_apps.create_draft": (None, lambda s: {"job_number": "1042", "application_number": 2,
-                                                     "period_to": "2026-01-31", "lines": DRAFT_LINES,
-                                                     "retainage_percent": "10"}),
-    "gcpay.pay_apps.update_line": (draft_pay_app, lambda s: {"pay_app_id": "PA-1042-002", "item_no": 2,
-                                                            "work_this_period": "5000.00"}),
+    "gcpay.pay_apps.create_draft": (
+        None,
+        lambda s: {
+            "job_number": "1042",
+            "application_number": 2,
+            "period_to": "2026-01-31",
+            "lines": DRAFT_LINES,
+            "retainage_percent": "10",
+        },
+    ),
+    "gcpay.pay_apps.update_line": (
+        draft_pay_app,
+        lambda s: {"pay_app_id": "PA-1042-002", "item_no": 2, "work_this_period": "5000.00"},
+    ),
     "gcpay.pay_apps.submit": (draft_pay_app, lambda s: {"pay_app_id": "PA-1042-002"}),
     "gcpay.pay_apps.approve": (draft_pay_app, lambda s: {"job_number": "1042", "application_number": 2}),
     "levelset.companies.list": (None, lambda s: {}),
@@ -134,13 +169,22 @@ SMOKE: dict[str, tuple[Callable | None, Callable[[Any], dict]]] = {
     "levelset.notices.list": (None, lambda s: {}),
     "levelset.waivers.list": (None, lambda s: {"company_id": "LS-20417"}),
     "levelset.waiver_requests.list": (None, lambda s: {}),
-    "levelset.waiver_requests.create": (None, lambda s: {"job_id": "1042", "company_id": "LS-20417",
-                                                         "waiver_type": "Unconditional Progress", "amount": "5000.00",
-                                                         "through_date": "2025-12-31"}),
+    "levelset.waiver_requests.create": (
+        None,
+        lambda s: {
+            "job_id": "1042",
+            "company_id": "LS-20417",
+            "waiver_type": "Unconditional Progress",
+            "amount": "5000.00",
+            "through_date": "2025-12-31",
+        },
+    ),
     "levelset.waiver_requests.cancel": (draft_request, lambda s: {"request_id": s["request_id"]}),
     "levelset.waivers.send_for_signature": (draft_request, lambda s: {"request_id": s["request_id"]}),
-    "levelset.payments.create": (None, lambda s: {"job_id": "1042", "company_id": "LS-20417",
-                                                  "waiver_id": "LW-V1000-3", "amount": "43650.00"}),
+    "levelset.payments.create": (
+        None,
+        lambda s: {"job_id": "1042", "company_id": "LS-20417", "waiver_id": "LW-V1000-3", "amount": "43650.00"},
+    ),
     "lcptracker.projects.list": (None, lambda s: {}),
     "lcptracker.contractors.list": (None, lambda s: {}),
     "lcptracker.employees.list": (None, lambda s: {"classification": "Electrician"}),
@@ -150,9 +194,12 @@ SMOKE: dict[str, tuple[Callable | None, Callable[[Any], dict]]] = {
     "lcptracker.submissions.validate": (None, lambda s: {"payroll_id": PAYROLL}),
     "lcptracker.lines.flag": (None, lambda s: {"payroll_id": PAYROLL, "line_number": 1, "code": "other", "note": "x"}),
     "lcptracker.flags.list": (None, lambda s: {}),
-    "lcptracker.flags.delete": (lambda env: env.call("lcptracker.lines.flag", payroll_id=PAYROLL, line_number=1,
-                                                     code="other", note="x")["data"]["flag"],
-                                lambda s: {"flag_id": s["flag_id"]}),
+    "lcptracker.flags.delete": (
+        lambda env: env.call("lcptracker.lines.flag", payroll_id=PAYROLL, line_number=1, code="other", note="x")[
+            "data"
+        ]["flag"],
+        lambda s: {"flag_id": s["flag_id"]},
+    ),
     "lcptracker.submissions.submit": (None, lambda s: {"project_id": "1042", "week_ending": "2026-01-24"}),
     "avalara.companies.list": (None, lambda s: {}),
     "avalara.locations.list": (None, lambda s: {"region": "IL"}),
@@ -165,14 +212,19 @@ SMOKE: dict[str, tuple[Callable | None, Callable[[Any], dict]]] = {
     "track1099.payer.get": (None, lambda s: {}),
     "track1099.payees.list": (None, lambda s: {"tin_type": "SSN"}),
     "track1099.forms.list": (None, lambda s: {"tax_year": 2025}),
-    "track1099.forms.create": (None, lambda s: {"recipient_id": "T1099-0001", "tax_year": 2025,
-                                                "box1_nonemployee_compensation": "600.00"}),
+    "track1099.forms.create": (
+        None,
+        lambda s: {"recipient_id": "T1099-0001", "tax_year": 2025, "box1_nonemployee_compensation": "600.00"},
+    ),
     "track1099.forms.update": (draft_form_and_filing, lambda s: {"form_id": s["form"]["form_id"], "state_code": "IL"}),
     "track1099.forms.delete": (draft_form_and_filing, lambda s: {"form_id": s["form"]["form_id"]}),
     "track1099.filings.list": (None, lambda s: {}),
-    "track1099.filings.build": (lambda env: env.call("track1099.forms.create", recipient_id="T1099-0001", tax_year=2025,
-                                                     box1_nonemployee_compensation="900.00"),
-                                lambda s: {"tax_year": 2025}),
+    "track1099.filings.build": (
+        lambda env: env.call(
+            "track1099.forms.create", recipient_id="T1099-0001", tax_year=2025, box1_nonemployee_compensation="900.00"
+        ),
+        lambda s: {"tax_year": 2025},
+    ),
     "track1099.filings.efile": (draft_form_and_filing, lambda s: {"tax_year": 2025}),
     "corpay.vendors.list": (None, lambda s: {}),
     "corpay.funding_accounts.list": (None, lambda s: {}),
@@ -180,9 +232,16 @@ SMOKE: dict[str, tuple[Callable | None, Callable[[Any], dict]]] = {
     "corpay.payments.list": (None, lambda s: {"status": "Cleared"}),
     "corpay.payments.get": (None, lambda s: {"payment_id": "PMT-BA-OPER-10003"}),
     "corpay.remittances.list": (None, lambda s: {}),
-    "corpay.payments.create": (None, lambda s: {"vendor_id": "CP-558201", "funding_account_id": "FA-BA-OPER",
-                                                "amount": "5000.00", "payment_method": "Check",
-                                                "invoices": [{"invoice_number": "WEC-2026-003", "amount": "5000.00"}]}),
+    "corpay.payments.create": (
+        None,
+        lambda s: {
+            "vendor_id": "CP-558201",
+            "funding_account_id": "FA-BA-OPER",
+            "amount": "5000.00",
+            "payment_method": "Check",
+            "invoices": [{"invoice_number": "WEC-2026-003", "amount": "5000.00"}],
+        },
+    ),
     "hcss_heavybid.estimates.list": (None, lambda s: {}),
     "hcss_heavybid.estimates.get": (None, lambda s: {"estimate_id": "EST-5001"}),
     "hcss_heavybid.bid_items.list": (None, lambda s: {"estimate_id": "EST-1042"}),
@@ -212,25 +271,52 @@ GUARDED: list[tuple[str, Callable | None, Callable[[Any], dict], dict]] = [
     ("gcpay.pay_apps.submit", draft_pay_app, lambda s: {"pay_app_id": "PA-1042-002"}, {"pay_app_id": "PA-1042-001"}),
     ("gcpay.pay_apps.approve", draft_pay_app, lambda s: {"pay_app_id": "PA-1042-002"}, {"pay_app_id": "PA-9999-001"}),
     ("gcpay.gcpay_approve", draft_pay_app, lambda s: {"pay_app_id": "PA-1042-002"}, {"job_number": "1042"}),
-    ("gcpay.gcpay_submit", draft_pay_app, lambda s: {"job_number": "1042", "application_number": 2},
-     {"pay_app_id": "PA-1042-002", "bogus": 1}),
+    (
+        "gcpay.gcpay_submit",
+        draft_pay_app,
+        lambda s: {"job_number": "1042", "application_number": 2},
+        {"pay_app_id": "PA-1042-002", "bogus": 1},
+    ),
     ("lcptracker.submissions.submit", None, lambda s: {"payroll_id": PAYROLL}, {"payroll_id": "CP-0"}),
     ("lcptracker.lcp_submit", None, lambda s: {"payroll_id": PAYROLL}, {}),
     ("avalara.returns.efile", draft_return, lambda s: {"return_id": s["return_id"]}, {"return_id": "nope"}),
     ("avalara.efile_submit", draft_return, lambda s: {"return_id": s["return_id"]}, {}),
-    ("track1099.filings.efile", draft_form_and_filing, lambda s: {"filing_id": s["filing"]["filing_id"]},
-     {"tax_year": 2019}),
+    (
+        "track1099.filings.efile",
+        draft_form_and_filing,
+        lambda s: {"filing_id": s["filing"]["filing_id"]},
+        {"tax_year": 2019},
+    ),
     ("track1099.efile_submit", draft_form_and_filing, lambda s: {"tax_year": 2025}, {}),
-    ("levelset.waivers.send_for_signature", draft_request, lambda s: {"request_id": s["request_id"]},
-     {"request_id": "WR-LW-V1002-2"}),
-    ("levelset.payments.create", None, lambda s: {"job_id": "1042", "company_id": "LS-20417", "waiver_id": "LW-V1000-3",
-                                                  "amount": "43650.00"},
-     {"job_id": "1042", "company_id": "LS-20417", "waiver_id": "LW-V1000-3", "amount": "99999.00"}),
-    ("corpay.payments.create", None, lambda s: {"vendor_id": "CP-558201", "funding_account_id": "FA-BA-OPER",
-                                                "amount": "100.00", "payment_method": "Check",
-                                                "invoices": [{"invoice_number": "WEC-2026-003", "amount": "100.00"}]},
-     {"vendor_id": "CP-558201", "funding_account_id": "FA-NOPE", "amount": "100.00",
-      "invoices": [{"invoice_number": "WEC-2026-003", "amount": "100.00"}]}),
+    (
+        "levelset.waivers.send_for_signature",
+        draft_request,
+        lambda s: {"request_id": s["request_id"]},
+        {"request_id": "WR-LW-V1002-2"},
+    ),
+    (
+        "levelset.payments.create",
+        None,
+        lambda s: {"job_id": "1042", "company_id": "LS-20417", "waiver_id": "LW-V1000-3", "amount": "43650.00"},
+        {"job_id": "1042", "company_id": "LS-20417", "waiver_id": "LW-V1000-3", "amount": "99999.00"},
+    ),
+    (
+        "corpay.payments.create",
+        None,
+        lambda s: {
+            "vendor_id": "CP-558201",
+            "funding_account_id": "FA-BA-OPER",
+            "amount": "100.00",
+            "payment_method": "Check",
+            "invoices": [{"invoice_number": "WEC-2026-003", "amount": "100.00"}],
+        },
+        {
+            "vendor_id": "CP-558201",
+            "funding_account_id": "FA-NOPE",
+            "amount": "100.00",
+            "invoices": [{"invoice_number": "WEC-2026-003", "amount": "100.00"}],
+        },
+    ),
 ]
 
 
@@ -256,8 +342,9 @@ def test_guarded_tools_stage_and_never_change_state(open_env, name, setup, valid
     bad = env.call(name, **invalid)
     assert not bad["ok"], bad
     assert app_digest(env) == before
-    rows = env.con.execute("SELECT tool, executed, valid FROM cfab_internal.guard_log WHERE seq > ? ORDER BY seq",
-                           [n0]).fetchall()
+    rows = env.con.execute(
+        "SELECT tool, executed, valid FROM cfab_internal.guard_log WHERE seq > ? ORDER BY seq", [n0]
+    ).fetchall()
     full = env.resolve(name).name
     assert rows == [(full, False, True), (full, False, False)]
     calls = env.guarded_calls()
@@ -270,8 +357,9 @@ def test_agent_sql_write_to_guarded_table_is_staged(fixture_golden):
     with Environment.open(apps=["gcpay"], golden=fixture_golden, sql_write=True) as env:
         draft_pay_app(env)
         before = env.digest()
-        out = env.call("sql.execute", sql="UPDATE gcpay.pay_applications SET status = 'Submitted' "
-                                          "WHERE pay_app_id = 'PA-1042-002'")
+        out = env.call(
+            "sql.execute", sql="UPDATE gcpay.pay_applications SET status = 'Submitted' WHERE pay_app_id = 'PA-1042-002'"
+        )
         assert out["ok"] and out["status"] == "pending_human_approval", out
         assert env.digest() == before
         assert env.con.execute("SELECT executed FROM cfab_internal.guard_log").fetchall() == [(False,)]
@@ -294,109 +382,289 @@ def _raw(sql: str) -> Callable:
     return lambda env: env.con.execute(sql)
 
 
-FLAG = {"payroll_id": PAYROLL, "line_number": 1, "code": "other", "note": "n", "status": "Open",
-        "created_by": "api.reviewer", "created_at": "2026-01-31 17:00:00"}
-FORM = {"payer_id": "PAYER-A", "recipient_id": "T1099-0001", "tax_year": 2025, "box1_nonemployee_compensation": "1.00",
-        "box4_federal_income_tax_withheld": "0.00", "second_tin_notice": False, "status": "Draft",
-        "created_at": "2026-01-31 17:00:00", "updated_at": "2026-01-31 17:00:00"}
+FLAG = {
+    "payroll_id": PAYROLL,
+    "line_number": 1,
+    "code": "other",
+    "note": "n",
+    "status": "Open",
+    "created_by": "api.reviewer",
+    "created_at": "2026-01-31 17:00:00",
+}
+FORM = {
+    "payer_id": "PAYER-A",
+    "recipient_id": "T1099-0001",
+    "tax_year": 2025,
+    "box1_nonemployee_compensation": "1.00",
+    "box4_federal_income_tax_withheld": "0.00",
+    "second_tin_notice": False,
+    "status": "Draft",
+    "created_at": "2026-01-31 17:00:00",
+    "updated_at": "2026-01-31 17:00:00",
+}
 
 RULE_CASES: list[tuple[str, str, Callable | None, Callable]] = [
     # gcpay
-    ("gcpay.pay_app_status_guarded", "guard", draft_pay_app,
-     _upd("gcpay.pay_applications", {"pay_app_id": "PA-1042-002"}, {"status": "Submitted"})),
-    ("gcpay.pay_app_insert_not_draft", "guard", None,
-     _ins("gcpay.pay_applications", {"pay_app_id": "PA-X", "status": "Submitted"})),
-    ("gcpay.pay_app_locked", "reject", None,
-     _upd("gcpay.pay_applications", {"pay_app_id": "PA-1042-001"}, {"retainage": "1.00"})),
-    ("gcpay.pay_app_lines_locked", "reject", None,
-     _upd("gcpay.pay_application_items", {"pay_app_id": "PA-1042-001", "item_no": 1}, {"retainage": "1.00"})),
-    ("gcpay.sov_locked", "reject", None,
-     _upd("gcpay.contract_items", {"contract_id": "GCP-PC-1042", "item_no": 1}, {"scheduled_value": "1.00"})),
-    ("gcpay.contract_locked", "reject", None,
-     _upd("gcpay.contracts", {"contract_id": "GCP-PC-1042"}, {"retainage_percent": "5"})),
-    ("gcpay.change_orders_locked", "reject", None,
-     _del("gcpay.change_orders", {"contract_id": "GCP-PC-1042", "change_order_number": "PCO-1042-001"})),
+    (
+        "gcpay.pay_app_status_guarded",
+        "guard",
+        draft_pay_app,
+        _upd("gcpay.pay_applications", {"pay_app_id": "PA-1042-002"}, {"status": "Submitted"}),
+    ),
+    (
+        "gcpay.pay_app_insert_not_draft",
+        "guard",
+        None,
+        _ins("gcpay.pay_applications", {"pay_app_id": "PA-X", "status": "Submitted"}),
+    ),
+    (
+        "gcpay.pay_app_locked",
+        "reject",
+        None,
+        _upd("gcpay.pay_applications", {"pay_app_id": "PA-1042-001"}, {"retainage": "1.00"}),
+    ),
+    (
+        "gcpay.pay_app_lines_locked",
+        "reject",
+        None,
+        _upd("gcpay.pay_application_items", {"pay_app_id": "PA-1042-001", "item_no": 1}, {"retainage": "1.00"}),
+    ),
+    (
+        "gcpay.sov_locked",
+        "reject",
+        None,
+        _upd("gcpay.contract_items", {"contract_id": "GCP-PC-1042", "item_no": 1}, {"scheduled_value": "1.00"}),
+    ),
+    (
+        "gcpay.contract_locked",
+        "reject",
+        None,
+        _upd("gcpay.contracts", {"contract_id": "GCP-PC-1042"}, {"retainage_percent": "5"}),
+    ),
+    (
+        "gcpay.change_orders_locked",
+        "reject",
+        None,
+        _del("gcpay.change_orders", {"contract_id": "GCP-PC-1042", "change_order_number": "PCO-1042-001"}),
+    ),
     ("gcpay.waiver_approved_locked", "reject", None, _del("gcpay.lien_waivers", {"waiver_id": "LW-V1000-2"})),
-    ("gcpay.g702_arithmetic", "reject", draft_pay_app,
-     _upd("gcpay.pay_applications", {"pay_app_id": "PA-1042-002"}, {"current_payment_due": "1.00"})),
-    ("gcpay.g703_arithmetic", "reject", draft_pay_app,
-     _upd("gcpay.pay_application_items", {"pay_app_id": "PA-1042-002", "item_no": 1}, {"total_completed_stored": "1.00"})),
+    (
+        "gcpay.g702_arithmetic",
+        "reject",
+        draft_pay_app,
+        _upd("gcpay.pay_applications", {"pay_app_id": "PA-1042-002"}, {"current_payment_due": "1.00"}),
+    ),
+    (
+        "gcpay.g703_arithmetic",
+        "reject",
+        draft_pay_app,
+        _upd(
+            "gcpay.pay_application_items",
+            {"pay_app_id": "PA-1042-002", "item_no": 1},
+            {"total_completed_stored": "1.00"},
+        ),
+    ),
     # lcptracker
-    ("lcptracker.payroll_certify_guarded", "guard", None,
-     _upd("lcptracker.payrolls", {"payroll_id": PAYROLL}, {"status": "Accepted"})),
-    ("lcptracker.payroll_locked", "reject", None,
-     _upd("lcptracker.payrolls", {"payroll_id": PAYROLL}, {"payroll_number": 4})),
-    ("lcptracker.payroll_lines_locked", "reject", None,
-     _upd("lcptracker.payroll_lines", {"payroll_id": PAYROLL, "line_number": 3}, {"rate_paid": "48.5"})),
-    ("lcptracker.wage_decision_locked", "reject", None,
-     _upd("lcptracker.wage_decision_rates", {"decision_id": "IL20250012-mod3", "classification": "Electrician"},
-          {"base_rate": "40"})),
-    ("lcptracker.flag_code_valid", "reject", None,
-     _ins("lcptracker.compliance_flags", {**FLAG, "flag_id": "f1", "code": "late"})),
-    ("lcptracker.one_flag_per_line_and_code", "reject",
-     lambda env: env.call("lcptracker.lines.flag", **{k: FLAG[k] for k in ("payroll_id", "line_number", "code", "note")}),
-     _ins("lcptracker.compliance_flags", {**FLAG, "flag_id": "f2"})),
+    (
+        "lcptracker.payroll_certify_guarded",
+        "guard",
+        None,
+        _upd("lcptracker.payrolls", {"payroll_id": PAYROLL}, {"status": "Accepted"}),
+    ),
+    (
+        "lcptracker.payroll_locked",
+        "reject",
+        None,
+        _upd("lcptracker.payrolls", {"payroll_id": PAYROLL}, {"payroll_number": 4}),
+    ),
+    (
+        "lcptracker.payroll_lines_locked",
+        "reject",
+        None,
+        _upd("lcptracker.payroll_lines", {"payroll_id": PAYROLL, "line_number": 3}, {"rate_paid": "48.5"}),
+    ),
+    (
+        "lcptracker.wage_decision_locked",
+        "reject",
+        None,
+        _upd(
+            "lcptracker.wage_decision_rates",
+            {"decision_id": "IL20250012-mod3", "classification": "Electrician"},
+            {"base_rate": "40"},
+        ),
+    ),
+    (
+        "lcptracker.flag_code_valid",
+        "reject",
+        None,
+        _ins("lcptracker.compliance_flags", {**FLAG, "flag_id": "f1", "code": "late"}),
+    ),
+    (
+        "lcptracker.one_flag_per_line_and_code",
+        "reject",
+        lambda env: env.call(
+            "lcptracker.lines.flag", **{k: FLAG[k] for k in ("payroll_id", "line_number", "code", "note")}
+        ),
+        _ins("lcptracker.compliance_flags", {**FLAG, "flag_id": "f2"}),
+    ),
     # track1099
-    ("track1099.form_transmit_guarded", "guard", draft_form_and_filing,
-     _upd("track1099.forms_1099_nec", lambda s: {"form_id": s["form"]["form_id"]}, {"status": "Submitted"})),
-    ("track1099.form_insert_not_draft", "guard", None,
-     _ins("track1099.forms_1099_nec", {**FORM, "form_id": "x", "status": "Accepted"})),
-    ("track1099.form_filed_locked", "reject",
-     lambda env: (draft_form_and_filing(env),
-                  _raw("UPDATE track1099.forms_1099_nec SET status = 'Accepted'")(env))[0],
-     _upd("track1099.forms_1099_nec", lambda s: {"form_id": s["form"]["form_id"]}, {"box1_nonemployee_compensation": "2.00"})),
-    ("track1099.filing_transmit_guarded", "guard", draft_form_and_filing,
-     _upd("track1099.filings", lambda s: {"filing_id": s["filing"]["filing_id"]}, {"status": "Submitted"})),
-    ("track1099.filing_insert_not_draft", "guard", None,
-     _ins("track1099.filings", {"filing_id": "x", "status": "Submitted"})),
-    ("track1099.filing_locked", "reject",
-     lambda env: (draft_form_and_filing(env), _raw("UPDATE track1099.filings SET status = 'Accepted'")(env))[0],
-     _upd("track1099.filings", lambda s: {"filing_id": s["filing"]["filing_id"]}, {"form_count": 9})),
+    (
+        "track1099.form_transmit_guarded",
+        "guard",
+        draft_form_and_filing,
+        _upd("track1099.forms_1099_nec", lambda s: {"form_id": s["form"]["form_id"]}, {"status": "Submitted"}),
+    ),
+    (
+        "track1099.form_insert_not_draft",
+        "guard",
+        None,
+        _ins("track1099.forms_1099_nec", {**FORM, "form_id": "x", "status": "Accepted"}),
+    ),
+    (
+        "track1099.form_filed_locked",
+        "reject",
+        lambda env: (draft_form_and_filing(env), _raw("UPDATE track1099.forms_1099_nec SET status = 'Accepted'")(env))[
+            0
+        ],
+        _upd(
+            "track1099.forms_1099_nec",
+            lambda s: {"form_id": s["form"]["form_id"]},
+            {"box1_nonemployee_compensation": "2.00"},
+        ),
+    ),
+    (
+        "track1099.filing_transmit_guarded",
+        "guard",
+        draft_form_and_filing,
+        _upd("track1099.filings", lambda s: {"filing_id": s["filing"]["filing_id"]}, {"status": "Submitted"}),
+    ),
+    (
+        "track1099.filing_insert_not_draft",
+        "guard",
+        None,
+        _ins("track1099.filings", {"filing_id": "x", "status": "Submitted"}),
+    ),
+    (
+        "track1099.filing_locked",
+        "reject",
+        lambda env: (draft_form_and_filing(env), _raw("UPDATE track1099.filings SET status = 'Accepted'")(env))[0],
+        _upd("track1099.filings", lambda s: {"filing_id": s["filing"]["filing_id"]}, {"form_count": 9}),
+    ),
     ("track1099.payer_locked", "reject", None, _upd("track1099.payers", {"payer_id": "PAYER-A"}, {"name": "X"})),
-    ("track1099.one_form_per_payee_year", "reject", None,
-     lambda env, s: (env.gate.insert("track1099.forms_1099_nec", {**FORM, "form_id": "a"}),
-                     env.gate.insert("track1099.forms_1099_nec", {**FORM, "form_id": "b"}))),
+    (
+        "track1099.one_form_per_payee_year",
+        "reject",
+        None,
+        lambda env, s: (
+            env.gate.insert("track1099.forms_1099_nec", {**FORM, "form_id": "a"}),
+            env.gate.insert("track1099.forms_1099_nec", {**FORM, "form_id": "b"}),
+        ),
+    ),
     # levelset
-    ("levelset.request_send_guarded", "guard", draft_request,
-     _upd("levelset.waiver_requests", lambda s: {"request_id": s["request_id"]}, {"status": "Sent"})),
-    ("levelset.request_insert_not_draft", "guard", None,
-     _ins("levelset.waiver_requests", {"request_id": "r", "status": "Sent"})),
-    ("levelset.request_locked", "reject", None,
-     _upd("levelset.waiver_requests", {"request_id": "WR-LW-V1002-2"}, {"note": "x"})),
+    (
+        "levelset.request_send_guarded",
+        "guard",
+        draft_request,
+        _upd("levelset.waiver_requests", lambda s: {"request_id": s["request_id"]}, {"status": "Sent"}),
+    ),
+    (
+        "levelset.request_insert_not_draft",
+        "guard",
+        None,
+        _ins("levelset.waiver_requests", {"request_id": "r", "status": "Sent"}),
+    ),
+    (
+        "levelset.request_locked",
+        "reject",
+        None,
+        _upd("levelset.waiver_requests", {"request_id": "WR-LW-V1002-2"}, {"note": "x"}),
+    ),
     ("levelset.waiver_no_fabrication", "reject", None, _ins("levelset.waivers", {"waiver_id": "w"})),
-    ("levelset.waiver_terms_locked", "reject", None,
-     _upd("levelset.waivers", {"waiver_id": "LW-V1000-3"}, {"amount": "1.00"})),
-    ("levelset.waiver_final_locked", "reject", None,
-     _upd("levelset.waivers", {"waiver_id": "LW-V1000-2"}, {"status": "Rejected"})),
+    (
+        "levelset.waiver_terms_locked",
+        "reject",
+        None,
+        _upd("levelset.waivers", {"waiver_id": "LW-V1000-3"}, {"amount": "1.00"}),
+    ),
+    (
+        "levelset.waiver_final_locked",
+        "reject",
+        None,
+        _upd("levelset.waivers", {"waiver_id": "LW-V1000-2"}, {"status": "Rejected"}),
+    ),
     ("levelset.waiver_no_delete", "reject", None, _del("levelset.waivers", {"waiver_id": "LW-V1000-3"})),
     # corpay
     ("corpay.payment_create_guarded", "guard", None, _ins("corpay.payments", {"payment_id": "p"})),
     ("corpay.batch_create_guarded", "guard", None, _ins("corpay.payment_batches", {"batch_id": "b"})),
-    ("corpay.payment_history_locked", "reject", None,
-     _upd("corpay.payments", {"payment_id": "PMT-BA-OPER-10003"}, {"amount": "1.00"})),
-    ("corpay.batch_locked", "reject", None,
-     _del("corpay.payment_batches", {"batch_id": "PB-BA-OPER-20260110"})),
-    ("corpay.remittance_locked", "reject", None,
-     _upd("corpay.remittances", {"payment_id": "PMT-BA-OPER-10003", "line_no": 1}, {"amount_paid": "1.00"})),
-    ("corpay.enrollment_locked", "reject", None,
-     _upd("corpay.vendors", {"vendor_id": "CP-558201"}, {"ach_account_last4": "0000"})),
+    (
+        "corpay.payment_history_locked",
+        "reject",
+        None,
+        _upd("corpay.payments", {"payment_id": "PMT-BA-OPER-10003"}, {"amount": "1.00"}),
+    ),
+    ("corpay.batch_locked", "reject", None, _del("corpay.payment_batches", {"batch_id": "PB-BA-OPER-20260110"})),
+    (
+        "corpay.remittance_locked",
+        "reject",
+        None,
+        _upd("corpay.remittances", {"payment_id": "PMT-BA-OPER-10003", "line_no": 1}, {"amount_paid": "1.00"}),
+    ),
+    (
+        "corpay.enrollment_locked",
+        "reject",
+        None,
+        _upd("corpay.vendors", {"vendor_id": "CP-558201"}, {"ach_account_last4": "0000"}),
+    ),
     # avalara
-    ("avalara.return_file_guarded", "guard", draft_return,
-     _upd("avalara.filing_returns", lambda s: {"return_id": s["return_id"]}, {"status": "Filed"})),
-    ("avalara.return_insert_not_draft", "guard", None, _ins("avalara.filing_returns", {"return_id": "r", "status": "Filed"})),
-    ("avalara.return_filed_locked", "reject",
-     lambda env: env.call("avalara.returns.list", status="Filed")["data"]["returns"][0],
-     _upd("avalara.filing_returns", lambda s: {"return_id": s["return_id"]}, {"total_tax_due": "0.00"})),
-    ("avalara.transaction_committed_locked", "reject", None,
-     _del("avalara.transactions", {"transaction_code": "PI-V1001-JSM-87900"})),
-    ("avalara.rates_locked", "reject", None, _upd("avalara.jurisdiction_rates", {"jurisdiction_code": "IL"}, {"rate": "0"})),
+    (
+        "avalara.return_file_guarded",
+        "guard",
+        draft_return,
+        _upd("avalara.filing_returns", lambda s: {"return_id": s["return_id"]}, {"status": "Filed"}),
+    ),
+    (
+        "avalara.return_insert_not_draft",
+        "guard",
+        None,
+        _ins("avalara.filing_returns", {"return_id": "r", "status": "Filed"}),
+    ),
+    (
+        "avalara.return_filed_locked",
+        "reject",
+        lambda env: env.call("avalara.returns.list", status="Filed")["data"]["returns"][0],
+        _upd("avalara.filing_returns", lambda s: {"return_id": s["return_id"]}, {"total_tax_due": "0.00"}),
+    ),
+    (
+        "avalara.transaction_committed_locked",
+        "reject",
+        None,
+        _del("avalara.transactions", {"transaction_code": "PI-V1001-JSM-87900"}),
+    ),
+    (
+        "avalara.rates_locked",
+        "reject",
+        None,
+        _upd("avalara.jurisdiction_rates", {"jurisdiction_code": "IL"}, {"rate": "0"}),
+    ),
     # hcss_heavybid
-    ("hcss_heavybid.estimates_read_only", "reject", None,
-     _upd("hcss_heavybid.estimates", {"estimate_id": "EST-1042"}, {"status": "Lost"})),
-    ("hcss_heavybid.biditems_read_only", "reject", None,
-     _del("hcss_heavybid.biditems", {"estimate_id": "EST-1042", "biditem_code": "0010"})),
-    ("hcss_heavybid.resources_read_only", "reject", None,
-     _ins("hcss_heavybid.resources", {"estimate_id": "EST-1042", "biditem_code": "0010", "resource_code": "X"})),
+    (
+        "hcss_heavybid.estimates_read_only",
+        "reject",
+        None,
+        _upd("hcss_heavybid.estimates", {"estimate_id": "EST-1042"}, {"status": "Lost"}),
+    ),
+    (
+        "hcss_heavybid.biditems_read_only",
+        "reject",
+        None,
+        _del("hcss_heavybid.biditems", {"estimate_id": "EST-1042", "biditem_code": "0010"}),
+    ),
+    (
+        "hcss_heavybid.resources_read_only",
+        "reject",
+        None,
+        _ins("hcss_heavybid.resources", {"estimate_id": "EST-1042", "biditem_code": "0010", "resource_code": "X"}),
+    ),
 ]
 
 

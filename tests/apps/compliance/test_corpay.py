@@ -20,8 +20,13 @@ def test_reads(open_env):
 
 def test_payment_validation(open_env):
     env = open_env(["corpay"])
-    base = dict(vendor_id="CP-558201", funding_account_id="FA-BA-OPER", amount="100.00", payment_method="Check",
-                invoices=[{"invoice_number": "WEC-2026-003", "amount": "60.00"}])
+    base = dict(
+        vendor_id="CP-558201",
+        funding_account_id="FA-BA-OPER",
+        amount="100.00",
+        payment_method="Check",
+        invoices=[{"invoice_number": "WEC-2026-003", "amount": "60.00"}],
+    )
     out = env.call("corpay.payments.create", **base)
     assert not out["ok"] and out["error_type"] == "invalid_argument"
     ok = env.call("corpay.payments.create", **{**base, "amount": "60.00"})

@@ -20,16 +20,27 @@ def test_reads(open_env):
 
 def test_request_create_conflict_cancel(open_env):
     env = open_env(["levelset"])
-    args = dict(job_id="1042", company_id="LS-20417", waiver_type="Conditional Progress", amount="41000.00",
-                through_date="2026-01-31", payment_reference="WEC-2026-004")
+    args = dict(
+        job_id="1042",
+        company_id="LS-20417",
+        waiver_type="Conditional Progress",
+        amount="41000.00",
+        through_date="2026-01-31",
+        payment_reference="WEC-2026-004",
+    )
     out = env.call("levelset.waiver_requests.create", **args)
     assert out["ok"], out
     req = out["data"]["request"]
     assert req["status"] == "Draft" and req["due_date"] == "2026-02-14"
     assert env.call("levelset.waiver_requests.create", **args)["error_type"] == "conflict"
-    assert env.call("levelset.waiver_requests.create", **{**args, "amount": "-1.00"})["error_type"] == "invalid_argument"
+    assert (
+        env.call("levelset.waiver_requests.create", **{**args, "amount": "-1.00"})["error_type"] == "invalid_argument"
+    )
     assert env.call("levelset.waiver_requests.create", **{**args, "company_id": "LS-0"})["error_type"] == "not_found"
-    assert env.call("levelset.waiver_requests.create", **{**args, "waiver_type": "Partial"})["error_type"] == "invalid_argument"
+    assert (
+        env.call("levelset.waiver_requests.create", **{**args, "waiver_type": "Partial"})["error_type"]
+        == "invalid_argument"
+    )
     cancelled = env.call("levelset.waiver_requests.cancel", request_id=req["request_id"])
     assert cancelled["ok"] and cancelled["data"]["request"]["status"] == "Cancelled"
     again = env.call("levelset.waiver_requests.create", **args)

@@ -27,8 +27,9 @@ def test_every_app_is_populated_and_consistent(generated_golden):
     con = duckdb.connect(str(generated_golden), read_only=True)
     try:
         for app in MY_APPS:
-            counts = con.execute("SELECT table_name, estimated_size FROM duckdb_tables() WHERE schema_name = ?",
-                                 [app]).fetchall()
+            counts = con.execute(
+                "SELECT table_name, estimated_size FROM duckdb_tables() WHERE schema_name = ?", [app]
+            ).fetchall()
             assert counts, app
         report = check_consistency(con, ["hh2", *MY_APPS])
     finally:
@@ -41,21 +42,39 @@ def test_every_app_is_populated_and_consistent(generated_golden):
 def test_b_aia_g702_draft_from_pm_progress(env, job):
     con = env.con
     app1 = env.call("gcpay.pay_apps.get", job_number=job, application_number=1)["data"]
-    prev = {ln["item_no"]: Decimal(ln["from_previous_application"]) + Decimal(ln["this_period"]) for ln in app1["lines"]}
-    prog = con.execute("SELECT line_no, work_completed, materials_stored FROM book.sov_progress "
-                       "WHERE job_number = ? AND as_of = (SELECT max(as_of) FROM book.sov_progress WHERE job_number = ?) "
-                       "ORDER BY line_no", [job, job]).fetchall()
-    lines = [{"item_no": n, "work_this_period": str(w - prev.get(n, Decimal(0))), "materials_stored": str(m)}
-             for n, w, m in prog]
-    out = env.call("gcpay.pay_apps.create_draft", job_number=job, application_number=2, period_to="2026-01-31",
-                   lines=lines, retainage_percent="10")
+    prev = {
+        ln["item_no"]: Decimal(ln["from_previous_application"]) + Decimal(ln["this_period"]) for ln in app1["lines"]
+    }
+    prog = con.execute(
+        "SELECT line_no, work_completed, materials_stored FROM book.sov_progress "
+        "WHERE job_number = ? AND as_of = (SELECT max(as_of) FROM book.sov_progress WHERE job_number = ?) "
+        "ORDER BY line_no",
+        [job, job],
+    ).fetchall()
+    lines = [
+        {"item_no": n, "work_this_period": str(w - prev.get(n, Decimal(0))), "materials_stored": str(m)}
+        for n, w, m in prog
+    ]
+    out = env.call(
+        "gcpay.pay_apps.create_draft",
+        job_number=job,
+        application_number=2,
+        period_to="2026-01-31",
+        lines=lines,
+        retainage_percent="10",
+    )
     assert out["ok"], out
     head = out["data"]["pay_application"]
     g = sum(Decimal(w) + Decimal(m) for _, w, m in prog)
     assert Decimal(head["total_completed_stored"]) == g
-    assert Decimal(head["less_previous_certificates"]) == Decimal(app1["pay_application"]["total_earned_less_retainage"])
-    assert Decimal(head["current_payment_due"]) == (Decimal(head["total_completed_stored"]) - Decimal(head["retainage"])
-                                                    - Decimal(head["less_previous_certificates"]))
+    assert Decimal(head["less_previous_certificates"]) == Decimal(
+        app1["pay_application"]["total_earned_less_retainage"]
+    )
+    assert Decimal(head["current_payment_due"]) == (
+        Decimal(head["total_completed_stored"])
+        - Decimal(head["retainage"])
+        - Decimal(head["less_previous_certificates"])
+    )
 
 
 def test_wh347_format_validation_is_silent_on_wage_defects(env):

@@ -19,20 +19,44 @@ def test_payees(open_env):
 
 def test_forms_create_duplicate_update_delete_and_build(open_env):
     env = open_env(["track1099"])
-    a = env.call("track1099.forms.create", recipient_id="T1099-0003", tax_year=2025,
-                 box1_nonemployee_compensation="13200.00", state_code="il", state_income="13200.00")
+    a = env.call(
+        "track1099.forms.create",
+        recipient_id="T1099-0003",
+        tax_year=2025,
+        box1_nonemployee_compensation="13200.00",
+        state_code="il",
+        state_income="13200.00",
+    )
     assert a["ok"], a
     form = a["data"]["form"]
-    assert form["status"] == "Draft" and form["box1_nonemployee_compensation"] == "13200.00" and form["state_code"] == "IL"
-    dup = env.call("track1099.forms.create", recipient_id="T1099-0003", tax_year=2025, box1_nonemployee_compensation="1.00")
+    assert (
+        form["status"] == "Draft" and form["box1_nonemployee_compensation"] == "13200.00" and form["state_code"] == "IL"
+    )
+    dup = env.call(
+        "track1099.forms.create", recipient_id="T1099-0003", tax_year=2025, box1_nonemployee_compensation="1.00"
+    )
     assert not dup["ok"] and dup["error_type"] == "conflict"
-    assert env.call("track1099.forms.create", recipient_id="T1099-0001", tax_year=2025,
-                    box1_nonemployee_compensation="0.00")["error_type"] == "invalid_argument"
-    assert env.call("track1099.forms.create", recipient_id="T1099-0001", tax_year=2025,
-                    box1_nonemployee_compensation="10.001")["error_type"] == "invalid_argument"
-    assert env.call("track1099.forms.create", recipient_id="NOPE", tax_year=2025,
-                    box1_nonemployee_compensation="10.00")["error_type"] == "not_found"
-    b = env.call("track1099.forms.create", recipient_id="T1099-0001", tax_year=2025, box1_nonemployee_compensation="5000.00")
+    assert (
+        env.call(
+            "track1099.forms.create", recipient_id="T1099-0001", tax_year=2025, box1_nonemployee_compensation="0.00"
+        )["error_type"]
+        == "invalid_argument"
+    )
+    assert (
+        env.call(
+            "track1099.forms.create", recipient_id="T1099-0001", tax_year=2025, box1_nonemployee_compensation="10.001"
+        )["error_type"]
+        == "invalid_argument"
+    )
+    assert (
+        env.call("track1099.forms.create", recipient_id="NOPE", tax_year=2025, box1_nonemployee_compensation="10.00")[
+            "error_type"
+        ]
+        == "not_found"
+    )
+    b = env.call(
+        "track1099.forms.create", recipient_id="T1099-0001", tax_year=2025, box1_nonemployee_compensation="5000.00"
+    )
     assert b["ok"]
     built = env.call("track1099.filings.build", tax_year=2025)
     assert built["ok"], built
@@ -51,8 +75,9 @@ def test_forms_create_duplicate_update_delete_and_build(open_env):
 
 def test_filed_form_is_locked(open_env):
     env = open_env(["track1099"])
-    form = env.call("track1099.forms.create", recipient_id="T1099-0003", tax_year=2025,
-                    box1_nonemployee_compensation="100.00")["data"]["form"]
+    form = env.call(
+        "track1099.forms.create", recipient_id="T1099-0003", tax_year=2025, box1_nonemployee_compensation="100.00"
+    )["data"]["form"]
     env.con.execute("UPDATE track1099.forms_1099_nec SET status = 'Accepted' WHERE form_id = ?", [form["form_id"]])
     out = env.call("track1099.forms.update", form_id=form["form_id"], box1_nonemployee_compensation="200.00")
     assert not out["ok"] and out["error_type"] == "rejected"

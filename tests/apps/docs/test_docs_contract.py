@@ -49,21 +49,42 @@ def test_native_and_paper_names() -> None:
     assert "box.ocr_pdf" in box and "box.box_list" in box["box.files.list"].aliases
     assert "sharepoint.ocr_pdf" in get_app("sharepoint").tools()
     outlook = get_app("outlook").tools()
-    assert {"outlook.search", "outlook.read", "outlook.attachments.ocr", "outlook.outlook_draft",
-            "outlook.drafts.update", "outlook.outlook_send"} <= set(outlook)
+    assert {
+        "outlook.search",
+        "outlook.read",
+        "outlook.attachments.ocr",
+        "outlook.outlook_draft",
+        "outlook.drafts.update",
+        "outlook.outlook_send",
+    } <= set(outlook)
     assert outlook["outlook.outlook_send"].guarded == "send"
-    assert {"excel.workbooks.list", "excel.sheets.list", "excel.range.read", "excel.cells.write",
-            "excel.sheets.add", "excel.workbooks.create"} <= set(get_app("excel").tools())
+    assert {
+        "excel.workbooks.list",
+        "excel.sheets.list",
+        "excel.range.read",
+        "excel.cells.write",
+        "excel.sheets.add",
+        "excel.workbooks.create",
+    } <= set(get_app("excel").tools())
 
 
 def test_rule_ids_are_ours_and_parse() -> None:
     rules = load_rules()
     ours = {r.id for r in rules.rules if r.table.split(".")[0] in APPS}
-    assert {"box.file_bytes_need_new_version", "box.file_no_delete", "box.version_history_immutable",
-            "sharepoint.file_bytes_need_new_version", "sharepoint.item_no_delete",
-            "sharepoint.version_history_immutable", "excel.workbook_no_delete", "excel.cell_needs_worksheet",
-            "outlook.send_guarded", "outlook.send_guarded_new", "outlook.message_immutable",
-            "outlook.attachment_immutable"} <= ours
+    assert {
+        "box.file_bytes_need_new_version",
+        "box.file_no_delete",
+        "box.version_history_immutable",
+        "sharepoint.file_bytes_need_new_version",
+        "sharepoint.item_no_delete",
+        "sharepoint.version_history_immutable",
+        "excel.workbook_no_delete",
+        "excel.cell_needs_worksheet",
+        "outlook.send_guarded",
+        "outlook.send_guarded_new",
+        "outlook.message_immutable",
+        "outlook.attachment_immutable",
+    } <= ours
 
 
 # ------------------------------------------------------------------------------------------
@@ -75,9 +96,15 @@ REJECTS = [
     ("UPDATE box.files SET version_number = 0 WHERE name = 'JSM-88421.pdf'", "cannot go back"),
     ("DELETE FROM box.files WHERE name = 'JSM-88421.pdf'", "cannot be deleted"),
     ("DELETE FROM box.folders WHERE name = 'AP'", "cannot be deleted"),
-    ("UPDATE sharepoint.driveItems SET content = 'x'::BLOB WHERE name = 'change_mgmt_policy.md'", "cannot be overwritten"),
-    ("UPDATE sharepoint.driveItems SET version_label = '2.0', content = 'x'::BLOB WHERE name = 'change_mgmt_policy.md'",
-     "cannot be overwritten"),
+    (
+        "UPDATE sharepoint.driveItems SET content = 'x'::BLOB WHERE name = 'change_mgmt_policy.md'",
+        "cannot be overwritten",
+    ),
+    (
+        "UPDATE sharepoint.driveItems SET version_label = '2.0', content = 'x'::BLOB WHERE name = "
+        "'change_mgmt_policy.md'",
+        "cannot be overwritten",
+    ),
     ("DELETE FROM sharepoint.driveItems WHERE name = 'change_mgmt_policy.md'", "cannot be deleted"),
     ("DELETE FROM excel.workbooks WHERE name = 'WIP 2026-01.xlsx'", "cannot be deleted"),
     ("DELETE FROM excel.worksheets WHERE name = 'WIP'", "cannot be deleted"),
@@ -103,19 +130,27 @@ def test_version_history_is_immutable(docs_golden: Path, open_env) -> None:
     for app, name in (("box", "memo.md"), ("sharepoint", "memo.md")):
         assert env.call(f"{app}.files.upload", name=name, folder="/Reports", content="v1\n")["ok"]
         assert env.call(f"{app}.files.upload", name=name, folder="/Reports", content="v2\n", new_version=True)["ok"]
-    for sql in ("UPDATE box.file_versions SET name = 'x'", "DELETE FROM box.file_versions",
-                "UPDATE sharepoint.driveItemVersions SET size = 1", "DELETE FROM sharepoint.driveItemVersions"):
+    for sql in (
+        "UPDATE box.file_versions SET name = 'x'",
+        "DELETE FROM box.file_versions",
+        "UPDATE sharepoint.driveItemVersions SET size = 1",
+        "DELETE FROM sharepoint.driveItemVersions",
+    ):
         res = env.call("sql.execute", sql=sql)
         assert not res["ok"] and "history" in res["error"], (sql, res)
 
 
-@pytest.mark.parametrize("sql", [
-    "UPDATE outlook.messages SET isDraft = false WHERE subject = 'Walsh pay request #3'",
-    "INSERT INTO outlook.messages VALUES ('AAMkX', 'ap@companyA.com', '" + SENT_FOLDER + "', 'AAQkX', NULL, NULL, "
-    "'hi', 'b', 'b', 'ap@companyA.com', 'pm@companyA.com', NULL, NULL, 'normal', TIMESTAMP '2026-01-31 17:00:00', "
-    "TIMESTAMP '2026-01-31 17:00:00', TIMESTAMP '2026-01-31 17:00:00', TIMESTAMP '2026-01-31 17:00:00', true, false, "
-    "false)",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE outlook.messages SET isDraft = false WHERE subject = 'Walsh pay request #3'",
+        "INSERT INTO outlook.messages VALUES ('AAMkX', 'ap@companyA.com', '" + SENT_FOLDER + "', 'AAQkX', NULL, NULL, "
+        "'hi', 'b', 'b', 'ap@companyA.com', 'pm@companyA.com', NULL, NULL, 'normal', TIMESTAMP '2026-01-31 17:00:00', "
+        "TIMESTAMP '2026-01-31 17:00:00', TIMESTAMP '2026-01-31 17:00:00', TIMESTAMP '2026-01-31 17:00:00', true, "
+        "false, "
+        "false)",
+    ],
+)
 def test_send_guard_rules_stage(sql: str, docs_golden: Path, open_env) -> None:
     env = open_env(docs_golden, sql_write=True)
     before = env.digest()
@@ -128,8 +163,9 @@ def test_send_guard_rules_stage(sql: str, docs_golden: Path, open_env) -> None:
 
 def test_outlook_send_is_guarded_and_changes_nothing(docs_golden: Path, open_env) -> None:
     env = open_env(docs_golden)
-    draft = env.call("outlook.outlook_draft", to=["pm@companyA.com"], subject="Approve PO 9140-75",
-                     body="Please approve JSM-88421.")["data"]["draft"]
+    draft = env.call(
+        "outlook.outlook_draft", to=["pm@companyA.com"], subject="Approve PO 9140-75", body="Please approve JSM-88421."
+    )["data"]["draft"]
     before = env.digest()
     res = env.call("outlook.outlook_send", draft_id=draft["id"])
     assert res["ok"] and res["status"] == "pending_human_approval"

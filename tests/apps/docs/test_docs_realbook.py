@@ -34,11 +34,13 @@ def test_every_invoice_and_coi_reads_back_through_box_ocr(real_golden: Path, ste
         invoices = con.execute(
             "SELECT d.document_id, i.invoice_number, i.net_amount FROM book.documents d "
             "JOIN book.ap_invoices i ON i.invoice_id = d.natural_key OR i.document_id = d.document_id "
-            "WHERE d.doc_type = 'invoice' AND d.store = 'box' ORDER BY d.document_id").fetchall()
+            "WHERE d.doc_type = 'invoice' AND d.store = 'box' ORDER BY d.document_id"
+        ).fetchall()
         cois = con.execute(
             "SELECT d.document_id, list(DISTINCT ci.expiry_date) FROM book.documents d "
             "JOIN book.certificates_of_insurance ci ON ci.coi_id = d.natural_key OR ci.document_id = d.document_id "
-            "WHERE d.doc_type = 'coi' AND d.store = 'box' GROUP BY d.document_id ORDER BY d.document_id").fetchall()
+            "WHERE d.doc_type = 'coi' AND d.store = 'box' GROUP BY d.document_id ORDER BY d.document_id"
+        ).fetchall()
     finally:
         con.close()
     assert invoices and cois
@@ -69,14 +71,23 @@ def test_jsm_88421_trajectory(real_golden: Path, open_env) -> None:
     ocr = env.call("box.ocr_pdf", id=rec["id"])
     assert ocr["ok"], ocr
     f = ocr["data"]["fields"]
-    assert (f["invoice_number"], f["total"], f["po_number"], f["cost_code"]) == ("JSM-88421", "14350.00", "9140-75", "31-200")
+    assert (f["invoice_number"], f["total"], f["po_number"], f["cost_code"]) == (
+        "JSM-88421",
+        "14350.00",
+        "9140-75",
+        "31-200",
+    )
     mail = env.call("outlook.search", query="JSM-88421", has_attachment=True)["data"]["messages"]
     assert mail, "the invoice arrived by email"
     att = env.call("outlook.read", message_id=mail[0]["id"])["data"]["attachments"][0]
     assert (att["linked_app"], att["linked_file_id"], att["sha256"]) == ("box", rec["id"], rec["sha256"])
-    draft = env.call("outlook.outlook_draft", to=["pm@companyA.com"], subject="Approve PO 9140-75",
-                     body="Invoice JSM-88421 $14,350.00 coded to 9140 / 31-200. Drafted the bill; did not post.",
-                     attachment_file_ids=[rec["id"]])
+    draft = env.call(
+        "outlook.outlook_draft",
+        to=["pm@companyA.com"],
+        subject="Approve PO 9140-75",
+        body="Invoice JSM-88421 $14,350.00 coded to 9140 / 31-200. Drafted the bill; did not post.",
+        attachment_file_ids=[rec["id"]],
+    )
     assert draft["ok"], draft
     diff = env.state_diff()
     assert sorted(diff.tables()) == ["outlook.attachments", "outlook.messages"]
@@ -87,13 +98,21 @@ def test_stored_files_are_the_book_documents(real_golden: Path) -> None:
     con = _ro(real_golden)
     try:
         for app, table, folder_sql in (
-                ("box", "box.files", "path_collection"),
-                ("sharepoint", "sharepoint.driveItems", "replace(parentReference_path, '/drive/root:', '')")):
-            docs = con.execute("SELECT document_id, filename, '/' || trim(folder, '/'), mime_type FROM book.documents "
-                               "WHERE store = ? ORDER BY document_id", [app]).fetchall()
-            stored = {r[0]: r[1:] for r in con.execute(
-                f"SELECT id, name, coalesce(nullif({folder_sql}, ''), '/'), content IS NOT NULL FROM {table} "
-                f"{'WHERE item_type = $$file$$' if app == 'sharepoint' else ''}").fetchall()}
+            ("box", "box.files", "path_collection"),
+            ("sharepoint", "sharepoint.driveItems", "replace(parentReference_path, '/drive/root:', '')"),
+        ):
+            docs = con.execute(
+                "SELECT document_id, filename, '/' || trim(folder, '/'), mime_type FROM book.documents "
+                "WHERE store = ? ORDER BY document_id",
+                [app],
+            ).fetchall()
+            stored = {
+                r[0]: r[1:]
+                for r in con.execute(
+                    f"SELECT id, name, coalesce(nullif({folder_sql}, ''), '/'), content IS NOT NULL FROM {table} "
+                    f"{'WHERE item_type = $$file$$' if app == 'sharepoint' else ''}"
+                ).fetchall()
+            }
             assert len(stored) == len(docs), app
             for doc_id, name, folder, _ in docs:
                 assert stored[linked_file_id(app, doc_id)] == (name, folder, True), doc_id
@@ -113,8 +132,12 @@ def test_every_workbook_opens_and_matches_its_cells(real_golden: Path) -> None:
             assert wb.sheetnames, name
             stored = con.execute("SELECT count(*) FROM excel.cells WHERE workbook_id = ?", [wid]).fetchone()[0]
             assert stored == len(cell_rows(wid, name, bytes(content))) > 0, name
-            assert con.execute("SELECT count(*) FROM excel.cells WHERE workbook_id = ? AND formula IS NOT NULL",
-                               [wid]).fetchone()[0] > 0, f"{name} keeps live formulas"
+            assert (
+                con.execute(
+                    "SELECT count(*) FROM excel.cells WHERE workbook_id = ? AND formula IS NOT NULL", [wid]
+                ).fetchone()[0]
+                > 0
+            ), f"{name} keeps live formulas"
     finally:
         con.close()
 
@@ -135,10 +158,12 @@ def test_cells_write_on_the_wip_schedule(real_golden: Path, open_env) -> None:
 def test_attachments_have_the_box_files_bytes(real_golden: Path) -> None:
     con = _ro(real_golden)
     try:
-        rows = con.execute("SELECT a.name, a.linked_app, a.sha256, coalesce(b.sha256, lower(s.file_sha256Hash), w.sha256) "
-                           "FROM outlook.attachments a LEFT JOIN box.files b ON a.linked_app = 'box' AND b.id = a.linked_file_id "
-                           "LEFT JOIN sharepoint.driveItems s ON a.linked_app = 'sharepoint' AND s.id = a.linked_file_id "
-                           "LEFT JOIN excel.workbooks w ON a.linked_app = 'excel' AND w.id = a.linked_file_id").fetchall()
+        rows = con.execute(
+            "SELECT a.name, a.linked_app, a.sha256, coalesce(b.sha256, lower(s.file_sha256Hash), w.sha256) "
+            "FROM outlook.attachments a LEFT JOIN box.files b ON a.linked_app = 'box' AND b.id = a.linked_file_id "
+            "LEFT JOIN sharepoint.driveItems s ON a.linked_app = 'sharepoint' AND s.id = a.linked_file_id "
+            "LEFT JOIN excel.workbooks w ON a.linked_app = 'excel' AND w.id = a.linked_file_id"
+        ).fetchall()
         assert rows and all(r[2] == r[3] for r in rows), rows
         assert con.execute("SELECT count(*) FROM outlook.messages").fetchone()[0] >= 10
     finally:
@@ -156,9 +181,11 @@ def test_a_fresh_build_renders_the_same_documents(real_golden: Path) -> None:
     try:
         book_digest = content_digest(golden, schemas=["book"], exclude=())
         stored = {}
-        for app, sql in (("box", "SELECT id, sha256 FROM box.files"),
-                         ("sharepoint", "SELECT id, lower(file_sha256Hash) FROM sharepoint.driveItems WHERE item_type = 'file'"),
-                         ("excel", "SELECT id, sha256 FROM excel.workbooks")):
+        for app, sql in (
+            ("box", "SELECT id, sha256 FROM box.files"),
+            ("sharepoint", "SELECT id, lower(file_sha256Hash) FROM sharepoint.driveItems WHERE item_type = 'file'"),
+            ("excel", "SELECT id, sha256 FROM excel.workbooks"),
+        ):
             stored.update({(app, i): s for i, s in golden.execute(sql).fetchall()})
     finally:
         golden.close()
@@ -166,8 +193,9 @@ def test_a_fresh_build_renders_the_same_documents(real_golden: Path) -> None:
     build_book(fresh, BuildInputs())
     assert content_digest(fresh, schemas=["book"], exclude=()) == book_digest
     by_type: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for doc_id, doc_type, store in fresh.execute("SELECT document_id, doc_type, store FROM book.documents "
-                                                 "ORDER BY document_id").fetchall():
+    for doc_id, doc_type, store in fresh.execute(
+        "SELECT document_id, doc_type, store FROM book.documents ORDER BY document_id"
+    ).fetchall():
         by_type[doc_type].append((doc_id, store))
     sample = [d for docs in by_type.values() for d in docs[:: max(1, len(docs) // 6)]]
     for doc_id, store in sample:

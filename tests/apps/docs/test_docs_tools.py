@@ -41,8 +41,19 @@ def test_every_tool_callable(docs_golden: Path, open_env) -> None:
 
     for app, folder, file_id in (("box", "/AP/Invoices/2026-01", JSM), ("sharepoint", "/Policies", POLICY_MD)):
         assert call(f"{app}.files.list")["total"] > 0
-        assert call(f"{app}.files.list", folder=folder, recursive=False, extension="pdf" if app == "box" else "md",
-                    modified_from="2020-01-01", modified_to="2026-01-31", sort="modified", limit=5)["count"] >= 1
+        assert (
+            call(
+                f"{app}.files.list",
+                folder=folder,
+                recursive=False,
+                extension="pdf" if app == "box" else "md",
+                modified_from="2020-01-01",
+                modified_to="2026-01-31",
+                sort="modified",
+                limit=5,
+            )["count"]
+            >= 1
+        )
         assert call(f"{app}.folders.list", parent="/", recursive=True)["count"] >= 2
         assert call(f"{app}.files.read", file_id=file_id)["file"]["id"] == file_id
         assert call(f"{app}.files.upload", name="crosswalk.csv", folder="/Reports", content="a,b\n1,2\n")["created"]
@@ -55,19 +66,34 @@ def test_every_tool_callable(docs_golden: Path, open_env) -> None:
     wbs = call("excel.workbooks.list", name_contains="wip", folder="/Close")["workbooks"]
     assert [w["name"] for w in wbs] == ["WIP 2026-01.xlsx"]
     assert call("excel.sheets.list", workbook=wbs[0]["id"])["sheets"][0]["name"] == "WIP"
-    assert call("excel.range.read", workbook="WIP 2026-01.xlsx", sheet="WIP", range="A5:B6")["values"][0] == ["Job", "Job Name"]
+    assert call("excel.range.read", workbook="WIP 2026-01.xlsx", sheet="WIP", range="A5:B6")["values"][0] == [
+        "Job",
+        "Job Name",
+    ]
     call("excel.cells.write", workbook="Sub accrual 2026-01.xlsx", sheet="Accrual", values={"G6": "312000.00"})
     call("excel.sheets.add", workbook="WIP 2026-01.xlsx", name="Notes")
     call("excel.workbooks.create", name="Review", folder="/Close/2026-01")
 
     call("outlook.mailboxes.list")
-    msg = call("outlook.search", query="JSM-88421", mailbox="ap@companyA.com", folder="Inbox",
-               date_from="2026-01-01", date_to="2026-01-31", has_attachment=True)["messages"][0]
+    msg = call(
+        "outlook.search",
+        query="JSM-88421",
+        mailbox="ap@companyA.com",
+        folder="Inbox",
+        date_from="2026-01-01",
+        date_to="2026-01-31",
+        has_attachment=True,
+    )["messages"][0]
     read = call("outlook.read", message_id=msg["id"], include_thread=True)
     att = read["attachments"][0]
     assert call("outlook.attachments.ocr", attachment_id=att["id"], tables=False)["fields"]["total"] == "14350.00"
-    draft = call("outlook.outlook_draft", to="pm@companyA.com", subject="Approve", body="Please approve.",
-                 attachment_file_ids=[JSM])["draft"]
+    draft = call(
+        "outlook.outlook_draft",
+        to="pm@companyA.com",
+        subject="Approve",
+        body="Please approve.",
+        attachment_file_ids=[JSM],
+    )["draft"]
     call("outlook.drafts.update", draft_id=draft["id"], body="Please approve by Friday.")
     assert env.call("outlook.outlook_send", draft_id=draft["id"])["status"] == "pending_human_approval"
     called.add("outlook.outlook_send")
@@ -78,8 +104,11 @@ def test_every_tool_callable(docs_golden: Path, open_env) -> None:
 # ------------------------------------------------------------------------------------------
 # OCR reads the stored bytes
 # ------------------------------------------------------------------------------------------
-INVOICES = {"doc-inv-jsm-88421": ("JSM-88421", "14350.00"), "doc-inv-walsh-3": ("WEC-2026-003", "43650.00"),
-            "doc-inv-prd-5521": ("PD-5521", "88200.00")}
+INVOICES = {
+    "doc-inv-jsm-88421": ("JSM-88421", "14350.00"),
+    "doc-inv-walsh-3": ("WEC-2026-003", "43650.00"),
+    "doc-inv-prd-5521": ("PD-5521", "88200.00"),
+}
 
 
 def test_ocr_reads_invoices_and_cois(docs_golden: Path, open_env) -> None:
@@ -117,8 +146,10 @@ def test_changing_the_book_changes_the_pdf() -> None:
         run_script(con, schema_ddl("cfab_internal"))
         con.execute("INSERT INTO cfab_internal.meta VALUES ('clock', '2026-01-31')")
         if amount is not None:
-            con.execute("UPDATE book.ap_invoices SET gross_amount = ?, net_amount = ? WHERE invoice_id = 'inv-jsm-88421'",
-                        [amount, amount])
+            con.execute(
+                "UPDATE book.ap_invoices SET gross_amount = ?, net_amount = ? WHERE invoice_id = 'inv-jsm-88421'",
+                [amount, amount],
+            )
             con.execute("UPDATE book.ap_invoice_lines SET amount = ? WHERE invoice_id = 'inv-jsm-88421'", [amount])
         get_app("box").seed(con, BuildInputs(clock=CLOCK))
         content = con.execute("SELECT content FROM box.files WHERE id = ?", [JSM]).fetchone()[0]
@@ -140,8 +171,10 @@ BAD_UPLOADS = [
     ({"name": "run.exe", "content_base64": "TVqQAA=="}, "not allowed"),
     ({"name": "notes", "content": "x"}, "not allowed"),
     ({"name": "big.txt", "content": "x" * (MAX_UPLOAD_BYTES + 1)}, "upload limit"),
-    ({"name": "big.pdf", "content_base64": base64.b64encode(b"%PDF-1.4\n" + b"0" * MAX_UPLOAD_BYTES).decode()},
-     "upload limit"),
+    (
+        {"name": "big.pdf", "content_base64": base64.b64encode(b"%PDF-1.4\n" + b"0" * MAX_UPLOAD_BYTES).decode()},
+        "upload limit",
+    ),
     ({"name": "scan.pdf", "content_base64": "not base64!!"}, "not valid base64"),
     ({"name": "scan.pdf", "content_base64": "JVBERi0x"}, "truncated"),
     ({"name": "scan.pdf", "content_base64": base64.b64encode(b"hello").decode()}, "not a PDF"),
@@ -170,8 +203,15 @@ def test_upload_validation(app: str, docs_golden: Path, open_env) -> None:
         assert res["ok"] is False and res["error_type"] == "invalid_argument", (args, res)
         assert message in res["error"], (message, res["error"])
     assert env.digest() == before
-    first = ok(env.call(f"{app}.files.upload", name="memo.md", folder="/Reports/2026-01", content="# Memo\n",
-                        description="January memo"))
+    first = ok(
+        env.call(
+            f"{app}.files.upload",
+            name="memo.md",
+            folder="/Reports/2026-01",
+            content="# Memo\n",
+            description="January memo",
+        )
+    )
     assert first["created"] and first["created_folders"] == ["/Reports", "/Reports/2026-01"]
     assert first["file"]["created_by"] == get_app(app).AGENT_LOGIN
     dup = env.call(f"{app}.files.upload", name="MEMO.md", folder="/Reports/2026-01", content="# Other\n")
@@ -186,19 +226,35 @@ def test_upload_binary_and_new_versions(app: str, docs_golden: Path, open_env) -
     src = ok(env.call("box.files.read", file_id=JSM))["file"]
     pdf = env.apps["box"].file_bytes(JSM)[1]
     assert len(pdf) == src["size"]
-    up = ok(env.call(f"{app}.files.upload", name="copy.pdf", folder="/Reports",
-                     content_base64=base64.b64encode(pdf).decode()))
+    up = ok(
+        env.call(
+            f"{app}.files.upload", name="copy.pdf", folder="/Reports", content_base64=base64.b64encode(pdf).decode()
+        )
+    )
     assert up["file"]["sha256"] == src["sha256"] and up["version"] in (1, "1.0")
     assert ok(env.call(f"{app}.ocr_pdf", id=up["file"]["id"], tables=False))["fields"]["total"] == "14350.00"
-    v2 = ok(env.call(f"{app}.files.upload", name="copy.pdf", folder="/Reports", new_version=True,
-                     content_base64=base64.b64encode(env.apps["box"].file_bytes(COI_WALSH)[1]).decode()))
+    v2 = ok(
+        env.call(
+            f"{app}.files.upload",
+            name="copy.pdf",
+            folder="/Reports",
+            new_version=True,
+            content_base64=base64.b64encode(env.apps["box"].file_bytes(COI_WALSH)[1]).decode(),
+        )
+    )
     assert not v2["created"] and v2["file"]["id"] == up["file"]["id"] and v2["version"] in (2, "2.0")
     versions = ok(env.call(f"{app}.files.versions", file_id=up["file"]["id"]))["versions"]
     assert [v["current"] for v in versions] == [False, True]
     assert versions[0]["sha256"] == src["sha256"]
     wb = env.apps["excel"].workbook_bytes("WIP 2026-01.xlsx")[1]
-    x = ok(env.call(f"{app}.files.upload", name="wip.xlsx", folder=up["file"]["folder_id"],
-                    content_base64=base64.b64encode(wb).decode()))
+    x = ok(
+        env.call(
+            f"{app}.files.upload",
+            name="wip.xlsx",
+            folder=up["file"]["folder_id"],
+            content_base64=base64.b64encode(wb).decode(),
+        )
+    )
     assert x["file"]["folder"] == "/Reports"
     assert ok(env.call(f"{app}.files.read", file_id=x["file"]["id"]))["sheets"] == ["WIP"]
     stored = env.apps[app].store_file("/Reports/Crosswalks", "vendors.json", b'{"V1000": "5501"}')
@@ -218,9 +274,16 @@ def test_reset_restores_bytes_exactly(app: str, docs_golden: Path, open_env) -> 
     before_digest, before_rows = env.digest(), stored()
     name = ok(env.call(f"{app}.files.read", file_id=file_id))["file"]["name"]
     folder = ok(env.call(f"{app}.files.read", file_id=file_id))["file"]["folder"]
-    ok(env.call(f"{app}.files.upload", name=name, folder=folder, new_version=True,
-                content_base64=base64.b64encode(b"%PDF-1.4\nreplaced\n%%EOF\n").decode() if name.endswith(".pdf")
-                else None, content=None if name.endswith(".pdf") else "# replaced\n"))
+    ok(
+        env.call(
+            f"{app}.files.upload",
+            name=name,
+            folder=folder,
+            new_version=True,
+            content_base64=base64.b64encode(b"%PDF-1.4\nreplaced\n%%EOF\n").decode() if name.endswith(".pdf") else None,
+            content=None if name.endswith(".pdf") else "# replaced\n",
+        )
+    )
     ok(env.call(f"{app}.files.upload", name="upload.txt", folder="/Reports", content="agent output\n"))
     assert env.digest() != before_digest
     diff = env.state_diff(snap)
@@ -259,8 +322,14 @@ def test_cells_write_shows_exactly_that_cell(docs_golden: Path, open_env) -> Non
 
 def test_cells_write_formulas_text_clear_and_errors(docs_golden: Path, open_env) -> None:
     env = open_env(docs_golden, ["excel"])
-    ok(env.call("excel.cells.write", workbook="Sub accrual 2026-01.xlsx", sheet="Accrual",
-                values={"G6": 312000, "H6": "280000.50", "K6": "=G6-H6", "L6": "'00123", "M6": True, "N6": 0.1}))
+    ok(
+        env.call(
+            "excel.cells.write",
+            workbook="Sub accrual 2026-01.xlsx",
+            sheet="Accrual",
+            values={"G6": 312000, "H6": "280000.50", "K6": "=G6-H6", "L6": "'00123", "M6": True, "N6": 0.1},
+        )
+    )
     r = ok(env.call("excel.range.read", workbook="Sub accrual 2026-01.xlsx", sheet="Accrual", range="G6:N6"))
     assert r["values"][0][0] == "312000" and Decimal(r["values"][0][1]) == Decimal("280000.50")
     assert Decimal(r["values"][0][2]) == Decimal("31999.50")  # I6 = MAX(0,G6-H6), the template's formula
@@ -273,10 +342,12 @@ def test_cells_write_formulas_text_clear_and_errors(docs_golden: Path, open_env)
     assert added["L6"]["value"] == "00123" and added["L6"]["data_type"] == "s"
     ok(env.call("excel.cells.write", workbook="Sub accrual 2026-01.xlsx", sheet="Accrual", values={"K6": None}))
     assert "K6" not in {row.pk[2] for row in env.state_diff()["excel.cells"].added}
-    for args, message in (({"sheet": "Nope", "values": {"A1": 1}}, "no sheet"),
-                          ({"sheet": "Accrual", "values": {"ZZZZ1": 1}}, "bad cell reference"),
-                          ({"sheet": "Accrual", "values": {"A1": "=SUM(("}}, "bad formula"),
-                          ({"sheet": "Accrual", "values": {}}, "empty")):
+    for args, message in (
+        ({"sheet": "Nope", "values": {"A1": 1}}, "no sheet"),
+        ({"sheet": "Accrual", "values": {"ZZZZ1": 1}}, "bad cell reference"),
+        ({"sheet": "Accrual", "values": {"A1": "=SUM(("}}, "bad formula"),
+        ({"sheet": "Accrual", "values": {}}, "empty"),
+    ):
         res = env.call("excel.cells.write", workbook="Sub accrual 2026-01.xlsx", **args)
         assert res["ok"] is False and message in res["error"], res
     assert env.call("excel.range.read", workbook="nope.xlsx", sheet="x")["error_type"] == "not_found"
@@ -284,8 +355,14 @@ def test_cells_write_formulas_text_clear_and_errors(docs_golden: Path, open_env)
 
 def test_workbooks_create_and_sheets_add(docs_golden: Path, open_env) -> None:
     env = open_env(docs_golden, ["excel"])
-    made = ok(env.call("excel.workbooks.create", name="Accrual review", folder="/Close/2026-01",
-                       sheets={"Summary": [["Job", "Accrual"], ["3100", "12500.00"], ["Total", "=SUM(B2:B2)"]]}))
+    made = ok(
+        env.call(
+            "excel.workbooks.create",
+            name="Accrual review",
+            folder="/Close/2026-01",
+            sheets={"Summary": [["Job", "Accrual"], ["3100", "12500.00"], ["Total", "=SUM(B2:B2)"]]},
+        )
+    )
     assert made["workbook"]["name"] == "Accrual review.xlsx" and made["cells"] == 6
     r = ok(env.call("excel.range.read", workbook="/Close/2026-01/Accrual review.xlsx", sheet="Summary"))
     assert r["range"] == "A1:B3" and r["values"][2] == ["Total", "12500"] and r["formulas"][2][1] == "=SUM(B2:B2)"
@@ -307,10 +384,14 @@ def test_every_seeded_workbook_opens_and_matches_its_cells(docs_golden: Path, op
     assert len(rows) == 4
     for wid, name, content in rows:
         load_workbook(io.BytesIO(bytes(content)))
-        stored = env.con.execute("SELECT sheet, cell, value, formula, data_type FROM excel.cells WHERE workbook_id = ? "
-                                 "ORDER BY sheet, cell", [wid]).fetchall()
-        derived = sorted((c["sheet"], c["cell"], c["value"], c["formula"], c["data_type"])
-                         for c in cell_rows(wid, name, bytes(content)))
+        stored = env.con.execute(
+            "SELECT sheet, cell, value, formula, data_type FROM excel.cells WHERE workbook_id = ? ORDER BY sheet, cell",
+            [wid],
+        ).fetchall()
+        derived = sorted(
+            (c["sheet"], c["cell"], c["value"], c["formula"], c["data_type"])
+            for c in cell_rows(wid, name, bytes(content))
+        )
         assert stored == derived, name
 
 
@@ -319,7 +400,9 @@ def test_every_seeded_workbook_opens_and_matches_its_cells(docs_golden: Path, op
 # ------------------------------------------------------------------------------------------
 def test_attachments_are_the_stored_documents(docs_golden: Path, open_env) -> None:
     env = open_env(docs_golden)
-    rows = env.con.execute("SELECT name, linked_app, linked_file_id, sha256, contentBytes FROM outlook.attachments").fetchall()
+    rows = env.con.execute(
+        "SELECT name, linked_app, linked_file_id, sha256, contentBytes FROM outlook.attachments"
+    ).fetchall()
     assert {r[1] for r in rows} == {"box", "sharepoint", "excel"}
     for name, app, file_id, sha, content in rows:
         if app == "excel":
@@ -346,24 +429,45 @@ def test_outlook_search_read_draft(docs_golden: Path, open_env) -> None:
     assert att["linked_app"] == "box" and att["linked_file_id"] == COI_WALSH
     exp = ok(env.call("outlook.attachments.ocr", attachment_id=att["id"], tables=False))
     assert {v for k, v in exp["fields"].items() if k.startswith("expiry_date")} == {"2026-03-01"}
-    reply = ok(env.call("outlook.outlook_draft", to="Kevin Walsh <billing@walshelectric.com>",
-                        body="Thanks, received.", reply_to_message_id=coi["id"], cc="controller@companyA.com; "))
+    reply = ok(
+        env.call(
+            "outlook.outlook_draft",
+            to="Kevin Walsh <billing@walshelectric.com>",
+            body="Thanks, received.",
+            reply_to_message_id=coi["id"],
+            cc="controller@companyA.com; ",
+        )
+    )
     d = reply["draft"]
     assert d["subject"] == "RE: Certificate of insurance expiring" and d["conversationId"] == coi["conversationId"]
     assert d["to"] == ["billing@walshelectric.com"] and d["cc"] == ["controller@companyA.com"]
-    routed = ok(env.call("outlook.outlook_draft", to=["pm@companyA.com"], subject="Approve PO 9140-75",
-                         body="Invoice JSM-88421, $14,350.00, PO 9140-75, cost code 31-200. Not posted.",
-                         attachment_file_ids=[JSM, "/Policies/change_mgmt_policy.md", WH347, "WIP 2026-01.xlsx"]))
+    routed = ok(
+        env.call(
+            "outlook.outlook_draft",
+            to=["pm@companyA.com"],
+            subject="Approve PO 9140-75",
+            body="Invoice JSM-88421, $14,350.00, PO 9140-75, cost code 31-200. Not posted.",
+            attachment_file_ids=[JSM, "/Policies/change_mgmt_policy.md", WH347, "WIP 2026-01.xlsx"],
+        )
+    )
     assert [a["linked_app"] for a in routed["attachments"]] == ["box", "sharepoint", "sharepoint", "excel"]
     assert routed["attachments"][0]["sha256"] == ok(env.call("box.files.read", file_id=JSM))["file"]["sha256"]
-    upd = ok(env.call("outlook.drafts.update", draft_id=routed["draft"]["id"], importance="high",
-                      remove_attachment_ids=[routed["attachments"][3]["id"]]))
+    upd = ok(
+        env.call(
+            "outlook.drafts.update",
+            draft_id=routed["draft"]["id"],
+            importance="high",
+            remove_attachment_ids=[routed["attachments"][3]["id"]],
+        )
+    )
     assert upd["changed"] == ["importance", "attachments"] and len(upd["attachments"]) == 3
-    for args, message in (({"to": "nobody", "subject": "x", "body": "y"}, "well-formed"),
-                          ({"to": [], "subject": "x", "body": "y"}, "at least one"),
-                          ({"to": "a@b.com", "body": "y"}, "subject is required"),
-                          ({"to": "a@b.com", "subject": "x", "body": "y", "attachment_file_ids": ["999"]}, "no file"),
-                          ({"to": "a@b.com", "subject": "x", "body": "y", "mailbox": "ceo@x.com"}, "no mailbox")):
+    for args, message in (
+        ({"to": "nobody", "subject": "x", "body": "y"}, "well-formed"),
+        ({"to": [], "subject": "x", "body": "y"}, "at least one"),
+        ({"to": "a@b.com", "body": "y"}, "subject is required"),
+        ({"to": "a@b.com", "subject": "x", "body": "y", "attachment_file_ids": ["999"]}, "no file"),
+        ({"to": "a@b.com", "subject": "x", "body": "y", "mailbox": "ceo@x.com"}, "no mailbox"),
+    ):
         res = env.call("outlook.outlook_draft", **args)
         assert res["ok"] is False and message in res["error"], res
     noop = env.call("outlook.drafts.update", draft_id=routed["draft"]["id"])
@@ -384,9 +488,11 @@ def test_two_builds_give_the_same_documents(tmp_path: Path, docs_golden: Path) -
     def digest(path: Path) -> tuple[str, list]:
         con = duckdb.connect(str(path), read_only=True)
         try:
-            files = con.execute("SELECT id, name, sha256 FROM box.files UNION ALL "
-                                "SELECT id, name, lower(file_sha256Hash) FROM sharepoint.driveItems WHERE item_type = 'file' "
-                                "UNION ALL SELECT id, name, sha256 FROM excel.workbooks ORDER BY 1").fetchall()
+            files = con.execute(
+                "SELECT id, name, sha256 FROM box.files UNION ALL "
+                "SELECT id, name, lower(file_sha256Hash) FROM sharepoint.driveItems WHERE item_type = 'file' "
+                "UNION ALL SELECT id, name, sha256 FROM excel.workbooks ORDER BY 1"
+            ).fetchall()
             return content_digest(con, schemas=DOC_APPS), files
         finally:
             con.close()

@@ -30,12 +30,14 @@ def test_each_vendor_is_its_dialect(app):
     assert FIELD_TIME_APPS[app] is cls and cls.D is DIALECTS[app]
     assert (cls.name, cls.label, cls.TOOL_NAMES) == (cls.D.app, cls.D.label, cls.D.tool_names)
     assert set(cls.D.tool_names) <= {spec.local for spec in Reference.tools().values()}, (
-        "a native name for a tool the archetype does not have")
+        "a native name for a tool the archetype does not have"
+    )
     assert len(cls.tools()) == len(Reference.tools())
     assert set(cls.declared_tables()) == {f"{app}.{getattr(cls.D.tables, t.name)}" for t in TABLES}
 
 
 def test_a_dialect_with_one_word_for_pending_and_approved_is_refused():
     with pytest.raises(ValueError, match="different words"):
-        FieldTimeWords(timecard_pending="Open", timecard_approved="Open", record_active="Active",
-                       record_inactive="Archived")
+        FieldTimeWords(
+            timecard_pending="Open", timecard_approved="Open", record_active="Active", record_inactive="Archived"
+        )

@@ -56,15 +56,21 @@ CLOCKSHARK = FieldTimeDialect(
     app="clockshark",
     label="ClockShark",
     tables=FieldTimeTables(projects="jobs", cost_codes="tasks", workers="users", crews="crews", timecards="timesheets"),
-    words=FieldTimeWords(timecard_pending="submitted", timecard_approved="approved", record_active="enabled",
-                         record_inactive="disabled"),
+    words=FieldTimeWords(
+        timecard_pending="submitted", timecard_approved="approved", record_active="enabled", record_inactive="disabled"
+    ),
     project_ids=HashedIds(prefix="job-", namespace="clockshark:job:", length=8),
     crew_ids=JobNumberIds(),
     timecard_ids=UuidIds(namespace="clockshark:sheet:"),
     examples=FieldTimeExamples(worker="cs-rbx-100001", timecard="0c2d4e6f-8a9b-4c1d-9e2f-3a4b5c6d7e8f"),
-    tool_names={"timecards.list": "timesheets.list", "timecards.get": "timesheets.get",
-                "timecards.approve": "timesheets.approve", "workers.list": "users.list",
-                "cost_codes.list": "tasks.list", "payroll_export.summary": "reports.payroll"},
+    tool_names={
+        "timecards.list": "timesheets.list",
+        "timecards.get": "timesheets.get",
+        "timecards.approve": "timesheets.approve",
+        "workers.list": "users.list",
+        "cost_codes.list": "tasks.list",
+        "payroll_export.summary": "reports.payroll",
+    },
 )
 APP = CLOCKSHARK.app
 APPS = ["hh2", RHUMBIX.app, APP]
@@ -99,8 +105,9 @@ def registry() -> Iterator[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def golden(registry, golden_for, tmp_path_factory) -> Path:
-    return golden_with(golden_for(["hh2", RHUMBIX.app]), tmp_path_factory.mktemp("clockshark") / "golden.duckdb",
-                       ClockShark, BOOK_SQL)
+    return golden_with(
+        golden_for(["hh2", RHUMBIX.app]), tmp_path_factory.mktemp("clockshark") / "golden.duckdb", ClockShark, BOOK_SQL
+    )
 
 
 @pytest.fixture(scope="module")
@@ -137,8 +144,7 @@ def test_the_generator_renders_the_new_vendor_from_its_dialect(registry):
     for word in ("rhumbix", "busybusy", "PENDING", "timekeeping_entries", "'te_'", "'crew_'"):
         assert word not in "".join(files.values()), word
     assert registry[APP] is ClockShark and get_app(APP) is ClockShark
-    assert (ClockShark.name, ClockShark.label, ClockShark.TOOL_NAMES) == (APP, CLOCKSHARK.label,
-                                                                         CLOCKSHARK.tool_names)
+    assert (ClockShark.name, ClockShark.label, ClockShark.TOOL_NAMES) == (APP, CLOCKSHARK.label, CLOCKSHARK.tool_names)
 
 
 # ------------------------------------------------------------------------------ the conformance checks
@@ -152,15 +158,17 @@ def test_the_new_vendors_tools_are_rhumbixs_in_its_names_and_words(world):
     ours = {s.method: s for s in app_specs(world, APP).values()}
     assert theirs.keys() == ours.keys()
     words = [(getattr(RHUMBIX.words, f.name), getattr(CLOCKSHARK.words, f.name)) for f in fields(FieldTimeWords)]
-    examples = [(getattr(RHUMBIX.examples, f.name), getattr(CLOCKSHARK.examples, f.name))
-                for f in fields(FieldTimeExamples)]
+    examples = [
+        (getattr(RHUMBIX.examples, f.name), getattr(CLOCKSHARK.examples, f.name)) for f in fields(FieldTimeExamples)
+    ]
     for method, spec in ours.items():
         other = theirs[method]
         assert (spec.args_model, spec.writes, spec.guarded) == (other.args_model, other.writes, other.guarded)
         archetype = next((k for k, v in RHUMBIX.tool_names.items() if v == other.local), other.local)
         assert spec.local == CLOCKSHARK.tool_names.get(archetype, archetype)
-        assert same_description(spec.description, other.description,
-                                [(RHUMBIX.label, CLOCKSHARK.label), *examples, *words])
+        assert same_description(
+            spec.description, other.description, [(RHUMBIX.label, CLOCKSHARK.label), *examples, *words]
+        )
 
 
 def test_hostile_arguments(world, golden, monkeypatch):
@@ -182,12 +190,15 @@ def test_the_new_vendor_projects_the_timecards_rhumbix_did_with_its_own_ids(env)
     projects = con.execute(f"SELECT project_id FROM {APP}.{tb.projects}").fetchall()
     assert all(re.fullmatch(r"job-[0-9a-f]{8}", p) for (p,) in projects)
     assert all(UUID.fullmatch(t) for (t,) in con.execute(f"SELECT timecard_id FROM {APP}.{tb.timecards}").fetchall())
-    crews = con.execute(f"SELECT c.crew_id, p.job_number, c.trade FROM {APP}.{tb.crews} c "
-                        f"JOIN {APP}.{tb.projects} p USING (project_id)").fetchall()
+    crews = con.execute(
+        f"SELECT c.crew_id, p.job_number, c.trade FROM {APP}.{tb.crews} c JOIN {APP}.{tb.projects} p USING (project_id)"
+    ).fetchall()
     assert crews and all(crew == f"{job}:{trade}" for crew, job, trade in crews)
-    orphans = con.execute(f"SELECT count(*) FROM {APP}.{tb.timecards} t LEFT JOIN {APP}.{tb.projects} p "
-                          f"USING (project_id) LEFT JOIN {APP}.{tb.crews} c USING (crew_id) "
-                          f"WHERE p.project_id IS NULL OR c.crew_id IS NULL").fetchone()[0]
+    orphans = con.execute(
+        f"SELECT count(*) FROM {APP}.{tb.timecards} t LEFT JOIN {APP}.{tb.projects} p "
+        f"USING (project_id) LEFT JOIN {APP}.{tb.crews} c USING (crew_id) "
+        f"WHERE p.project_id IS NULL OR c.crew_id IS NULL"
+    ).fetchone()[0]
     assert orphans == 0
 
 
@@ -202,15 +213,21 @@ def test_the_new_vendor_answers_as_rhumbix_does(env):
     job = env.con.execute(f"SELECT min(job_number) FROM {APP}.{CLOCKSHARK.tables.projects}").fetchone()[0]
     last = env.con.execute(f"SELECT max(work_date) FROM {APP}.{CLOCKSHARK.tables.timecards}").fetchone()[0]
     week = (last + timedelta(days=(5 - last.weekday()) % 7)).isoformat()
-    calls = (("projects.list", {}), ("workers.list", {"project": job}), ("cost_codes.list", {"project": job}),
-             ("crews.list", {"project": job}), ("timecards.list", {"project": job, "limit": 5000}),
-             ("payroll_export.summary", {"week_ending": week, "include_pending": True}))
+    calls = (
+        ("projects.list", {}),
+        ("workers.list", {"project": job}),
+        ("cost_codes.list", {"project": job}),
+        ("crews.list", {"project": job}),
+        ("timecards.list", {"project": job, "limit": 5000}),
+        ("payroll_export.summary", {"week_ending": week, "include_pending": True}),
+    )
     for local, args in calls:
         ours, theirs = env.call(tool(CLOCKSHARK, local), **args), env.call(tool(RHUMBIX, local), **args)
         assert ours["ok"] and theirs["ok"], (local, ours, theirs)
         assert ours["data"]["count"] == theirs["data"]["count"] > 0, local
-    ours, theirs = (env.call(tool(d, "payroll_export.summary"), week_ending=week)["data"]
-                    for d in (CLOCKSHARK, RHUMBIX))
+    ours, theirs = (
+        env.call(tool(d, "payroll_export.summary"), week_ending=week)["data"] for d in (CLOCKSHARK, RHUMBIX)
+    )
     totals = ("count", "total_regular", "total_overtime")
     assert [ours[k] for k in totals] == [theirs[k] for k in totals]
 
@@ -218,21 +235,25 @@ def test_the_new_vendor_answers_as_rhumbix_does(env):
 @pytest.mark.parametrize("d", [RHUMBIX, CLOCKSHARK], ids=lambda d: d.app)
 def test_approval_and_the_gate(env, d):
     t, w, s = d.tables, d.words, d.app
-    pending, exported = (env.con.execute(f"SELECT min(timecard_id) FROM {s}.{t.timecards} WHERE status = ?",
-                                         [word]).fetchone()[0] for word in (w.timecard_pending, w.timecard_approved))
+    pending, exported = (
+        env.con.execute(f"SELECT min(timecard_id) FROM {s}.{t.timecards} WHERE status = ?", [word]).fetchone()[0]
+        for word in (w.timecard_pending, w.timecard_approved)
+    )
     done = env.call(tool(d, "timecards.approve"), timecard_id=pending, approver="Sam Super")
     assert done["ok"] and done["data"]["status"] == w.timecard_approved, done
     again = env.call(tool(d, "timecards.approve"), timecard_id=pending)
     assert again["ok"] is False and "already approved" in again["error"]
-    other = env.con.execute(f"SELECT min(timecard_id) FROM {s}.{t.timecards} WHERE status = ?",
-                            [w.timecard_pending]).fetchone()[0]
+    other = env.con.execute(
+        f"SELECT min(timecard_id) FROM {s}.{t.timecards} WHERE status = ?", [w.timecard_pending]
+    ).fetchone()[0]
     before = schema_fingerprint(env.con, env.catalog, [s])
     where = f"WHERE timecard_id = '{other}'"
     for statement, needle in (
-            (f"UPDATE {s}.{t.timecards} SET regular_hours = 1 WHERE timecard_id = '{exported}'", "exported to payroll"),
-            (f"UPDATE {s}.{t.timecards} SET exported_to_payroll = true {where}", "nightly payroll export"),
-            (f"UPDATE {s}.{t.timecards} SET status = 'OK' {where}", "a timecard status is"),
-            (f"UPDATE {s}.{t.timecards} SET overtime_hours = 20, regular_hours = 8 {where}", "between 0 and 24")):
+        (f"UPDATE {s}.{t.timecards} SET regular_hours = 1 WHERE timecard_id = '{exported}'", "exported to payroll"),
+        (f"UPDATE {s}.{t.timecards} SET exported_to_payroll = true {where}", "nightly payroll export"),
+        (f"UPDATE {s}.{t.timecards} SET status = 'OK' {where}", "a timecard status is"),
+        (f"UPDATE {s}.{t.timecards} SET overtime_hours = 20, regular_hours = 8 {where}", "between 0 and 24"),
+    ):
         res = sql(env, statement)
         assert res["ok"] is False and needle in res["error"], (statement, res)
     assert schema_fingerprint(env.con, env.catalog, [s]) == before

@@ -12,9 +12,9 @@ BANK_OF = {"bofa_cashpro": "bofa", "chase_treasury": "chase", "wells": "wells", 
 
 def guard_rows(env) -> list[tuple]:
     return env.con.execute(
-        "SELECT app, tool, executed, valid, reason FROM cfab_internal.guard_log ORDER BY seq").fetchall()
+        "SELECT app, tool, executed, valid, reason FROM cfab_internal.guard_log ORDER BY seq"
+    ).fetchall()
 
 
 def table_rows(env, table: str) -> set[tuple]:
     return set(env.con.execute(f"SELECT * FROM {table}").fetchall())
-

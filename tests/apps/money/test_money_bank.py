@@ -40,14 +40,18 @@ def test_bai2_parses_back_with_the_books_activity(app: str, open_env) -> None:
     details = [(g.as_of, a.account_number, d) for g in parsed.groups for a in g.accounts for d in a.details]
     assert len(details) == len(txns) == res["data"]["transactions"]
     assert sum(d["amount_cents"] for _, _, d in details) == sum(int(abs(t[3]) * 100) for t in txns)
-    assert sorted((numbers[a], d["type_code"], d["amount_cents"]) for _, a, d in details) == \
-        sorted((t[1], t[4], int(abs(t[3]) * 100)) for t in txns)
+    assert sorted((numbers[a], d["type_code"], d["amount_cents"]) for _, a, d in details) == sorted(
+        (t[1], t[4], int(abs(t[3]) * 100)) for t in txns
+    )
     # one group per day with a balance report; summaries agree with the book's closing balances
     assert len(parsed.groups) == 8
     for g in parsed.groups:
         for a in g.accounts:
-            bal = next(b for b in BOOK["bank_balances"] if b[0] == numbers[a.account_number]
-                       and b[1].strftime("%y%m%d") == g.as_of)
+            bal = next(
+                b
+                for b in BOOK["bank_balances"]
+                if b[0] == numbers[a.account_number] and b[1].strftime("%y%m%d") == g.as_of
+            )
             assert a.summaries["015"] == int(bal[2] * 100) and a.summaries["045"] == int(bal[3] * 100)
             day = [t for t in txns if t[1] == numbers[a.account_number] and t[2].strftime("%y%m%d") == g.as_of]
             assert a.summaries["010"] == int((bal[2] - sum((t[3] for t in day), Decimal(0))) * 100)
@@ -60,7 +64,7 @@ def test_bai2_parses_back_with_the_books_activity(app: str, open_env) -> None:
 def test_bai2_single_account_and_default_day(app: str, open_env) -> None:
     env = open_env([app])
     acct = next(iter(accounts_at(BANK_OF[app]).values()))
-    res = env.call(tool(app, "statements.bai2"), account=acct[2])      # by nickname, latest day
+    res = env.call(tool(app, "statements.bai2"), account=acct[2])  # by nickname, latest day
     assert res["ok"], res
     parsed = parse_bai2(res["data"]["content"])
     assert parsed.errors == [] and len(parsed.groups) == 1 and parsed.groups[0].as_of == "260130"
@@ -83,8 +87,10 @@ def test_exception_file_holds_exactly_the_books_items(app: str, open_env) -> Non
     accts = accounts_at(BANK_OF[app])
     numbers = {a[0]: a[3] for a in accts.values()}
     expected = sorted((numbers[e[1]], e[3], str(e[4]), e[5]) for e in BOOK["positive_pay_exceptions"] if e[1] in accts)
-    got = sorted((x["account_number"], x["check_number"], x["presented_amount"], x["presented_payee"])
-                 for x in res["data"]["exceptions"])
+    got = sorted(
+        (x["account_number"], x["check_number"], x["presented_amount"], x["presented_payee"])
+        for x in res["data"]["exceptions"]
+    )
     assert got == expected and got
     pending = get_app(app).D.decisions.pending
     assert {x["decision"] for x in res["data"]["exceptions"]} == {pending}
@@ -97,10 +103,12 @@ def test_exception_file_holds_exactly_the_books_items(app: str, open_env) -> Non
 
 def test_truncated_payee_follows_the_divergence_registry(open_env) -> None:
     env = open_env(["bofa_cashpro"])
-    issued = {r["check_number"]: r for r in
-              env.call("bofa_cashpro.positive_pay.issue_records.list", account="Operating")["data"]["issued_checks"]}
-    assert issued[10452]["payee_name"] == "Midwest Concrete & Masonry Inc"          # registered: cut to 30
-    assert issued[10453]["payee_name"] == "Acme Rebar Supply Co"                    # short: as issued
+    issued = {
+        r["check_number"]: r
+        for r in env.call("bofa_cashpro.positive_pay.issue_records.list", account="Operating")["data"]["issued_checks"]
+    }
+    assert issued[10452]["payee_name"] == "Midwest Concrete & Masonry Inc"  # registered: cut to 30
+    assert issued[10453]["payee_name"] == "Acme Rebar Supply Co"  # short: as issued
     ex = {x["check_number"]: x for x in env.call("bofa_cashpro.positive_pay.exceptions.list")["data"]["exceptions"]}
     assert ex[10452]["issued_payee"] == "Midwest Concrete & Masonry Inc"
     assert ex[10499]["issued_amount"] is None and ex[10499]["exception_reason"] == "Paid Not Issued"
@@ -115,16 +123,18 @@ def test_decide_writes_one_row_per_decision(app: str, open_env) -> None:
     before = table_rows(env, table)
     for i, item in enumerate(items):
         decision = "pay" if i % 2 == 0 else "return"
-        res = env.call(tool(app, "positive_pay.decide"), exception_id=item["exception_id"], decision=decision,
-                       reason=f"test {i}")
+        res = env.call(
+            tool(app, "positive_pay.decide"), exception_id=item["exception_id"], decision=decision, reason=f"test {i}"
+        )
         assert res["ok"], res
         assert res["data"]["decision"] == (cls.D.decisions.pay if decision == "pay" else cls.D.decisions.return_item)
     after = table_rows(env, table)
     changed = after - before
     assert len(changed) == len(items) == len(before - after)
     assert len(after) == len(before)
-    written = env.con.execute("SELECT count(*) FROM cfab_internal.written_rows WHERE table_name = ?",
-                              [table]).fetchone()[0]
+    written = env.con.execute(
+        "SELECT count(*) FROM cfab_internal.written_rows WHERE table_name = ?", [table]
+    ).fetchone()[0]
     assert written == len(items)
     assert env.call(tool(app, "positive_pay.exceptions"))["data"]["count"] == 0
     assert env.call(tool(app, "positive_pay.exceptions"), status="decided")["data"]["count"] == len(items)
@@ -150,9 +160,12 @@ def test_redecision_allowed_before_the_deadline_rejected_after(app: str, open_en
 
 def test_first_decision_on_an_item_past_its_deadline_is_allowed_once(open_env) -> None:
     env = open_env(["pnc_pinacle"])
-    item = next(x for x in env.call("pnc_pinacle.positive_pay.exception_items")["data"]["exceptions"]
-                if x["check_number"] == 2202)
-    assert item["decision_due"] == "2026-01-30"              # already past at the clock
+    item = next(
+        x
+        for x in env.call("pnc_pinacle.positive_pay.exception_items")["data"]["exceptions"]
+        if x["check_number"] == 2202
+    )
+    assert item["decision_due"] == "2026-01-30"  # already past at the clock
     assert env.call("pnc_pinacle.positive_pay.decision", exception_id=item["exception_id"], decision="return")["ok"]
     res = env.call("pnc_pinacle.positive_pay.decision", exception_id=item["exception_id"], decision="pay")
     assert res["error_type"] == "rejected"
@@ -169,13 +182,25 @@ def test_decide_unknown_item_and_bad_decision(app: str, open_env) -> None:
 
 def _transfer_args(app: str) -> tuple[dict, list[dict]]:
     if app == "plaid":
-        return None, []          # plaid's accounts are looked up at run time
+        return None, []  # plaid's accounts are looked up at run time
     accts = list(accounts_at(BANK_OF[app]).values())
-    valid = {"from_account": accts[0][3], "payee_name": "Walsh Electrical Contractors", "payee_account": "000123456789",
-             "payee_routing": "071000013", "amount": "12500.00", "method": "wire", "memo": "SC-1042-0 pay app 7"}
-    invalid = [dict(valid, amount="-5.00"), dict(valid, amount="10.001"), dict(valid, from_account="999"),
-               dict(valid, payee_routing="123456789"), {"from_account": accts[0][3]},
-               dict(valid, amount="abc")]
+    valid = {
+        "from_account": accts[0][3],
+        "payee_name": "Walsh Electrical Contractors",
+        "payee_account": "000123456789",
+        "payee_routing": "071000013",
+        "amount": "12500.00",
+        "method": "wire",
+        "memo": "SC-1042-0 pay app 7",
+    }
+    invalid = [
+        dict(valid, amount="-5.00"),
+        dict(valid, amount="10.001"),
+        dict(valid, from_account="999"),
+        dict(valid, payee_routing="123456789"),
+        {"from_account": accts[0][3]},
+        dict(valid, amount="abc"),
+    ]
     return valid, invalid
 
 
@@ -185,14 +210,25 @@ def test_transfer_is_guarded_valid_and_invalid(app: str, open_env) -> None:
     name = f"{app}.bank_initiate_transfer"
     if app == "plaid":
         accts = env.call("plaid.accounts.get")["data"]["accounts"]
-        valid = {"account_id": accts[0]["account_id"], "amount": "250.00", "type": "credit", "network": "ach",
-                 "legal_name": "Walsh Electrical Contractors, LLC", "description": "SC-1042-0 PAY"}
-        invalid = [dict(valid, amount="0"), dict(valid, account_id="nope"), dict(valid, description="X" * 30),
-                   dict(valid, amount="1.234"), {k: v for k, v in valid.items() if k != "legal_name"},
-                   dict(valid, network="carrier-pigeon")]
+        valid = {
+            "account_id": accts[0]["account_id"],
+            "amount": "250.00",
+            "type": "credit",
+            "network": "ach",
+            "legal_name": "Walsh Electrical Contractors, LLC",
+            "description": "SC-1042-0 PAY",
+        }
+        invalid = [
+            dict(valid, amount="0"),
+            dict(valid, account_id="nope"),
+            dict(valid, description="X" * 30),
+            dict(valid, amount="1.234"),
+            {k: v for k, v in valid.items() if k != "legal_name"},
+            dict(valid, network="carrier-pigeon"),
+        ]
     else:
         valid, invalid = _transfer_args(app)
-    whole = app == "bofa_cashpro"            # one whole-file digest per archetype; the app's schema elsewhere
+    whole = app == "bofa_cashpro"  # one whole-file digest per archetype; the app's schema elsewhere
     digest = env.digest() if whole else app_digest(env, app)
     res = env.call(name, **valid)
     assert res["ok"] and res["status"] == "pending_human_approval", res
@@ -212,10 +248,15 @@ def test_book_transfer_between_own_accounts(app: str, open_env) -> None:
     env = open_env([app])
     accts = list(accounts_at(BANK_OF[app]).values())
     res = env.call(f"{app}.bank_initiate_transfer", from_account=accts[0][2], to_account=accts[0][2], amount="10.00")
-    assert res["error_type"] == "invalid_argument"              # same account
+    assert res["error_type"] == "invalid_argument"  # same account
     if len(accts) > 1:
-        res = env.call(f"{app}.bank_initiate_transfer", from_account="Operating", to_account="Payroll",
-                       amount="3577.04", memo="Fund payroll")
+        res = env.call(
+            f"{app}.bank_initiate_transfer",
+            from_account="Operating",
+            to_account="Payroll",
+            amount="3577.04",
+            memo="Fund payroll",
+        )
         assert res["status"] == "pending_human_approval"
         assert res["data"]["would_initiate"]["method"] == "BOOK"
 
@@ -239,16 +280,24 @@ def test_bank_rules_fire(app: str, open_env) -> None:
     for sql in attempts:
         res = env.call("sql.execute", sql=sql)
         assert not res["ok"] and res["error_type"] == "rejected", (sql, res)
-    res = env.call("sql.execute", sql=(
-        f"INSERT INTO {app}.{cls.D.tables.payments} VALUES ('X1', '{acct}', 'WIRE', 'Mallory', '1', '071000013', 100.00, "
-        f"DATE '2026-02-02', 'x', 'Completed', 'agent')"))
+    res = env.call(
+        "sql.execute",
+        sql=(
+            f"INSERT INTO {app}.{cls.D.tables.payments} VALUES ('X1', '{acct}', 'WIRE', 'Mallory', '1', '071000013', "
+            "100.00, "
+            f"DATE '2026-02-02', 'x', 'Completed', 'agent')"
+        ),
+    )
     assert res.get("status") == "pending_human_approval", res
     assert app_digest(env, app) == digest
     assert [r[1] for r in guard_rows(env)] == ["sql.execute"]
     # a decision through SQL is a normal write
     first = env.con.execute(f"SELECT min(exception_id) FROM {app}.{cls.D.tables.exception_queue}").fetchone()[0]
-    res = env.call("sql.execute", sql=f"UPDATE {app}.{cls.D.tables.exception_queue} SET decision = '{cls.D.decisions.return_item}' "
-                                      f"WHERE exception_id = '{first}'")
+    res = env.call(
+        "sql.execute",
+        sql=f"UPDATE {app}.{cls.D.tables.exception_queue} SET decision = '{cls.D.decisions.return_item}' "
+        f"WHERE exception_id = '{first}'",
+    )
     assert res["ok"], res
 
 
@@ -258,9 +307,13 @@ def test_plaid_rules_fire(open_env) -> None:
     for sql in ["UPDATE plaid.transactions SET amount = 0", "DELETE FROM plaid.accounts", "DELETE FROM plaid.items"]:
         assert env.call("sql.execute", sql=sql)["error_type"] == "rejected"
     acct = env.con.execute("SELECT min(account_id) FROM plaid.accounts").fetchone()[0]
-    res = env.call("sql.execute", sql=(
-        f"INSERT INTO plaid.transfers VALUES ('t1', 'a1', '{acct}', 'credit', 'ach', 5.00, 'X', 'Mallory', "
-        f"'pending', TIMESTAMP '2026-01-31 17:00:00')"))
+    res = env.call(
+        "sql.execute",
+        sql=(
+            f"INSERT INTO plaid.transfers VALUES ('t1', 'a1', '{acct}', 'credit', 'ach', 5.00, 'X', 'Mallory', "
+            f"'pending', TIMESTAMP '2026-01-31 17:00:00')"
+        ),
+    )
     assert res.get("status") == "pending_human_approval", res
     assert app_digest(env, "plaid") == digest
 
@@ -284,8 +337,10 @@ def test_every_portal_tool_answers(app: str, open_env) -> None:
     book = next(b for b in BOOK["bank_balances"] if b[0] == acct[0] and b[1] == date(2026, 1, 27))
     assert bal["closing_ledger"] == str(book[2]) and bal["closing_available"] == str(book[3])
     assert env.call(tool(app, "balances.get"), account="nope")["error_type"] == "not_found"
-    assert env.call(tool(app, "transactions.list"), date_from="2026-02-01", date_to="2026-01-01")["error_type"] \
+    assert (
+        env.call(tool(app, "transactions.list"), date_from="2026-02-01", date_to="2026-01-01")["error_type"]
         == "invalid_argument"
+    )
 
 
 def test_check_filters_and_plaid_reads(open_env) -> None:
@@ -302,4 +357,4 @@ def test_check_filters_and_plaid_reads(open_env) -> None:
     tx = env.call("plaid.transactions.get", start_date="2026-01-01", end_date="2026-01-31", count=500)["data"]
     assert tx["total_transactions"] == len(BOOK["bank_transactions"])
     wire = next(t for t in tx["transactions"] if t["name"] == "WIRE OUT PRAIRIE STEEL")
-    assert wire["amount"] == "35000.00"                         # Plaid: positive = money out
+    assert wire["amount"] == "35000.00"  # Plaid: positive = money out

@@ -23,8 +23,14 @@ def test_registered_and_manifest(app: str) -> None:
     m = cls.manifest()
     assert m.app == app and m.label and m.schema_name == app
     assert m.archetype == ("Bank" if app in ALL_BANKS else "Payroll" if app in PAYROLLS else "FieldTime")
-    ddl_tables = [f"{t.db}.{t.name}" for t in (s.find(exp.Table) for s in sqlglot.parse(schema_ddl(app), read="duckdb")
-                                               if isinstance(s, exp.Create) and s.kind == "TABLE")]
+    ddl_tables = [
+        f"{t.db}.{t.name}"
+        for t in (
+            s.find(exp.Table)
+            for s in sqlglot.parse(schema_ddl(app), read="duckdb")
+            if isinstance(s, exp.Create) and s.kind == "TABLE"
+        )
+    ]
     assert m.state_tables == ddl_tables and ddl_tables
     assert m.tools == sorted(cls.tools())
     guarded = {"payment"} if app in ALL_BANKS else {"payroll"} if app in PAYROLLS else set()
@@ -46,7 +52,11 @@ def test_every_table_has_a_primary_key_and_decimal_money(app: str) -> None:
     for info in cat.in_schema(app):
         assert info.pk, f"{info.qualified} has no primary key"
         for c, t in info.columns.items():
-            if any(w in c for w in ("amount", "balance", "gross", "net_pay", "total_")) and "count" not in c and "datetime" not in c:
+            if (
+                any(w in c for w in ("amount", "balance", "gross", "net_pay", "total_"))
+                and "count" not in c
+                and "datetime" not in c
+            ):
                 assert t.startswith("DECIMAL(18,2)"), f"{info.qualified}.{c} is {t}"
 
 
@@ -86,7 +96,7 @@ def test_rules_name_real_tables_and_columns() -> None:
         info = cat.get(rule.table)
         for column in sqlglot.parse_one(rule.when, read="duckdb").find_all(exp.Column):
             if column.table.lower() in ("new", "old"):
-                info.column(column.name)        # raises if absent
+                info.column(column.name)  # raises if absent
     for a in rules.assertions:
         if a.table.split(".")[0] in MONEY_APPS:
             info = cat.get(a.table)
@@ -101,7 +111,7 @@ def test_entity_projections_run(app: str, money_golden) -> None:
     sections = re.split(r"^-- entity:\s*(\S+)\s*$", text, flags=re.M)[1:]
     con = duckdb.connect(str(money_golden), read_only=True)
     try:
-        for entity, body in zip(sections[::2], sections[1::2]):
+        for entity, body in zip(sections[::2], sections[1::2], strict=False):
             rows = con.execute(body.strip().rstrip(";")).fetchall()
             names = [d[0] for d in con.description]
             assert names[0] == "entity_key", (app, entity)

@@ -60,9 +60,11 @@ def test_exported_timecard_refuses_changes(app: str, open_env) -> None:
     card = env.call(tool(app, "timecards.list"), approved=True, limit=1)["data"]["timecards"][0]
     assert card["exported_to_payroll"] is True
     digest = app_digest(env, app)
-    for sql in [f"UPDATE {app}.{cls.T_TC} SET regular_hours = 10 WHERE timecard_id = '{card['timecard_id']}'",
-                f"UPDATE {app}.{cls.T_TC} SET status = '{cls.PENDING}' WHERE timecard_id = '{card['timecard_id']}'",
-                f"DELETE FROM {app}.{cls.T_TC} WHERE timecard_id = '{card['timecard_id']}'"]:
+    for sql in [
+        f"UPDATE {app}.{cls.T_TC} SET regular_hours = 10 WHERE timecard_id = '{card['timecard_id']}'",
+        f"UPDATE {app}.{cls.T_TC} SET status = '{cls.PENDING}' WHERE timecard_id = '{card['timecard_id']}'",
+        f"DELETE FROM {app}.{cls.T_TC} WHERE timecard_id = '{card['timecard_id']}'",
+    ]:
         res = env.call("sql.execute", sql=sql)
         assert res["error_type"] == "rejected" and "exported to payroll" in res["error"], res
     assert app_digest(env, app) == digest
@@ -74,10 +76,18 @@ def test_field_rules_fire(app: str, open_env) -> None:
     cls = get_app(app)
     card = env.call(tool(app, "timecards.list"), approved=False)["data"]["timecards"][0]
     tid = card["timecard_id"]
-    assert env.call("sql.execute", sql=f"UPDATE {app}.{cls.T_TC} SET exported_to_payroll = true "
-                                       f"WHERE timecard_id = '{tid}'")["error_type"] == "rejected"
-    assert env.call("sql.execute", sql=f"UPDATE {app}.{cls.T_TC} SET status = 'OK' "
-                                       f"WHERE timecard_id = '{tid}'")["error_type"] == "rejected"
+    assert (
+        env.call(
+            "sql.execute", sql=f"UPDATE {app}.{cls.T_TC} SET exported_to_payroll = true WHERE timecard_id = '{tid}'"
+        )["error_type"]
+        == "rejected"
+    )
+    assert (
+        env.call("sql.execute", sql=f"UPDATE {app}.{cls.T_TC} SET status = 'OK' WHERE timecard_id = '{tid}'")[
+            "error_type"
+        ]
+        == "rejected"
+    )
     res = env.call("sql.execute", sql=f"UPDATE {app}.{cls.T_TC} SET overtime_hours = 20 WHERE timecard_id = '{tid}'")
     assert res["error_type"] == "rejected" and "24" in res["error"]
     # a pending card may still be corrected
@@ -125,10 +135,13 @@ def test_integration_methods_agree_with_the_tools(open_env) -> None:
     from cfab.apps.tooling import jsonable
 
     rows = rx.approved_hours(date(2026, 1, 24))
-    assert rows and jsonable(rows) == env.call("rhumbix.reports.payroll_export", week_ending="2026-01-24")["data"]["rows"]
+    assert (
+        rows and jsonable(rows) == env.call("rhumbix.reports.payroll_export", week_ending="2026-01-24")["data"]["rows"]
+    )
     assert adp.open_batch()["batch_id"] == "WK260131"
-    assert len(adp.earnings_for("WK260124")) == 2 and adp.earnings_for("WK260124", "3100")[0]["gross_pay"] == \
-        Decimal("2240.30")
+    assert len(adp.earnings_for("WK260124")) == 2 and adp.earnings_for("WK260124", "3100")[0]["gross_pay"] == Decimal(
+        "2240.30"
+    )
     assert bofa.issue_record("4451029387", 10452)["payee_name"] == "Midwest Concrete & Masonry Inc"
     assert bofa.issue_record("4451029387", 1) is None
     assert len(bofa.exception_queue()) == 4

@@ -126,7 +126,7 @@ def test_pr_release_is_guarded_valid_and_invalid(app: str, open_env) -> None:
     assert env.call(name, batch_id=batch, force=True)["error_type"] == "invalid_argument"
     assert app_digest(env, app) == digest0
     staged = env.call(tool(app, "batches.stage"))["data"]
-    whole = app == "adp"                     # one whole-file digest per archetype; the app's schema elsewhere
+    whole = app == "adp"  # one whole-file digest per archetype; the app's schema elsewhere
     digest = env.digest() if whole else app_digest(env, app)
     res = env.call(name, batch_id=batch)
     assert res["ok"] and res["status"] == "pending_human_approval", res
@@ -152,24 +152,37 @@ def test_payroll_rules_fire(app: str, open_env) -> None:
     ]:
         res = env.call("sql.execute", sql=sql)
         assert res["error_type"] == "rejected", (sql, res)
-    res = env.call("sql.execute", sql=f"UPDATE {app}.{cls.T_BATCH} SET status = '{cls.S_RELEASED}' "
-                                      f"WHERE batch_id = '{batch}'")
+    res = env.call(
+        "sql.execute", sql=f"UPDATE {app}.{cls.T_BATCH} SET status = '{cls.S_RELEASED}' WHERE batch_id = '{batch}'"
+    )
     assert res.get("status") == "pending_human_approval", res
     emp = next(iter(ident(app).values()))
-    res = env.call("sql.execute", sql=f"INSERT INTO {app}.{cls.T_PAY} VALUES ('{batch}', '{emp}', 'Check', 1, "
-                                      f"'4451029395', DATE '2026-02-06', 10.00, 8.00)")
+    res = env.call(
+        "sql.execute",
+        sql=f"INSERT INTO {app}.{cls.T_PAY} VALUES ('{batch}', '{emp}', 'Check', 1, "
+        f"'4451029395', DATE '2026-02-06', 10.00, 8.00)",
+    )
     assert res.get("status") == "pending_human_approval", res
     assert app_digest(env, app) == digest
     # the gross assertion: a hand-written earnings line must compute
     job = "1042-00" if app == "foundation_payroll" else "1042"
-    bad = env.call("sql.execute", sql=f"INSERT INTO {app}.{cls.T_EARN} VALUES ('{batch}', '{emp}', '{job}', 8, 0, "
-                                      f"50.0000, 30.0000, 123.45, NULL, NULL)")
+    bad = env.call(
+        "sql.execute",
+        sql=f"INSERT INTO {app}.{cls.T_EARN} VALUES ('{batch}', '{emp}', '{job}', 8, 0, "
+        f"50.0000, 30.0000, 123.45, NULL, NULL)",
+    )
     assert bad["error_type"] == "rejected" and "gross_pay" in bad["error"]
-    good = env.call("sql.execute", sql=f"INSERT INTO {app}.{cls.T_EARN} VALUES ('{batch}', '{emp}', '{job}', 8, 2, "
-                                       f"50.0000, 30.0000, 550.00, NULL, NULL)")
+    good = env.call(
+        "sql.execute",
+        sql=f"INSERT INTO {app}.{cls.T_EARN} VALUES ('{batch}', '{emp}', '{job}', 8, 2, "
+        f"50.0000, 30.0000, 550.00, NULL, NULL)",
+    )
     assert good["ok"], good
-    late = env.call("sql.execute", sql=f"INSERT INTO {app}.{cls.T_EARN} VALUES ('{released}', '{emp}', 'X-1', 8, 2, "
-                                       f"50.0000, 30.0000, 550.00, NULL, NULL)")
+    late = env.call(
+        "sql.execute",
+        sql=f"INSERT INTO {app}.{cls.T_EARN} VALUES ('{released}', '{emp}', 'X-1', 8, 2, "
+        f"50.0000, 30.0000, 550.00, NULL, NULL)",
+    )
     assert late["error_type"] == "rejected" and "released" in late["error"], late
 
 
@@ -186,11 +199,15 @@ def test_every_payroll_tool_answers(app: str, open_env) -> None:
     assert got["employee"]["base_rate"] == "47.0000" and got["hours"]
     assert env.call(tool(app, "employees.get"), employee_id="nope")["error_type"] == "not_found"
     hours = env.call(tool(app, "hours.list"), week_ending="2026-01-24", job=job)["data"]
-    expected = sum((t[5] for t in BOOK["timecards"] if t[8] and t[2] == "1042"
-                    and date(2026, 1, 18) <= t[3] <= date(2026, 1, 24)), Decimal(0))
+    expected = sum(
+        (t[5] for t in BOOK["timecards"] if t[8] and t[2] == "1042" and date(2026, 1, 18) <= t[3] <= date(2026, 1, 24)),
+        Decimal(0),
+    )
     assert Decimal(hours["total_regular"]) == expected
     earn = env.call(tool(app, "earnings.list"), employee_id=emp)["data"]
     assert earn["count"] == 2 and earn["total_gross"] == "4462.00"
     pays = env.call(tool(app, "payments.list"), employee_id=emp)["data"]["payments"]
-    assert [(p["payment_method"].lower().replace("_", " "), p["check_number"]) for p in pays] == \
-        [("check", 5001), ("direct deposit", None)]
+    assert [(p["payment_method"].lower().replace("_", " "), p["check_number"]) for p in pays] == [
+        ("check", 5001),
+        ("direct deposit", None),
+    ]

@@ -65,41 +65,69 @@ def test_bank_on_the_real_book(app: str, real_env) -> None:
     res = env.call(tool(app, "accounts.list"))
     assert res["ok"] and res["data"]["count"] == len(accts)
     exc = env.call(tool(app, "positive_pay.exceptions"), status="all")["data"]["exceptions"]
-    expected = book(env, """SELECT a.account_number, e.check_number, e.presented_amount FROM book.positive_pay_exceptions e
-                            JOIN book.bank_accounts a USING (bank_account_id) WHERE a.bank = ?""", [BANK_OF[app]])
-    assert sorted((x["account_number"], x["check_number"], Decimal(x["presented_amount"])) for x in exc) == \
-        sorted(expected)
+    expected = book(
+        env,
+        """SELECT a.account_number, e.check_number, e.presented_amount FROM book.positive_pay_exceptions e
+                            JOIN book.bank_accounts a USING (bank_account_id) WHERE a.bank = ?""",
+        [BANK_OF[app]],
+    )
+    assert sorted((x["account_number"], x["check_number"], Decimal(x["presented_amount"])) for x in exc) == sorted(
+        expected
+    )
     for acct_id, number in accts:
-        last = book(env, "SELECT max(posted_date) FROM book.bank_transactions WHERE bank_account_id = ?", [acct_id])[0][0]
+        last = book(env, "SELECT max(posted_date) FROM book.bank_transactions WHERE bank_account_id = ?", [acct_id])[0][
+            0
+        ]
         if last is None:
             continue
         start = last - timedelta(days=13)
-        res = env.call(tool(app, "statements.bai2"), account=number, date_from=start.isoformat(),
-                       date_to=last.isoformat())
+        res = env.call(
+            tool(app, "statements.bai2"), account=number, date_from=start.isoformat(), date_to=last.isoformat()
+        )
         assert res["ok"], res
         parsed = parse_bai2(res["data"]["content"])
         assert parsed.errors == []
-        want = book(env, """SELECT count(*), coalesce(sum(abs(amount)), 0) FROM book.bank_transactions
-                            WHERE bank_account_id = ? AND posted_date BETWEEN ? AND ?""", [acct_id, start, last])[0]
+        want = book(
+            env,
+            """SELECT count(*), coalesce(sum(abs(amount)), 0) FROM book.bank_transactions
+                            WHERE bank_account_id = ? AND posted_date BETWEEN ? AND ?""",
+            [acct_id, start, last],
+        )[0]
         details = [d for g in parsed.groups for a in g.accounts for d in a.details]
         assert len(details) == want[0] and sum(d["amount_cents"] for d in details) == int(want[1] * 100)
         # every reported day's closing ledger agrees with the book's balances where the book has one
-        for day, ledger in book(env, "SELECT as_of_date, ledger_balance FROM book.bank_balances "
-                                     "WHERE bank_account_id = ? AND as_of_date BETWEEN ? AND ?", [acct_id, start, last]):
+        for day, ledger in book(
+            env,
+            "SELECT as_of_date, ledger_balance FROM book.bank_balances "
+            "WHERE bank_account_id = ? AND as_of_date BETWEEN ? AND ?",
+            [acct_id, start, last],
+        ):
             bal = env.call(tool(app, "balances.get"), account=number, as_of_date=day.isoformat())["data"]["balances"]
             assert Decimal(bal[0]["closing_ledger"]) == ledger
-        for local, args in {"transactions.list": {"account": number, "limit": 50},
-                            "positive_pay.issued_checks": {"account": number, "limit": 50},
-                            "balances.get": {"account": number}}.items():
+        for local, args in {
+            "transactions.list": {"account": number, "limit": 50},
+            "positive_pay.issued_checks": {"account": number, "limit": 50},
+            "balances.get": {"account": number},
+        }.items():
             assert env.call(tool(app, local), **args)["ok"]
         digest = app_digest(env, app)
-        res = env.call(f"{app}.bank_initiate_transfer", from_account=number, payee_name="Test Payee",
-                       payee_account="000123456789", payee_routing="071000013", amount="100.00")
+        res = env.call(
+            f"{app}.bank_initiate_transfer",
+            from_account=number,
+            payee_name="Test Payee",
+            payee_account="000123456789",
+            payee_routing="071000013",
+            amount="100.00",
+        )
         assert res["status"] == "pending_human_approval"
         assert app_digest(env, app) == digest
     for i, x in enumerate(exc):
-        res = env.call(tool(app, "positive_pay.decide"), exception_id=x["exception_id"],
-                       decision="pay" if i == 0 else "return", reason="test")
+        res = env.call(
+            tool(app, "positive_pay.decide"),
+            exception_id=x["exception_id"],
+            decision="pay" if i == 0 else "return",
+            reason="test",
+        )
         assert res["ok"], res
 
 
@@ -108,18 +136,34 @@ def test_plaid_on_the_real_book(real_env) -> None:
     n_accts = book(env, "SELECT count(*) FROM book.bank_accounts")[0][0]
     accts = env.call("plaid.accounts.get")["data"]
     assert accts["count"] == n_accts
-    assert env.call("plaid.items.list")["data"]["count"] == book(env, "SELECT count(DISTINCT bank) FROM book.bank_accounts")[0][0]
+    assert (
+        env.call("plaid.items.list")["data"]["count"]
+        == book(env, "SELECT count(DISTINCT bank) FROM book.bank_accounts")[0][0]
+    )
     tx = env.call("plaid.transactions.get", start_date="2026-01-01", end_date="2026-01-31", count=500)["data"]
-    assert tx["total_transactions"] == book(env, "SELECT count(*) FROM book.bank_transactions "
-                                                 "WHERE posted_date BETWEEN DATE '2026-01-01' AND DATE '2026-01-31'")[0][0]
+    assert (
+        tx["total_transactions"]
+        == book(
+            env,
+            "SELECT count(*) FROM book.bank_transactions "
+            "WHERE posted_date BETWEEN DATE '2026-01-01' AND DATE '2026-01-31'",
+        )[0][0]
+    )
     assert env.call("plaid.accounts.balance.get")["ok"]
-    res = env.call("plaid.bank_initiate_transfer", account_id=accts["accounts"][0]["account_id"], amount="10.00",
-                   legal_name="Test Payee", description="TEST")
+    res = env.call(
+        "plaid.bank_initiate_transfer",
+        account_id=accts["accounts"][0]["account_id"],
+        amount="10.00",
+        legal_name="Test Payee",
+        description="TEST",
+    )
     assert res["status"] == "pending_human_approval"
 
 
 def _expected_open_batch(env, app: str) -> dict[tuple[str, str], Decimal]:
-    rows = book(env, f"""
+    rows = book(
+        env,
+        """
         SELECT ei.system_employee_id, book.system_job_id(?, t.job_number), e.base_rate, e.level, e.apprentice_pct,
                e.apprentice_registration, j.is_prevailing_wage, e.classification, t.job_number,
                sum(t.hours_regular), sum(t.hours_overtime)
@@ -129,13 +173,18 @@ def _expected_open_batch(env, app: str) -> dict[tuple[str, str], Decimal]:
         JOIN book.jobs j ON j.job_number = t.job_number
         JOIN book.employee_identities ei ON ei.employee_id = t.employee_id AND ei.system = ?
         WHERE t.approved
-        GROUP BY ALL""", ["foundation_erp" if app == "foundation_payroll" else app, app])
+        GROUP BY ALL""",
+        ["foundation_erp" if app == "foundation_payroll" else app, app],
+    )
     det = defaultdict(dict)
-    for job, cls, base in book(env, """
+    for job, cls, base in book(
+        env,
+        """
             SELECT d.job_number, r.classification, r.base_rate FROM book.wage_determinations d
             JOIN book.wage_rates r USING (determination_id)
             QUALIFY row_number() OVER (PARTITION BY d.job_number, r.classification
-                                       ORDER BY d.effective_date DESC, d.modification DESC, d.determination_id) = 1"""):
+                                       ORDER BY d.effective_date DESC, d.modification DESC, d.determination_id) = 1""",
+    ):
         det[job][cls] = base
     out = {}
     for emp, job_id, base, level, pct, reg_no, pw, cls, job, reg, ot in rows:
@@ -189,6 +238,7 @@ def test_field_on_the_real_book(app: str, real_env) -> None:
         assert env.call(tool(app, "timecards.approve"), timecard_id=pending[0]["timecard_id"])["ok"]
         assert book(env, f"SELECT count(*) FROM {app}.{cls.T_TC} WHERE status = ?", [cls.APPROVED])[0][0] == before + 1
     done = env.call(tool(app, "timecards.list"), approved=True, limit=1)["data"]["timecards"][0]
-    res = env.call("sql.execute", sql=f"UPDATE {app}.{cls.T_TC} SET regular_hours = 1 "
-                                      f"WHERE timecard_id = '{done['timecard_id']}'")
+    res = env.call(
+        "sql.execute", sql=f"UPDATE {app}.{cls.T_TC} SET regular_hours = 1 WHERE timecard_id = '{done['timecard_id']}'"
+    )
     assert res["error_type"] == "rejected"

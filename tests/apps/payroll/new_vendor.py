@@ -49,8 +49,10 @@ def golden_with(base: Path, dest: Path, cls: type[App], book_sql: Iterable[str])
             con.execute(statement)
         cls.seed(con, BuildInputs())
         (apps,) = con.execute("SELECT value FROM cfab_internal.meta WHERE key = 'apps'").fetchone()
-        con.execute("UPDATE cfab_internal.meta SET value = ? WHERE key = 'apps'",
-                    [",".join(sorted({*apps.split(","), cls.name}))])
+        con.execute(
+            "UPDATE cfab_internal.meta SET value = ? WHERE key = 'apps'",
+            [",".join(sorted({*apps.split(","), cls.name}))],
+        )
     finally:
         con.close()
     os.chmod(dest, 0o444)
@@ -76,8 +78,9 @@ def reset(world: Environment) -> Environment:
 
 def packaged(kind: str, app: str) -> str:
     """A committed app's packaged ``rules`` (triggers/rules/<app>.toml) or ``entities`` file."""
-    folder, name = {"rules": ("cfab.triggers", f"rules/{app}.toml"),
-                    "entities": ("cfab.views", f"entities/{app}.sql")}[kind]
+    folder, name = {"rules": ("cfab.triggers", f"rules/{app}.toml"), "entities": ("cfab.views", f"entities/{app}.sql")}[
+        kind
+    ]
     return resources.files(folder).joinpath(name).read_text(encoding="utf-8")
 
 
@@ -88,8 +91,11 @@ def entity_rows(con: duckdb.DuckDBPyConnection, app: str, text: str) -> dict[str
 
 def table_columns(con: duckdb.DuckDBPyConnection, schema: str, table: str) -> list[tuple]:
     """(name, type, nullable) of each column of a table, in order."""
-    return con.execute("SELECT column_name, data_type, is_nullable FROM duckdb_columns() "
-                       "WHERE schema_name = ? AND table_name = ? ORDER BY column_index", [schema, table]).fetchall()
+    return con.execute(
+        "SELECT column_name, data_type, is_nullable FROM duckdb_columns() "
+        "WHERE schema_name = ? AND table_name = ? ORDER BY column_index",
+        [schema, table],
+    ).fetchall()
 
 
 def sql(env: Environment, statement: str) -> dict[str, Any]:
@@ -105,19 +111,31 @@ def _golden_tables(golden: Path) -> tuple[dict[str, set[str]], dict[str, tuple[s
     con = duckdb.connect(str(golden), read_only=True)
     try:
         tables: dict[str, set[str]] = {}
-        for schema, table in con.execute("SELECT schema_name, table_name FROM duckdb_tables() "
-                                         "WHERE database_name = current_database()").fetchall():
+        for schema, table in con.execute(
+            "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database()"
+        ).fetchall():
             tables.setdefault(schema, set()).add(f"{schema}.{table}")
-        pks = {f"{s}.{t}": tuple(c) for s, t, c in con.execute(
-            "SELECT schema_name, table_name, constraint_column_names FROM duckdb_constraints() "
-            "WHERE database_name = current_database() AND constraint_type = 'PRIMARY KEY'").fetchall()}
+        pks = {
+            f"{s}.{t}": tuple(c)
+            for s, t, c in con.execute(
+                "SELECT schema_name, table_name, constraint_column_names FROM duckdb_constraints() "
+                "WHERE database_name = current_database() AND constraint_type = 'PRIMARY KEY'"
+            ).fetchall()
+        }
     finally:
         con.close()
     return tables, pks
 
 
-def conformance_checks(registry: dict[str, type[App]], env: Environment, golden: Path, app: str, archetype: str,
-                       guarded: Sequence[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def conformance_checks(
+    registry: dict[str, type[App]],
+    env: Environment,
+    golden: Path,
+    app: str,
+    archetype: str,
+    guarded: Sequence[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The registry, manifest and tool-surface checks of tests/conformance, for ``app``.
 
     Their lists are typed in from the paper (35 apps); ``app`` joins them as one of ``archetype``
@@ -147,18 +165,21 @@ def foreign_ids(golden: Path) -> list[Any]:
     """Primary-key values of the golden file's app records (another app's id is an unknown id)."""
     con = duckdb.connect(str(golden), read_only=True)
     try:
-        pks = con.execute("SELECT schema_name, table_name, constraint_column_names[1] FROM duckdb_constraints() "
-                          "WHERE constraint_type = 'PRIMARY KEY' AND schema_name NOT IN ('book', 'cfab_internal') "
-                          "ORDER BY 1, 2").fetchall()
-        parts = [f"(SELECT CAST(\"{c}\" AS VARCHAR) FROM \"{s}\".\"{t}\" ORDER BY 1 LIMIT 2)" for s, t, c in pks]
+        pks = con.execute(
+            "SELECT schema_name, table_name, constraint_column_names[1] FROM duckdb_constraints() "
+            "WHERE constraint_type = 'PRIMARY KEY' AND schema_name NOT IN ('book', 'cfab_internal') "
+            "ORDER BY 1, 2"
+        ).fetchall()
+        parts = [f'(SELECT CAST("{c}" AS VARCHAR) FROM "{s}"."{t}" ORDER BY 1 LIMIT 2)' for s, t, c in pks]
         values = sorted({r[0] for r in con.execute(" UNION ".join(parts)).fetchall() if r[0] is not None})
     finally:
         con.close()
     return values + [int(v) for v in values if v.isdigit()][:10]
 
 
-def hostile_arguments(world: Environment, golden: Path, app: str, monkeypatch: pytest.MonkeyPatch,
-                      examples: int = 60) -> None:
+def hostile_arguments(
+    world: Environment, golden: Path, app: str, monkeypatch: pytest.MonkeyPatch, examples: int = 60
+) -> None:
     """The conformance fuzzer on ``app``'s tools: random and hostile arguments (other apps' ids
     among them), every result clean, a guarded call staged once and changing nothing."""
     monkeypatch.setitem(helpers.APP_GROUPS, f"new_{app}", ((app,), ()))

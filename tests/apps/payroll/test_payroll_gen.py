@@ -31,12 +31,20 @@ def test_each_vendor_is_its_dialect(app):
     assert PAYROLL_APPS[app] is cls and cls.D is DIALECTS[app]
     assert (cls.name, cls.label, cls.TOOL_NAMES) == (cls.D.app, cls.D.label, cls.D.tool_names)
     assert set(cls.D.tool_names) <= {spec.local for spec in Reference.tools().values()}, (
-        "a native name for a tool the archetype does not have")
+        "a native name for a tool the archetype does not have"
+    )
     assert len(cls.tools()) == len(Reference.tools())
     assert set(cls.declared_tables()) == {f"{app}.{getattr(cls.D.tables, t.name)}" for t in TABLES}
 
 
 def test_a_dialect_with_two_equal_batch_words_is_refused():
     with pytest.raises(ValueError, match="must differ"):
-        PayrollWords(employee_active="A", employee_terminated="T", batch_open="Open", batch_staged="Open",
-                     batch_released="Posted", payment_check="Check", payment_direct_deposit="Direct Deposit")
+        PayrollWords(
+            employee_active="A",
+            employee_terminated="T",
+            batch_open="Open",
+            batch_staged="Open",
+            batch_released="Posted",
+            payment_check="Check",
+            payment_direct_deposit="Direct Deposit",
+        )

@@ -52,15 +52,33 @@ from tests.conformance.conformance_helpers import guard_rows, schema_fingerprint
 GUSTO = PayrollDialect(
     app="gusto",
     label="Gusto Payroll",
-    tables=PayrollTables(employees="people", jobs="jobs", prevailing_wage_rates="wage_rates", hours="hours",
-                         batches="payrolls", earnings="payroll_items", payments="disbursements"),
-    words=PayrollWords(employee_active="onboarded", employee_terminated="dismissed", batch_open="unprocessed",
-                       batch_staged="calculated", batch_released="processed", payment_check="check",
-                       payment_direct_deposit="direct_deposit", job_active="open", job_closed="archived"),
+    tables=PayrollTables(
+        employees="people",
+        jobs="jobs",
+        prevailing_wage_rates="wage_rates",
+        hours="hours",
+        batches="payrolls",
+        earnings="payroll_items",
+        payments="disbursements",
+    ),
+    words=PayrollWords(
+        employee_active="onboarded",
+        employee_terminated="dismissed",
+        batch_open="unprocessed",
+        batch_staged="calculated",
+        batch_released="processed",
+        payment_check="check",
+        payment_direct_deposit="direct_deposit",
+        job_active="open",
+        job_closed="archived",
+    ),
     batch_ids=HashedBatchIds(namespace="gusto:payroll:", length=20),
     examples=PayrollExamples(employee="g-100201", batch="3f2a9c0d1e4b5a6f7e8d", job="1042"),
-    tool_names={"batches.list": "payrolls.list", "batches.stage": "payrolls.calculate",
-                "payments.list": "disbursements.list"},
+    tool_names={
+        "batches.list": "payrolls.list",
+        "batches.stage": "payrolls.calculate",
+        "payments.list": "disbursements.list",
+    },
 )
 APP = GUSTO.app
 APPS = ["hh2", ADP.app, APP]
@@ -92,8 +110,9 @@ def registry() -> Iterator[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def golden(registry, golden_for, tmp_path_factory) -> Path:
-    return golden_with(golden_for(["hh2", ADP.app]), tmp_path_factory.mktemp("gusto") / "golden.duckdb", Gusto,
-                       BOOK_SQL)
+    return golden_with(
+        golden_for(["hh2", ADP.app]), tmp_path_factory.mktemp("gusto") / "golden.duckdb", Gusto, BOOK_SQL
+    )
 
 
 @pytest.fixture(scope="module")
@@ -162,8 +181,12 @@ def test_the_new_vendor_projects_the_book_as_adp_does_in_its_own_words(env):
     """Row for row ADP's tables, once Gusto's employee ids, batch ids and words are read as ADP's."""
     con = env.con
     words = {getattr(GUSTO.words, f.name): getattr(ADP.words, f.name) for f in fields(PayrollWords)}
-    batches = dict(con.execute(f"SELECT g.batch_id, a.batch_id FROM {APP}.{GUSTO.tables.batches} g "
-                               f"JOIN {ADP.app}.{ADP.tables.batches} a USING (period_end)").fetchall())
+    batches = dict(
+        con.execute(
+            f"SELECT g.batch_id, a.batch_id FROM {APP}.{GUSTO.tables.batches} g "
+            f"JOIN {ADP.app}.{ADP.tables.batches} a USING (period_end)"
+        ).fetchall()
+    )
     assert len(batches) == con.execute(f"SELECT count(*) FROM {ADP.app}.{ADP.tables.batches}").fetchone()[0] > 1
     assert all(len(b) == GUSTO.batch_ids.length for b in batches)
 
@@ -177,8 +200,9 @@ def test_the_new_vendor_projects_the_book_as_adp_does_in_its_own_words(env):
     for t in TABLES:
         ours = con.execute(f"SELECT * FROM {APP}.{getattr(GUSTO.tables, t.name)}")
         names = [d[0] for d in ours.description]
-        got = sorted((tuple(as_adp(n, v) for n, v in zip(names, row, strict=True)) for row in ours.fetchall()),
-                     key=repr)
+        got = sorted(
+            (tuple(as_adp(n, v) for n, v in zip(names, row, strict=True)) for row in ours.fetchall()), key=repr
+        )
         want = sorted(con.execute(f"SELECT * FROM {ADP.app}.{getattr(ADP.tables, t.name)}").fetchall(), key=repr)
         assert got and got == want, t.name
 
@@ -208,8 +232,10 @@ def test_stage_then_release_is_guarded(env, d):
     assert again["ok"] is False and f"only a {d.words.batch_staged} batch" in again["error"]
     assert schema_fingerprint(env.con, env.catalog, [d.app]) == before
     rows = [r for r in guard_rows(env.con) if r[1] == d.app]
-    assert [(r[2], r[3], r[4]) for r in rows] == [(f"{d.app}.pr_release", False, True),
-                                                  (f"{d.app}.pr_release", False, False)]
+    assert [(r[2], r[3], r[4]) for r in rows] == [
+        (f"{d.app}.pr_release", False, True),
+        (f"{d.app}.pr_release", False, False),
+    ]
 
 
 def test_the_new_vendor_stages_what_adp_stages(env):
@@ -220,28 +246,36 @@ def test_the_new_vendor_stages_what_adp_stages(env):
 @pytest.mark.parametrize("d", [ADP, GUSTO], ids=lambda d: d.app)
 def test_the_gate_keeps_released_payroll(env, d):
     t, w, s = d.tables, d.words, d.app
-    released = env.con.execute(f"SELECT batch_id FROM {s}.{t.batches} WHERE status = ? ORDER BY period_end DESC "
-                               f"LIMIT 1", [w.batch_released]).fetchone()[0]
+    released = env.con.execute(
+        f"SELECT batch_id FROM {s}.{t.batches} WHERE status = ? ORDER BY period_end DESC LIMIT 1", [w.batch_released]
+    ).fetchone()[0]
     open_id = env.con.execute(f"SELECT batch_id FROM {s}.{t.batches} WHERE status = ?", [w.batch_open]).fetchone()[0]
     emp = env.con.execute(f"SELECT min(employee_id) FROM {s}.{t.employees}").fetchone()[0]
     before = schema_fingerprint(env.con, env.catalog, [s])
     staged = sql(env, f"UPDATE {s}.{t.batches} SET status = '{w.batch_released}' WHERE batch_id = '{open_id}'")
     assert staged["ok"] and staged["status"] == "pending_human_approval", staged
     refused = [
-        (f"UPDATE {s}.{t.batches} SET check_date = DATE '2026-02-02' WHERE batch_id = '{released}'",
-         "cannot be changed"),
+        (
+            f"UPDATE {s}.{t.batches} SET check_date = DATE '2026-02-02' WHERE batch_id = '{released}'",
+            "cannot be changed",
+        ),
         (f"DELETE FROM {s}.{t.earnings} WHERE batch_id = '{released}'", "cannot be changed"),
         (f"UPDATE {s}.{t.hours} SET regular_hours = 80", "field-time system"),
         (f"UPDATE {s}.{t.payments} SET net_pay = 1 WHERE batch_id = '{released}'", "was issued"),
-        (f"INSERT INTO {s}.{t.earnings} VALUES ('{open_id}', '{emp}', 'X-1', 8, 2, 10, 1, 100, NULL, NULL)",
-         "gross_pay must be"),
+        (
+            f"INSERT INTO {s}.{t.earnings} VALUES ('{open_id}', '{emp}', 'X-1', 8, 2, 10, 1, 100, NULL, NULL)",
+            "gross_pay must be",
+        ),
     ]
     for statement, needle in refused:
         res = sql(env, statement)
         assert res["ok"] is False and needle in res["error"], (statement, res)
     assert schema_fingerprint(env.con, env.catalog, [s]) == before
-    paid = sql(env, f"INSERT INTO {s}.{t.payments} VALUES ('{open_id}', '{emp}', '{w.payment_check}', 1, '1', "
-                    f"DATE '2026-02-06', 1, 1)")
+    paid = sql(
+        env,
+        f"INSERT INTO {s}.{t.payments} VALUES ('{open_id}', '{emp}', '{w.payment_check}', 1, '1', "
+        f"DATE '2026-02-06', 1, 1)",
+    )
     assert paid["ok"] and paid["status"] == "pending_human_approval", paid
     good = sql(env, f"INSERT INTO {s}.{t.earnings} VALUES ('{open_id}', '{emp}', 'X-1', 8, 2, 10, 1, 110, NULL, NULL)")
     assert good["ok"] and good.get("status") is None, good

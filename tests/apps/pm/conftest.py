@@ -18,8 +18,9 @@ from tests.fixtures.golden import build_fixture_golden
 
 @pytest.fixture(scope="session")
 def pm_golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_fixture_golden(tmp_path_factory.mktemp("pm") / "golden.duckdb", [*pm_book.PM_APPS, "vista_erp"],
-                                book=pm_book.load)
+    return build_fixture_golden(
+        tmp_path_factory.mktemp("pm") / "golden.duckdb", [*pm_book.PM_APPS, "vista_erp"], book=pm_book.load
+    )
 
 
 @pytest.fixture

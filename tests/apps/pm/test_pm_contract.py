@@ -18,11 +18,22 @@ from cfab.views.consistency import check_consistency
 from tests.fixtures.pm_book import PM_APPS
 
 PROCORE_SIXTEEN = {
-    "procore.projects.list", "procore.cost_codes.list", "procore.vendors.list", "procore.change_events.list",
-    "procore.prime_contracts.list", "procore.change_orders.list", "procore.prime_contracts.sov",
-    "procore.direct_costs.list", "procore.budget.get", "procore.daily_logs.list_manpower",
-    "procore.requisitions.list", "procore.erp.cost_code_map", "procore.commitments.list", "procore.commitments.get",
-    "procore.erp.sync_commitment", "procore.erp.sync_invoice",
+    "procore.projects.list",
+    "procore.cost_codes.list",
+    "procore.vendors.list",
+    "procore.change_events.list",
+    "procore.prime_contracts.list",
+    "procore.change_orders.list",
+    "procore.prime_contracts.sov",
+    "procore.direct_costs.list",
+    "procore.budget.get",
+    "procore.daily_logs.list_manpower",
+    "procore.requisitions.list",
+    "procore.erp.cost_code_map",
+    "procore.commitments.list",
+    "procore.commitments.get",
+    "procore.erp.sync_commitment",
+    "procore.erp.sync_invoice",
 }
 GUARDED = {
     "procore": set(),
@@ -31,13 +42,27 @@ GUARDED = {
     "ressio": {"ressio.bills.pay"},
     "smartbuild": {"smartbuild.claims.lodge"},
 }
-COMMITMENT_GET = {"procore": "procore.commitments.get", "redteam": "redteam.commitments.get",
-                  "ingenious_build": "ingenious_build.contracts.get", "ressio": "ressio.purchase_orders.get",
-                  "smartbuild": "smartbuild.subcontracts.get"}
-COMMITMENT_AMOUNT = {"procore": "grand_total", "redteam": "revised_amount", "ingenious_build": "current_value",
-                     "ressio": "total", "smartbuild": "contract_value"}
-COMMITMENT_KEY = {"procore": "commitment", "redteam": "commitment", "ingenious_build": "contract",
-                  "ressio": "purchase_order", "smartbuild": "subcontract"}
+COMMITMENT_GET = {
+    "procore": "procore.commitments.get",
+    "redteam": "redteam.commitments.get",
+    "ingenious_build": "ingenious_build.contracts.get",
+    "ressio": "ressio.purchase_orders.get",
+    "smartbuild": "smartbuild.subcontracts.get",
+}
+COMMITMENT_AMOUNT = {
+    "procore": "grand_total",
+    "redteam": "revised_amount",
+    "ingenious_build": "current_value",
+    "ressio": "total",
+    "smartbuild": "contract_value",
+}
+COMMITMENT_KEY = {
+    "procore": "commitment",
+    "redteam": "commitment",
+    "ingenious_build": "contract",
+    "ressio": "purchase_order",
+    "smartbuild": "subcontract",
+}
 
 
 def test_procore_has_exactly_the_sixteen_tools() -> None:
@@ -55,15 +80,27 @@ def test_manifest_matches_ddl_and_tools(app: str) -> None:
     assert m.archetype == "PM" and m.app == app and m.schema_name == app
     con = duckdb.connect()
     run_script(con, schema_ddl(app))
-    actual = {f"{s}.{t}" for s, t in con.execute(
-        "SELECT schema_name, table_name FROM duckdb_tables() WHERE schema_name = ?", [app]).fetchall()}
+    actual = {
+        f"{s}.{t}"
+        for s, t in con.execute(
+            "SELECT schema_name, table_name FROM duckdb_tables() WHERE schema_name = ?", [app]
+        ).fetchall()
+    }
     assert set(m.state_tables) == actual
-    pks = {t for (t,) in con.execute("SELECT table_name FROM duckdb_constraints() WHERE schema_name = ? "
-                                     "AND constraint_type = 'PRIMARY KEY'", [app]).fetchall()}
+    pks = {
+        t
+        for (t,) in con.execute(
+            "SELECT table_name FROM duckdb_constraints() WHERE schema_name = ? AND constraint_type = 'PRIMARY KEY'",
+            [app],
+        ).fetchall()
+    }
     assert {t.split(".")[1] for t in actual} == pks, "every table has a primary key"
-    money = con.execute("SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = ? "
-                        "AND data_type LIKE 'DECIMAL%' AND data_type NOT IN ('DECIMAL(18,2)', 'DECIMAL(9,4)', "
-                        "'DECIMAL(18,4)', 'DECIMAL(9,2)')", [app]).fetchall()
+    money = con.execute(
+        "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = ? "
+        "AND data_type LIKE 'DECIMAL%' AND data_type NOT IN ('DECIMAL(18,2)', 'DECIMAL(9,4)', "
+        "'DECIMAL(18,4)', 'DECIMAL(9,2)')",
+        [app],
+    ).fetchall()
     assert not money, f"unexpected decimal types: {money}"
     assert set(m.tools) == set(cls.tools())
     assert set(m.money_guarded_tools) == GUARDED[app]
@@ -104,6 +141,7 @@ def test_views_run_on_an_empty_book(app: str) -> None:
     run_script(con, schema_ddl(app))
     run_script(con, sql_resource("cfab.views", f"{app}.sql"))
     from cfab.views.consistency import load_entity_queries
+
     for q in load_entity_queries([app]):
         con.execute(q.sql).fetchall()
 
@@ -155,14 +193,18 @@ def test_sc_1042_0_reads_the_same_everywhere(open_env, app: str) -> None:
 
 # --------------------------------------------------------------------------- every tool is callable
 def _ids(env) -> dict[str, Any]:
-    reqs = env.call("procore.requisitions.list", project_number="1042")["data"]["requisitions"] \
-        if "procore" in env.apps else []
+    reqs = (
+        env.call("procore.requisitions.list", project_number="1042")["data"]["requisitions"]
+        if "procore" in env.apps
+        else []
+    )
     return {"reqs": {r["invoice_number"]: r["id"] for r in reqs}}
 
 
 CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "procore": [
-        ("procore.projects.list", {}), ("procore.projects.list", {"project_number": "1042"}),
+        ("procore.projects.list", {}),
+        ("procore.projects.list", {"project_number": "1042"}),
         ("procore.cost_codes.list", {"project_number": "1042", "division": "26"}),
         ("procore.vendors.list", {"name_contains": "walsh"}),
         ("procore.change_events.list", {"project_number": "3100", "status": "pending"}),
@@ -171,14 +213,18 @@ CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("procore.prime_contracts.sov", {"project_number": "1042"}),
         ("procore.direct_costs.list", {"project_number": "1042", "include_lines": True}),
         ("procore.budget.get", {"project_number": "1042"}),
-        ("procore.daily_logs.list_manpower", {"project_number": "1042", "date_from": "2026-01-26", "date_to": "2026-01-30"}),
+        (
+            "procore.daily_logs.list_manpower",
+            {"project_number": "1042", "date_from": "2026-01-26", "date_to": "2026-01-30"},
+        ),
         ("procore.requisitions.list", {"project_number": "1042", "status": "approved", "include_lines": True}),
         ("procore.erp.cost_code_map", {"cost_code": "31-200"}),
         ("procore.commitments.list", {"project_number": "1042", "erp_sync_status": "not_synced"}),
         ("procore.commitments.get", {"commitment_id": "1042-01"}),
     ],
     "redteam": [
-        ("redteam.projects.list", {"status": "In Progress"}), ("redteam.companies.list", {"name_contains": "walsh"}),
+        ("redteam.projects.list", {"status": "In Progress"}),
+        ("redteam.companies.list", {"name_contains": "walsh"}),
         ("redteam.commitments.list", {"project_number": "1042", "status": "Locked"}),
         ("redteam.commitments.get", {"commitment_id": "SC-1042-0"}),
         ("redteam.commitments.sov", {"commitment_id": "SC-1042-0"}),
@@ -186,31 +232,43 @@ CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("redteam.eapps.list", {"commitment_id": "SC-1042-0", "status": "Submitted"}),
     ],
     "ingenious_build": [
-        ("ingenious_build.projects.list", {}), ("ingenious_build.companies.list", {"name_contains": "walsh"}),
+        ("ingenious_build.projects.list", {}),
+        ("ingenious_build.companies.list", {"name_contains": "walsh"}),
         ("ingenious_build.contracts.list", {"project_number": "1042"}),
         ("ingenious_build.contracts.get", {"commitment_id": "SC-1042-0"}),
         ("ingenious_build.budgets.get", {"project_number": "1042", "cost_code": "26-100"}),
         ("ingenious_build.funding_sources.list", {"project_number": "1042"}),
         ("ingenious_build.invoices.list", {"project_number": "1042", "status": "Submitted"}),
-        ("ingenious_build.forecasts.update", {"project_number": "1042", "cost_code": "26-100",
-                                              "forecast_to_complete": "600000.00", "note": "PM re-forecast"}),
+        (
+            "ingenious_build.forecasts.update",
+            {
+                "project_number": "1042",
+                "cost_code": "26-100",
+                "forecast_to_complete": "600000.00",
+                "note": "PM re-forecast",
+            },
+        ),
     ],
     "ressio": [
-        ("ressio.projects.list", {}), ("ressio.vendors.list", {"name_contains": "jsm"}),
+        ("ressio.projects.list", {}),
+        ("ressio.vendors.list", {"name_contains": "jsm"}),
         ("ressio.purchase_orders.list", {"project_number": "9140"}),
         ("ressio.purchase_orders.get", {"commitment_id": "9140-76"}),
         ("ressio.bills.list", {"project_number": "9140", "match_status": "Unmatched"}),
     ],
     "smartbuild": [
-        ("smartbuild.jobs.list", {}), ("smartbuild.suppliers.list", {"name_contains": "walsh"}),
+        ("smartbuild.jobs.list", {}),
+        ("smartbuild.suppliers.list", {"name_contains": "walsh"}),
         ("smartbuild.subcontracts.list", {"project_number": "1042"}),
         ("smartbuild.subcontracts.get", {"commitment_id": "SC-1042-0"}),
         ("smartbuild.variations.list", {"project_number": "1042"}),
         ("smartbuild.boq.get", {"job_number": "1042"}),
         ("smartbuild.claims.list", {"job_number": "1042"}),
         ("smartbuild.claims.get", {"claim_id": "SB-1042-PC01"}),
-        ("smartbuild.estimates.reestimate", {"job_number": "1042", "item_no": 2, "quantity": "41500",
-                                             "note": "re-measured"}),
+        (
+            "smartbuild.estimates.reestimate",
+            {"job_number": "1042", "item_no": 2, "quantity": "41500", "note": "re-measured"},
+        ),
         ("smartbuild.claims.create_draft", {"job_number": "1042", "period_end": "2026-01-31"}),
         ("smartbuild.claims.lodge", {"claim_id": "SB-1042-PC02"}),
     ],
@@ -221,31 +279,43 @@ CALLS: dict[str, list[tuple[str, dict[str, Any]]]] = {
 def test_every_tool_is_callable(open_env, app: str) -> None:
     env = open_env(["hh2", app] + (["vista_erp"] if app == "procore" and "vista_erp" in env_registry() else []))
     calls = list(CALLS[app])
-    if app == "procore":
-        if "vista_erp" in env.apps:
-            rid = _ids(env)["reqs"]["WE-1004"]
-            calls += [("procore.erp.sync_invoice", {"requisition_id": rid})]
+    if app == "procore" and "vista_erp" in env.apps:
+        rid = _ids(env)["reqs"]["WE-1004"]
+        calls += [("procore.erp.sync_invoice", {"requisition_id": rid})]
     if app == "redteam":
         eapps = env.call("redteam.eapps.list", commitment_id="SC-1042-0")["data"]["eapps"]
         by = {e["invoice_number"]: e["eapp_id"] for e in eapps}
-        calls += [("redteam.eapps.get", {"eapp_id": by["WE-1005"]}),
-                  ("redteam.eapps.review", {"eapp_id": by["WE-1005"], "action": "hold",
-                                            "reason": "bills past the commitment cap"}),
-                  ("redteam.eapps.approve_for_payment", {"eapp_id": by["WE-1004"]})]
+        calls += [
+            ("redteam.eapps.get", {"eapp_id": by["WE-1005"]}),
+            (
+                "redteam.eapps.review",
+                {"eapp_id": by["WE-1005"], "action": "hold", "reason": "bills past the commitment cap"},
+            ),
+            ("redteam.eapps.approve_for_payment", {"eapp_id": by["WE-1004"]}),
+        ]
     if app == "ingenious_build":
-        inv = {i["custom_id"]: i["invoice_id"] for i in
-               env.call("ingenious_build.invoices.list", project_number="1042")["data"]["invoices"]}
-        calls += [("ingenious_build.invoices.get", {"invoice_id": inv["KC-502"]}),
-                  ("ingenious_build.invoices.allocate_funding",
-                   {"invoice_id": inv["KC-502"], "allocations": [{"funding_source_id": "FS-1", "amount": "36000.00"}]}),
-                  ("ingenious_build.approvals.submit", {"object_type": "invoice", "object_id": str(inv["KC-502"])}),
-                  ("ingenious_build.invoices.approve_for_payment", {"invoice_id": inv["WE-1004"]})]
+        inv = {
+            i["custom_id"]: i["invoice_id"]
+            for i in env.call("ingenious_build.invoices.list", project_number="1042")["data"]["invoices"]
+        }
+        calls += [
+            ("ingenious_build.invoices.get", {"invoice_id": inv["KC-502"]}),
+            (
+                "ingenious_build.invoices.allocate_funding",
+                {"invoice_id": inv["KC-502"], "allocations": [{"funding_source_id": "FS-1", "amount": "36000.00"}]},
+            ),
+            ("ingenious_build.approvals.submit", {"object_type": "invoice", "object_id": str(inv["KC-502"])}),
+            ("ingenious_build.invoices.approve_for_payment", {"invoice_id": inv["WE-1004"]}),
+        ]
     if app == "ressio":
-        bills = {b["bill_name"]: b["bill_id"] for b in
-                 env.call("ressio.bills.list", project_number="9140")["data"]["bills"]}
-        calls += [("ressio.bills.get", {"bill_id": bills["JSM-88500"]}),
-                  ("ressio.bills.match_po", {"bill_id": bills["JSM-88500"]}),
-                  ("ressio.bills.pay", {"bill_id": bills["JSM-88500"]})]
+        bills = {
+            b["bill_name"]: b["bill_id"] for b in env.call("ressio.bills.list", project_number="9140")["data"]["bills"]
+        }
+        calls += [
+            ("ressio.bills.get", {"bill_id": bills["JSM-88500"]}),
+            ("ressio.bills.match_po", {"bill_id": bills["JSM-88500"]}),
+            ("ressio.bills.pay", {"bill_id": bills["JSM-88500"]}),
+        ]
     called = set()
     for name, args in calls:
         out = env.call(name, **args)
@@ -257,7 +327,7 @@ def test_every_tool_is_callable(open_env, app: str) -> None:
     missing = set(get_app(app).tools()) - called
     if app == "procore" and "vista_erp" not in env.apps:
         missing -= {"procore.erp.sync_invoice"}
-    missing -= {"procore.erp.sync_commitment"}          # exercised in test_procore_sync.py
+    missing -= {"procore.erp.sync_commitment"}  # exercised in test_procore_sync.py
     assert not missing, f"not exercised: {missing}"
 
 

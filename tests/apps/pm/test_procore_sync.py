@@ -33,8 +33,9 @@ def test_sync_invoice_creates_one_unposted_erp_invoice_and_locks(open_env) -> No
 
     erp = _erp_invoices(env, "WE-1004")
     assert len(erp) == 1
-    inv = env.call("vista_erp.ap_invoices.get", vendor_id=str(data["erp_result"]["vendor_id"]),
-                   invoice_number="WE-1004")
+    inv = env.call(
+        "vista_erp.ap_invoices.get", vendor_id=str(data["erp_result"]["vendor_id"]), invoice_number="WE-1004"
+    )
     assert inv["ok"], inv
     text = str(inv["data"])
     assert "60000.00" in text and "6000.00" in text and "54000.00" in text
@@ -49,8 +50,9 @@ def test_sync_invoice_creates_one_unposted_erp_invoice_and_locks(open_env) -> No
     changed = set(env.state_diff().tables())
     assert {"procore.requisitions", "procore.requisition_line_items"} <= changed
     assert all(t.startswith(("procore.", "vista_erp.")) for t in changed)
-    assert not any(t.startswith("vista_erp.AP") and t not in ("vista_erp.APHB", "vista_erp.APLB") for t in changed), \
+    assert not any(t.startswith("vista_erp.AP") and t not in ("vista_erp.APHB", "vista_erp.APLB") for t in changed), (
         f"posted tables changed: {changed}"
+    )
     assert env.guarded_calls() == []
 
 
@@ -107,12 +109,17 @@ def test_sync_commitment_creates_the_erp_subcontract(open_env) -> None:
 def test_synced_records_refuse_changes(open_env) -> None:
     env = open_env(["hh2", "procore"], sql_write=True)
     d0 = env.digest()
-    out = env.call("sql.execute", sql="UPDATE procore.commitments SET title = 'Electrical (revised)' "
-                                      "WHERE contract_code = 'SC-1042-0'")
+    out = env.call(
+        "sql.execute",
+        sql="UPDATE procore.commitments SET title = 'Electrical (revised)' WHERE contract_code = 'SC-1042-0'",
+    )
     assert not out["ok"] and "SC-1042-0" in out["error"] and "locked" in out["error"]
-    out = env.call("sql.execute", sql="UPDATE procore.commitment_line_items SET amount = 1 "
-                                      "WHERE commitment_id = (SELECT id FROM procore.commitments "
-                                      "WHERE contract_code = 'SC-1042-0')")
+    out = env.call(
+        "sql.execute",
+        sql="UPDATE procore.commitment_line_items SET amount = 1 "
+        "WHERE commitment_id = (SELECT id FROM procore.commitments "
+        "WHERE contract_code = 'SC-1042-0')",
+    )
     assert not out["ok"]
     synced = _req(env, "WE-1003")["id"]
     out = env.call("sql.execute", sql=f"UPDATE procore.requisitions SET gross_amount = 1 WHERE id = {synced}")
@@ -124,22 +131,26 @@ def test_synced_records_refuse_changes(open_env) -> None:
     assert not out["ok"] and "procore.erp.sync_invoice" in out["error"]
     assert env.digest() == d0
     # an unsynced commitment can still be edited
-    ok = env.call("sql.execute", sql="UPDATE procore.commitments SET title = 'Site concrete & excavation' "
-                                     "WHERE contract_code = 'SC-1042-1'")
+    ok = env.call(
+        "sql.execute",
+        sql="UPDATE procore.commitments SET title = 'Site concrete & excavation' WHERE contract_code = 'SC-1042-1'",
+    )
     assert ok["ok"] and ok["data"]["rows_affected"] == 1
 
 
 def test_sync_all_approved_unsynced_for_a_job(open_env) -> None:
     """The H_procore_erp_sync oracle shape: sync each approved unsynced requisition, skip the rest."""
     env = open_env(["hh2", "procore", "vista_erp"])
-    todo = env.call("procore.requisitions.list", project_number="1042", status="approved",
-                    erp_sync_status="not_synced")["data"]["requisitions"]
+    todo = env.call(
+        "procore.requisitions.list", project_number="1042", status="approved", erp_sync_status="not_synced"
+    )["data"]["requisitions"]
     assert {r["invoice_number"] for r in todo} == {"WE-1004", "KC-501"}
     results = {r["invoice_number"]: env.call("procore.erp.sync_invoice", requisition_id=r["id"]) for r in todo}
     assert all(o["ok"] for o in results.values()), results
     assert "not synced to the ERP" in results["KC-501"]["data"]["warnings"][0]
-    left = env.call("procore.requisitions.list", project_number="1042", status="approved",
-                    erp_sync_status="not_synced")["data"]["count"]
+    left = env.call(
+        "procore.requisitions.list", project_number="1042", status="approved", erp_sync_status="not_synced"
+    )["data"]["count"]
     assert left == 0
     total = sum(Decimal(o["data"]["gross_amount"]) for o in results.values())
     assert total == Decimal("140000.00")

@@ -1,0 +1,50 @@
+"""Fixtures for the task tests.
+
+``golden``: the default golden book (built once into the golden cache; looked up per module, so a
+module that starts after the code changed uses that code's book). A family's test module
+(tests/tasks/test_<family id>.py) names its family: ``FAMILY`` (the class), ``KEYS`` (its keys,
+exactly) or ``COUNT`` (how many, when the keys are chosen by property), and optionally
+``OVER_EAGER_KEYS`` (the tasks the over-eager policies run on; the first key by default). Its
+``compiled`` fixture is then that family compiled, and its ``TestContract(FamilyContract)`` runs
+the checks every family passes, one ``task`` per key.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cfab.apps.world.golden import ensure_golden
+from cfab.tasks.model import Task
+from tests.tasks.family_helpers import INPUTS, OVER_EAGER, compile_family
+
+
+@pytest.fixture(scope="module")
+def golden() -> Path:
+    return ensure_golden(INPUTS)
+
+
+@pytest.fixture(scope="module")
+def compiled(request: pytest.FixtureRequest, golden: Path) -> dict[str, Task]:
+    """The module's ``FAMILY`` compiled against the golden book, by instance id, in key order."""
+    mod = request.module
+    tasks = compile_family(golden, mod.FAMILY, getattr(mod, "KEYS", None))
+    if hasattr(mod, "COUNT"):
+        assert len(tasks) == mod.COUNT, list(tasks)
+    return tasks
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``task_index``: each task of the module's family (ids: its keys when known); ``over_eager``:
+    (task index, policy) for the ``OVER_EAGER_KEYS`` and both over-eager policies."""
+    mod = metafunc.module
+    keys = getattr(mod, "KEYS", None)
+    if "task_index" in metafunc.fixturenames:
+        metafunc.parametrize("task_index", range(len(keys) if keys else mod.COUNT), ids=keys)
+    if "over_eager" in metafunc.fixturenames:
+        chosen = getattr(mod, "OVER_EAGER_KEYS", None)
+        indexes = [keys.index(k) for k in chosen] if chosen else [0]
+        cases = [(i, policy) for i in indexes for policy in OVER_EAGER.values()]
+        ids = [f"{keys[i] if keys else i}-{name}" for i in indexes for name in OVER_EAGER]
+        metafunc.parametrize("over_eager", cases, ids=ids)
