@@ -30,6 +30,7 @@ APP_MODULES: tuple[str, ...] = (
 )
 
 _REGISTRY: dict[str, type[App]] = {}
+_TEMPORARY: set[str] = set()  # names added by ``registered`` for the length of a ``with`` block
 _loaded = False
 
 
@@ -55,11 +56,13 @@ def registered(*classes: type[App]) -> Iterator[None]:
     added = [cls for cls in classes if cls.name not in _REGISTRY]
     for cls in added:
         register(cls)
+        _TEMPORARY.add(cls.name)
     try:
         yield
     finally:
         for cls in added:
             _REGISTRY.pop(cls.name, None)
+            _TEMPORARY.discard(cls.name)
 
 
 def load_all() -> dict[str, type[App]]:
@@ -78,6 +81,12 @@ def load_all() -> dict[str, type[App]]:
 
 def app_names() -> list[str]:
     return list(load_all())
+
+
+def shipped_apps() -> list[str]:
+    """The apps of ``APP_MODULES``: the registry without the ones ``registered`` added for a block.
+    The shared golden file holds exactly these, whatever a test has registered meanwhile."""
+    return [name for name in load_all() if name not in _TEMPORARY]
 
 
 def get_app(name: str) -> type[App]:

@@ -152,7 +152,7 @@ class BuildReport:
 
 def build_golden(inputs: BuildInputs, out: Path, apps: list[str] | None = None) -> BuildReport:
     """Write the golden file for ``inputs`` to ``out`` (atomically) and return its digest."""
-    from cfab.apps.registry import load_all
+    from cfab.apps.registry import load_all, shipped_apps
     from cfab.seeds import build_book
 
     started = time.perf_counter()
@@ -162,7 +162,7 @@ def build_golden(inputs: BuildInputs, out: Path, apps: list[str] | None = None) 
     for stale in (tmp, tmp.with_name(tmp.name + ".wal")):
         stale.unlink(missing_ok=True)
     registry = load_all()
-    chosen = list(registry) if apps is None else apps
+    chosen = shipped_apps() if apps is None else apps
     con = duckdb.connect()
     try:
         con.execute(f"ATTACH '{_sql_path(tmp)}' AS golden (BLOCK_SIZE {BLOCK_SIZE})")

@@ -259,3 +259,12 @@ def test_approval_and_the_gate(env, d):
     assert schema_fingerprint(env.con, env.catalog, [s]) == before
     assert sql(env, f"UPDATE {s}.{t.timecards} SET regular_hours = 7.5 {where}")["ok"]
     assert not env.guarded_calls()
+
+
+def test_the_shared_golden_file_never_holds_the_new_vendor(registry):
+    """While the test has ClockShark registered, a golden build (which may happen now, on a cold
+    cache, for any test of this worker) still seeds only the shipped apps."""
+    from cfab.apps.registry import shipped_apps
+
+    assert APP in load_all() and APP not in shipped_apps()
+    assert set(shipped_apps()) == set(load_all()) - {APP}
