@@ -14,7 +14,9 @@ Family SQL lives in ``tasks/sql/<family>.sql`` as named queries::
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
@@ -27,9 +29,40 @@ from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
 from cfab.seeds.determinism import BuildInputs
 from cfab.tasks.kit.answers import answers_of
-from cfab.tasks.model import DOMAINS, ContaminationMeta, Rubric, Task, ToolStep, Trajectory, problem_hash
+from cfab.tasks.model import (
+    DOMAINS,
+    SPLIT_LABEL,
+    ContaminationMeta,
+    Partition,
+    Rubric,
+    Task,
+    ToolStep,
+    Trajectory,
+    problem_hash,
+)
 
 _NAME = re.compile(r"^--\s*name\s*:\s*(\S+)\s*$")
+
+#: The share of each family's tasks held out of the published suite: the paper's private split
+#: is 303 of 1,014 instances. The public keys stay what they are (published ids never move);
+#: the held-out ones are *further* keys with the same property, about 3 for every 7 public.
+HELD_OUT_SHARE = 0.3
+
+
+def held_out_count(public: int) -> int:
+    """How many held-out keys make about :data:`HELD_OUT_SHARE` of a family with ``public``
+    published keys: ``round(public * 3 / 7)``, at least one."""
+    return max(1, round(public * HELD_OUT_SHARE / (1 - HELD_OUT_SHARE)))
+
+
+def pick_held_out(family: str, candidates: Iterable[str], public: Iterable[str], n: int) -> list[str]:
+    """``n`` of ``candidates`` that are not public keys, chosen deterministically: ordered by
+    the sha256 of ``family:key`` (so the choice depends only on the book's candidates, not on
+    the order a query returns them, and differs between worlds whose candidates differ)."""
+    taken = set(public)
+    pool = sorted({c for c in candidates if c not in taken})
+    pool.sort(key=lambda k: hashlib.sha256(f"{family}:{k}".encode()).hexdigest())
+    return pool[: max(0, n)]
 
 
 class BookReader:
@@ -176,6 +209,13 @@ class Family(Generic[C]):
         """The keys of the family's tasks on this book, chosen by property (deterministic order)."""
         raise NotImplementedError
 
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """The keys of the family's *held-out* tasks on this book: further keys with the same
+        property as :meth:`keys`, disjoint from them — usually
+        ``pick_held_out(self.family, candidates, self.keys(book), held_out_count(len(public)))``.
+        ``[]`` when the book hosts none (the held-out compile says which families gave none)."""
+        return []
+
     def case(self, key: str, book: BookReader) -> C:
         """What the task for ``key`` is built from, read from the book (raise when a twist is missing)."""
         raise NotImplementedError
@@ -224,7 +264,7 @@ class Family(Generic[C]):
             rubric=self.rubric,
         )
 
-    def task(self, key: str, book: BookReader) -> Task:
+    def task(self, key: str, book: BookReader, partition: Partition = "public") -> Task:
         parts = self.build(key, book)
         systems = list(self.systems)
         return Task(
@@ -250,9 +290,11 @@ class Family(Generic[C]):
             guarded_step=parts.guarded_step,
             source_type=self.source_type,
             source_ref=self.source_ref,
+            split=SPLIT_LABEL[partition],
+            partition=partition,
             contamination_meta=ContaminationMeta(
                 collected_at=self.collected_at,
-                publishable=True,
+                publishable=partition == "public",
                 sha256=problem_hash(parts.instruction, systems, parts.evaluator),
             ),
         )

@@ -126,6 +126,15 @@ class Rubric(FrozenModel):
         return value
 
 
+#: The two partitions of a family's keys (the paper's public split and its held-out Pro split).
+Partition = Literal["public", "held_out"]
+#: The ``split`` label each partition's tasks carry.
+SPLIT_LABEL: dict[str, str] = {
+    "public": "CFAgentBench-SQL executable",
+    "held_out": "CFAgentBench-SQL held-out",
+}
+
+
 class ContaminationMeta(FrozenModel):
     collected_at: str = Field(..., examples=["2026-11"])
     publishable: bool = True
@@ -162,7 +171,11 @@ class Task(FrozenModel):
     source_type: str = "plan_doc"
     source_ref: str = ""
     split: str = "CFAgentBench-SQL executable"
-    partition: str = "public"
+    partition: Partition = Field(
+        "public",
+        description="public: published with the package; held_out: never shipped, scored remotely "
+        "(runner serve --suite held_out) so its ground truth stays with the operator",
+    )
     contamination_meta: ContaminationMeta
 
     @field_validator("instance_id")

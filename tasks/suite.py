@@ -12,6 +12,11 @@ run's clock and scale: the contamination check (FinalityBench §VI) — a model 
 public split's ids and amounts gains nothing there, so a public−regenerated gap is a signal.
 Any file ``runner tasks compile --seed S --out PATH`` wrote is a split too (``load_suite_file``):
 its header's inputs pick the world.
+
+Partitions. ``held_out`` is the same families' *further* keys (``Family.held_out_keys``: about
+30 % of each family's tasks, the paper's private split), compiled on demand into the cache or to
+``--out``, never into the package: the wheel ships no held-out task, and ``runner serve --suite
+held_out`` grades them over HTTP without sending their ground truth to the client.
 """
 
 from __future__ import annotations
@@ -28,14 +33,16 @@ from cfab.seeds.determinism import BuildInputs, parse_clock
 from cfab.tasks.family import BookReader, Family
 from cfab.tasks.model import Task
 
-SUITES = ("executable",)
+SUITES = ("executable", "held_out")
+#: Suites that are never packaged (compiled into the cache or to an explicit ``--out``).
+UNSHIPPED = frozenset({"held_out"})
 SUITE_HEADER = "cfab-suite"
 
 #: The regenerated split's seed: outside every published one (the packaged suite and the
 #: documented runs use seed 7; the multi-world examples 7, 11, 13, 17, 19; CI 1–12).
 REGENERATED_SEED = 29
 #: Named splits → the suite they compile (``regenerated`` also fixes its seed).
-SPLITS = {"executable": "public", "regenerated": "regenerated"}
+SPLITS = {"executable": "public", "regenerated": "regenerated", "held_out": "held_out"}
 
 
 def families() -> list[Family]:
@@ -59,9 +66,12 @@ def compile_suite(
     tasks (same keys) with every expected value computed from the scale-N book, less the
     families that are defined on the scale-1 book only (`scale_one_families`).
 
-    ``only``: compile just these families (by name), in suite order."""
+    ``only``: compile just these families (by name), in suite order.
+
+    ``name="held_out"`` compiles each family's held-out keys (disjoint from its public ones)."""
     if name not in SUITES:
         raise KeyError(f"unknown suite {name!r}; suites: {', '.join(SUITES)}")
+    held_out = name == "held_out"
     book = BookReader(golden)
     chooser = BookReader(keys_from) if keys_from is not None and Path(keys_from) != Path(golden) else book
     try:
@@ -71,8 +81,14 @@ def compile_suite(
                 continue  # see scale_one_families()
             if only is not None and fam.family not in only:
                 continue
-            for key in fam.keys(chooser):
-                tasks.append(fam.task(key, book))
+            if not held_out:
+                tasks.extend(fam.task(key, book) for key in fam.keys(chooser))
+                continue
+            public, hidden = fam.keys(chooser), fam.held_out_keys(chooser)
+            overlap = sorted(set(public) & set(hidden))
+            if overlap:
+                raise ValueError(f"{fam.family}: held-out keys {overlap} are also public keys")
+            tasks.extend(fam.task(key, book, partition="held_out") for key in hidden)
     finally:
         book.close()
         if chooser is not book:
@@ -139,7 +155,18 @@ def parse_suite(text: str, source: str = "<suite>") -> tuple[dict, list[Task]]:
     return header, tasks
 
 
+def held_out_coverage(golden: str | Path) -> dict[str, tuple[int, int]]:
+    """Per family, (public keys, held-out keys) on this book: what the held-out partition holds."""
+    book = BookReader(golden)
+    try:
+        return {fam.family: (len(fam.keys(book)), len(fam.held_out_keys(book))) for fam in families()}
+    finally:
+        book.close()
+
+
 def packaged_suite_text(name: str) -> str | None:
+    if name in UNSHIPPED:
+        return None  # never read from the package, even if a copy was put there by hand
     ref = resources.files("cfab.tasks").joinpath("suites", f"{name}.jsonl")
     return ref.read_text(encoding="utf-8") if ref.is_file() else None
 

@@ -33,8 +33,12 @@ def _suite(args: argparse.Namespace):
 def _tasks(parser: argparse.ArgumentParser):
     sub = parser.add_subparsers(dest="action", required=True)
     c = sub.add_parser("compile", help="compile a suite deterministically to tasks/suites/<suite>.jsonl")
-    c.add_argument("--suite", default="executable")
-    c.add_argument("--out", default=None, help="write here instead of the package's tasks/suites/")
+    c.add_argument("--suite", default="executable", help="executable (published) or held_out (never packaged)")
+    c.add_argument(
+        "--out",
+        default=None,
+        help="write here instead of the package's tasks/suites/ (held_out: default the cache, never the package)",
+    )
     add_inputs(c)
     ls = sub.add_parser("list", help="print the suite as a table")
     ls.add_argument("--suite", default="executable", help="a suite name or a compiled suite file (.jsonl)")
@@ -67,13 +71,27 @@ def _tasks(parser: argparse.ArgumentParser):
 
 def _compile(args: argparse.Namespace) -> int:
     from cfab.apps.world.golden import ensure_golden
-    from cfab.tasks.suite import compile_suite, dump_suite, keys_golden
+    from cfab.tasks.suite import SUITES, UNSHIPPED, compile_suite, dump_suite, keys_golden
 
+    if args.suite not in SUITES:
+        raise SystemExit(f"runner tasks compile: unknown suite {args.suite!r}; suites: {', '.join(SUITES)}")
     inputs = inputs_from(args)
-    tasks = compile_suite(ensure_golden(inputs), args.suite, keys_from=keys_golden(inputs))
-    out = Path(args.out) if args.out else _source_suites_dir() / f"{args.suite}.jsonl"
+    golden = ensure_golden(inputs)
+    if args.suite in UNSHIPPED:
+        out = Path(args.out) if args.out else golden.with_name(f"{golden.name}.{args.suite}.jsonl")
+        package = _source_suites_dir().resolve()
+        if out.resolve().parent == package or package in out.resolve().parents:
+            raise SystemExit(
+                f"runner tasks compile: the {args.suite} suite is never written into the package "
+                f"({package}); give --out outside it"
+            )
+    else:
+        out = Path(args.out) if args.out else _source_suites_dir() / f"{args.suite}.jsonl"
+    tasks = compile_suite(golden, args.suite, keys_from=keys_golden(inputs))
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(dump_suite(tasks, inputs), encoding="utf-8")
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(dump_suite(tasks, inputs), encoding="utf-8")
+    tmp.replace(out)
     if inputs.scale > 1:
         from cfab.tasks.suite import scale_one_families
 
