@@ -22,6 +22,7 @@ primary key fall back to a multiset ``EXCEPT ALL`` both ways (their rows carry `
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import threading
@@ -40,7 +41,20 @@ from .values import finish, normalize_sql
 __all__ = ["state_diff", "grader_connection"]
 
 _local = threading.local()
+_opened: list[duckdb.DuckDBPyConnection] = []  # every thread's connection, closed at exit
+_opened_lock = threading.Lock()
 Keys = list[tuple[str, ...]] | None  # None: diff the whole table
+
+
+@atexit.register
+def _close_grader_connections() -> None:
+    """Close every thread's grader connection before the interpreter tears threads down: a
+    connection left to a web server's worker thread would otherwise be destroyed during
+    finalization, which aborts the process (exit -6) after the results were written."""
+    with _opened_lock:
+        while _opened:
+            with contextlib.suppress(duckdb.Error):
+                _opened.pop().close()
 
 
 def grader_connection() -> duckdb.DuckDBPyConnection:
@@ -51,6 +65,8 @@ def grader_connection() -> duckdb.DuckDBPyConnection:
         with contextlib.suppress(duckdb.Error):  # without ICU there is no zone setting to make
             con.execute("SET TimeZone = 'UTC'")  # TIMESTAMPTZ renders in UTC, whatever the host's zone
         _local.con = con
+        with _opened_lock:
+            _opened.append(con)
     return con
 
 

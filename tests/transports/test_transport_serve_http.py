@@ -148,3 +148,30 @@ def test_serve_refuses_bad_invocations(capsys) -> None:
         main(["serve", "--transport", "http", "--stdio", "--apps", "vista_erp"])
     with pytest.raises(SystemExit, match="no such task file"):
         main(["serve", "--transport", "mcp", "--stdio", "--task-file", "/nonexistent/task.json"])
+
+
+def test_serve_exits_cleanly_after_a_graded_attempt(golden: Path, tasks, tmp_path: Path) -> None:
+    """Grading leaves a DuckDB connection on the web server's worker thread; the server must still
+    exit 0 on SIGTERM (it aborted with -6 during interpreter finalization before)."""
+    task_file = tmp_path / "task.json"
+    task_file.write_text(tasks["single"].model_dump_json(by_alias=True), encoding="utf-8")
+    proc, url, errlog = start_server(
+        [
+            "--transport",
+            "http",
+            "--task-file",
+            str(task_file),
+            "--db",
+            str(golden),
+            "--port",
+            "0",
+            "--out",
+            str(tmp_path / "results"),
+        ],
+        tmp_path,
+    )
+    try:
+        assert httpx.post(f"{url}/finish", json={"reply": ""}, timeout=120).status_code == 200
+    finally:
+        code = stop_server(proc)
+    assert code == 0, errlog.read_text()
