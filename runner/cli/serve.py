@@ -3,6 +3,7 @@ task without this harness.
 
     runner serve --transport http [--apps A,B | --task ID | --task-file PATH] [--port P] [--host H]
     runner serve --transport mcp  [--stdio | --port P] --task ID [--out DIR]
+    runner serve --transport http --suite held_out [--tasks PATTERNS] [--out DIR]
 
 HTTP serves the contract endpoints (``GET /docs`` lists them); with a task, ``POST /finish``
 grades. MCP serves the task's tools, its instruction (prompt ``task``, resource
@@ -11,6 +12,11 @@ the session ends (stdio) or the server stops (HTTP) without it. Grades are print
 and written to ``--out`` (default ``runs/<transport>/<task id>/``): ``attempts.jsonl`` (one
 AttemptRecord per attempt), ``attempt-<n>.json``, ``attempt-<n>.grade.json`` and
 ``attempt-<n>.diff.json``. The server binds 127.0.0.1 unless ``--host`` says otherwise.
+
+With ``--suite`` and no task, the server hosts the whole suite (HTTP): ``GET /tasks``, ``POST
+/start {"task": ID}``, then the endpoints above on that task, ``GET /scores`` (see
+:mod:`cfab.runner.transports.suite`); results go to ``--out`` (default ``runs/serve/<suite>/``),
+one folder per task. A held-out task's grade reaches the client redacted (docs/held-out.md).
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ def _say(message: str) -> None:
 def load_task(args: argparse.Namespace, inputs: Any) -> Any:
     """The task named by ``--task`` (in ``--task-file`` if given, else in ``--suite``), or None."""
     from cfab.tasks.model import Task
-    from cfab.tasks.suite import SUITE_HEADER, load_suite, parse_suite
+    from cfab.tasks.suite import SUITE_HEADER, parse_suite
 
     if args.task_file:
         path = Path(args.task_file)
@@ -56,7 +62,7 @@ def load_task(args: argparse.Namespace, inputs: Any) -> Any:
                 raise SystemExit(f"runner serve: {path} holds {len(tasks)} tasks; pick one with --task ID")
             return tasks[0]
     elif args.task:
-        tasks = load_suite(args.suite, inputs)
+        tasks = _suite_tasks(args.suite or "executable", inputs)[1]
     else:
         return None
     by_id = {t.instance_id: t for t in tasks}
@@ -65,6 +71,22 @@ def load_task(args: argparse.Namespace, inputs: Any) -> Any:
         hint = f"; did you mean {', '.join(close)}" if close else f" ({len(by_id)} tasks)"
         raise SystemExit(f"runner serve: no task {args.task!r}{hint}")
     return by_id[args.task]
+
+
+def _suite_tasks(name: str, inputs: Any) -> tuple[Any, list[Any]]:
+    """(inputs, tasks) of ``--suite``: a suite name at ``inputs``, or a compiled suite file at its
+    header's world."""
+    from cfab.tasks.suite import SUITES, is_suite_file, load_suite, load_suite_file
+
+    if is_suite_file(name):
+        try:
+            sf = load_suite_file(name)
+        except ValueError as exc:
+            raise SystemExit(f"runner serve: {exc}") from None
+        return sf.inputs, sf.tasks
+    if name not in SUITES:
+        raise SystemExit(f"runner serve: unknown suite {name!r}; suites: {', '.join(SUITES)} or a .jsonl file")
+    return inputs, load_suite(name, inputs)
 
 
 def _golden(args: argparse.Namespace, inputs: Any, apps: list[str]) -> Path:
@@ -119,7 +141,12 @@ def _serve(parser: argparse.ArgumentParser):
     what.add_argument("--apps", default=None, help="comma-separated apps to serve (no task, no grading)")
     parser.add_argument("--task", default=None, help="a task id (from --suite, or from --task-file)")
     what.add_argument("--task-file", default=None, help="a task JSON file (or a suite .jsonl; pick with --task)")
-    parser.add_argument("--suite", default="executable", help="the suite --task is looked up in")
+    parser.add_argument(
+        "--suite",
+        default=None,
+        help="the suite --task is looked up in (default executable); alone: serve the whole suite (HTTP)",
+    )
+    parser.add_argument("--tasks", default=None, help="with --suite alone: only these ids/families (globs)")
     parser.add_argument("--stdio", action="store_true", help="MCP over stdin/stdout (one session)")
     parser.add_argument("--host", default=None, help="bind address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=None, help="port (default 8000 http, 8001 mcp; 0 picks a free one)")
@@ -144,6 +171,8 @@ def _serve(parser: argparse.ArgumentParser):
         if args.host is not None and not is_loopback(host):
             _say(f"WARNING: binding {host}: anyone who can reach this address can drive the environment")
         inputs = inputs_from(args)
+        if args.suite and not (args.task or args.task_file or args.apps):
+            return _serve_suite(args, inputs, host)
         task = load_task(args, inputs)
         if task is None and not args.apps:
             raise SystemExit("runner serve: say what to serve: --task ID, --task-file PATH or --apps A,B")
@@ -177,6 +206,33 @@ def _serve(parser: argparse.ArgumentParser):
     return run
 
 
+def _serve_suite(args: argparse.Namespace, inputs: Any, host: str) -> int:
+    """``--suite`` alone: every task of the suite behind one HTTP server, one at a time."""
+    from cfab.tasks.suite import select_tasks
+
+    if args.transport != "http":
+        raise SystemExit("runner serve: a whole suite is served over --transport http (MCP serves one task)")
+    inputs, tasks = _suite_tasks(args.suite, inputs)
+    tasks = select_tasks(tasks, args.tasks)
+    if not tasks:
+        raise SystemExit(f"runner serve: no task of {args.suite} matches --tasks {args.tasks!r}")
+    apps = sorted({a for t in tasks for a in t.systems})
+    golden = _golden(args, inputs, apps)
+    cap = cap_memory(args.memory_cap)
+    from cfab.runner.transports.suite import ServedSuite
+
+    name = Path(args.suite).stem if args.suite.endswith(".jsonl") else args.suite
+    out = Path(args.out) if args.out else Path("runs") / "serve" / name
+    served = ServedSuite(tasks, name=name, inputs=inputs, golden=golden, out=out, on_finish=_print_grade)
+    held = sum(t.partition == "held_out" for t in tasks)
+    label = f"suite {name} ({len(tasks)} tasks{f', {held} held out: grades redacted' if held else ''})"
+    try:
+        return _serve_http(served, args, host, label, tools=0)
+    finally:
+        served.close()
+        restore_memory(cap)
+
+
 def _serve_stdio(served: Any, label: str) -> int:
     import anyio
 
@@ -194,7 +250,7 @@ def _serve_stdio(served: Any, label: str) -> int:
     return 0
 
 
-def _serve_http(served: Any, args: argparse.Namespace, host: str, label: str) -> int:
+def _serve_http(served: Any, args: argparse.Namespace, host: str, label: str, tools: int | None = None) -> int:
     from cfab.runner.transports.threaded import BackgroundServer
 
     port = DEFAULT_PORTS[args.transport] if args.port is None else args.port
@@ -214,7 +270,9 @@ def _serve_http(served: Any, args: argparse.Namespace, host: str, label: str) ->
     server.start()
     docs = f" (docs {server.url}/docs)" if args.transport == "http" else ""
     print(f"url {server.url}{path}", flush=True)
-    _say(f"{args.transport} on {server.url}{path}{docs}: {label} ({len(served.env.tools)} tools); Ctrl-C stops")
+    count = len(served.env.tools) if tools is None else tools
+    what = f"{label} ({count} tools)" if tools is None else label
+    _say(f"{args.transport} on {server.url}{path}{docs}: {what}; Ctrl-C stops")
     try:
         server.wait()
     except KeyboardInterrupt:

@@ -18,6 +18,16 @@ Endpoints (the paper's shim table, plus the task and grading):
 ``GET /guarded_calls``  the guard log (``executed`` always false)
 ``GET /task``           instruction, systems and the answers to give (when serving a task)
 ``POST /finish``        ``{"reply", "answers"}`` → grade; returns the Grade JSON, writes the results
+                        (a held-out task's grade is redacted: the verdict, no checks)
+======================  ==============================================================
+
+Serving a suite (``runner serve --suite NAME``, :class:`~.suite.ServedSuite`) adds:
+
+======================  ==============================================================
+``GET /tasks``          every task as the agent sees it (instruction, systems, answers)
+``POST /start``         ``{"task": ID}`` → open a fresh environment on that task; the
+                        endpoints above then act on it
+``GET /scores``         pass^1 over the tasks finished so far, per task attempts/passes
 ======================  ==============================================================
 
 OpenAPI docs are at ``/docs``. One request at a time touches the environment (the session lock).
@@ -51,6 +61,7 @@ from cfab.runner.transports.session import (
     ServedEnv,
     SnapshotInfo,
 )
+from cfab.runner.transports.suite import ServedSuite, StartRequest, SuiteScores, redacted
 
 _ARGS_BODY = {
     "requestBody": {
@@ -67,8 +78,8 @@ _ARGS_BODY = {
 }
 
 
-def create_app(served: ServedEnv) -> FastAPI:
-    """The FastAPI app serving ``served``."""
+def create_app(served: ServedEnv | ServedSuite) -> FastAPI:
+    """The FastAPI app serving ``served`` (one environment, or a suite of tasks one at a time)."""
     app = FastAPI(
         title="CFAgentBench environment",
         description="The native tools of a construction company's apps over one DuckDB book. "
@@ -85,10 +96,14 @@ def create_app(served: ServedEnv) -> FastAPI:
         summary = body_summary(preview, size, sha256, reason)
         try:
             return await run_in_threadpool(served.refuse, path[len("/tools/") :], summary, reason)
-        except AttemptFinished:
+        except (AttemptFinished, NoTask):
             return None
 
     app.add_middleware(BodyLimit, on_refused=refused)
+
+    @app.exception_handler(NoTask)
+    async def no_task(request: Request, exc: NoTask) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=409)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> JSONResponse:
@@ -175,13 +190,33 @@ def create_app(served: ServedEnv) -> FastAPI:
             done = served.finish(body.reply if body is not None else "", body.answers if body is not None else None)
         except (NoTask, AttemptFinished) as exc:
             raise HTTPException(409, str(exc)) from None
-        return Response(
-            done.grade.to_json(),
-            media_type="application/json",
-            headers={"X-Cfab-Attempt": str(done.attempt), "X-Cfab-Results": done.files["record"]},
-        )
+        headers = {"X-Cfab-Attempt": str(done.attempt)}
+        task = served.task
+        if task is not None and task.partition == "held_out":
+            return Response(redacted(done.grade).to_json(), media_type="application/json", headers=headers)
+        headers["X-Cfab-Results"] = done.files["record"]
+        return Response(done.grade.to_json(), media_type="application/json", headers=headers)
 
+    if isinstance(served, ServedSuite):
+        _suite_routes(app, served)
     return app
+
+
+def _suite_routes(app: FastAPI, suite: ServedSuite) -> None:
+    @app.get("/tasks", summary="every task of the served suite as the agent sees it")
+    def tasks() -> list[dict[str, Any]]:
+        return suite.task_list()
+
+    @app.post("/start", response_model=Health, summary="open a fresh environment on one task of the suite")
+    def start(body: StartRequest) -> Health:
+        try:
+            return suite.start(body.task)
+        except KeyError as exc:
+            raise HTTPException(404, exc.args[0]) from None
+
+    @app.get("/scores", response_model=SuiteScores, summary="pass^1 over the tasks finished so far")
+    def scores() -> SuiteScores:
+        return suite.scores()
 
 
 class HttpEnv:
@@ -244,6 +279,19 @@ class HttpEnv:
         if answers is not None:
             body["answers"] = answers
         return Grade.from_json(self._ok("POST", "/finish", json=body).content)
+
+    # ------------------------------------------------------------------ a served suite
+    def suite_tasks(self) -> list[dict[str, Any]]:
+        """``GET /tasks``: the served suite's tasks as the agent sees them."""
+        return self._json("GET", "/tasks")
+
+    def start(self, task: str) -> Health:
+        """``POST /start``: work ``task`` next (a fresh environment; the tool list changes)."""
+        self._tools = None
+        return Health.model_validate(self._json("POST", "/start", json={"task": task}))
+
+    def scores(self) -> dict[str, Any]:
+        return self._json("GET", "/scores")
 
     def close(self) -> None:
         self._http.close()
