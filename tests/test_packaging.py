@@ -55,3 +55,36 @@ def test_every_top_level_package_exports_its_public_names() -> None:
         assert names, f"cfab.{top}/__init__.py has no __all__"
         missing = [n for n in names if getattr(module, n, None) is None]
         assert not missing, f"cfab.{top}.__all__ names that do not resolve: {missing}"
+
+
+def test_the_wheel_ships_no_held_out_suite(tmp_path: Path) -> None:
+    """Build the wheel from a copy of the tracked tree with a held-out suite compiled into
+    ``tasks/suites/`` (where a careless operator might put it): the wheel carries the published
+    suite and no held-out file, and the package never reads one (issue 18, item 4)."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    from cfab.tasks.suite import UNSHIPPED, packaged_suite_text
+
+    src = tmp_path / "src"
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for rel in filter(None, tracked.decode().split("\0")):
+        if (ROOT / rel).is_file():
+            (src / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, src / rel)
+    for name in UNSHIPPED:
+        (src / "tasks" / "suites" / f"{name}.jsonl").write_text('{"cfab-suite": 1}\n', encoding="utf-8")
+    out = tmp_path / "dist"
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(src)],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = out.glob("cfagentbench-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "cfab/tasks/suites/executable.jsonl" in names
+    assert not [n for n in names if "held_out" in n], [n for n in names if "held_out" in n]
+    assert all(packaged_suite_text(name) is None for name in UNSHIPPED)
