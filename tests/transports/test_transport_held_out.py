@@ -11,6 +11,8 @@ other, which the server must grade 1 and 0 without saying why.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -93,6 +95,14 @@ def test_held_out_suite_graded_over_http_without_its_ground_truth(golden: Path, 
         scores = get("GET", "/scores").json()
         assert scores["tasks"] == 2 and scores["attempted"] == 2 and scores["pass1"] == 0.5
         assert [s["attempts"] for s in scores["by_task"]] == [2, 2]
+
+        # the documented participant script (httpx only) runs end to end: its placeholder agent
+        # changes nothing, so every task fails and the server's pass^1 falls to 1/3
+        example = Path(__file__).resolve().parents[2] / "examples" / "remote_suite_client.py"
+        ran = subprocess.run([sys.executable, str(example), url], capture_output=True, text=True, timeout=600)
+        assert ran.returncode == 0, ran.stderr
+        assert [ln.split(":")[1].split()[0] for ln in ran.stdout.splitlines() if " attempt " in ln] == ["FAIL", "FAIL"]
+        assert json.loads(ran.stdout[ran.stdout.index("{") :])["pass1"] == round(1 / 3, 6)
     finally:
         assert stop_server(proc) == 0, errlog.read_text()
     wire = "\n".join(seen)
