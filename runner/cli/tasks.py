@@ -143,7 +143,22 @@ def _list(args: argparse.Namespace) -> int:
             ", ".join(f"{a.name}:{a.type}" for a in t.ground_truth.answers),
             t.defect_variant or "",
         )
-    Console(width=220).print(table)
+    console = Console(width=220)
+    console.print(table)
+    from collections import Counter
+
+    per_domain = Counter(t.domain for t in tasks)
+    counts = Table("domain", "tasks", "families", "guarded", "twisted")
+    for domain in sorted(per_domain, key=lambda d: (-per_domain[d], d)):
+        mine = [t for t in tasks if t.domain == domain]
+        counts.add_row(
+            domain,
+            str(len(mine)),
+            str(len({t.family for t in mine})),
+            str(sum(t.money_movement_guard for t in mine)),
+            str(sum(t.defect_variant is not None for t in mine)),
+        )
+    console.print(counts)
     from cfab.runner.results.provenance import suite_fingerprint
 
     print(f"{len(tasks)} tasks  suite fingerprint {suite_fingerprint(args.suite, inputs)}")

@@ -134,3 +134,17 @@ def test_a_scale_two_suite_is_the_scale_one_suite_on_the_bigger_book(committed: 
         task = next(t for t in tasks if t.instance_id.startswith(wanted))
         out = run_attempt(task, OraclePolicy(), golden=golden2, inputs=inputs)
         assert out.grade.passed, (task.instance_id, str(out.grade))
+
+
+def test_tasks_list_prints_each_domains_count(committed: tuple[dict, list], capsys) -> None:
+    from collections import Counter
+
+    from cfab.runner.cli import main
+
+    assert main(["tasks", "list"]) == 0
+    out = capsys.readouterr().out
+    tasks = committed[1]
+    for domain, n in Counter(t.domain for t in tasks).items():
+        row = next(ln for ln in out.splitlines() if ln.startswith(f"│ {domain} ") and "│ cf_" not in ln)
+        assert row.split("│")[2].strip() == str(n), row
+    assert f"{len(tasks)} tasks  suite fingerprint" in out
