@@ -14,6 +14,11 @@ default inputs: 3412 (equity fully drawn → the TIF grant), 4012 (equity fully 
 construction loan), 9203 (equity). The first two carry the twist ``funding_source_exhausted``:
 an agent that funds from the first source in the list, or jumps to the loan, fails.
 
+Held-out keys: the further projects with funding sources (their earliest submitted invoice),
+whose draw outcome a public key already has (9339 at the default inputs: equity, like 9203); where
+a world has too few, another open invoice of a project — a later submitted one or a draft — keyed
+``<job>-<invoice number>`` (query ``open_candidates``).
+
 Report (a typed answer): ``funding_sources``, the id list of the source(s) drawn (a source's
 name, and its type where the project has one of that type, are accepted for its id; the
 exhausted first source and the later sources are the lookalikes).
@@ -34,7 +39,7 @@ from typing import Any
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
 from cfab.tasks.families.pm_extension import source_ref
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import ask, id_list_answer
 from cfab.tasks.kit.entries import evaluator, expect_added, expect_changed, forbid_added, forbid_changed
 from cfab.tasks.kit.figures import CENT, dollars, money_str
@@ -65,20 +70,49 @@ def draw_plan(net: Decimal, sources: list[dict[str, Any]]) -> list[dict[str, Any
     return plan
 
 
-def _cases(book: BookReader) -> dict[str, dict[str, Any]]:
-    """job number → {invoice, sources, plan}; one job per draw outcome (first by job number)."""
-    seen: set[tuple[str, ...]] = set()
+def _first_invoices(book: BookReader) -> dict[str, dict[str, Any]]:
+    """job number → {invoice, sources, plan} for every project with funding sources: its earliest
+    submitted, unallocated invoice (in job-number order)."""
     out: dict[str, dict[str, Any]] = {}
     for inv in book.q(FAMILY, "candidates"):
         if inv["seq"] != 1:
             continue
         sources = book.q(FAMILY, "sources", project_id=inv["project_id"])
         plan = draw_plan(Decimal(str(inv["net_amount"])), sources)
-        sig = tuple(p["source_type"] for p in plan)
+        out[inv["job_number"]] = {"invoice": inv, "sources": sources, "plan": plan}
+    return out
+
+
+def _cases(book: BookReader) -> dict[str, dict[str, Any]]:
+    """The public cases: one job per draw outcome (the first by job number)."""
+    seen: set[tuple[str, ...]] = set()
+    out: dict[str, dict[str, Any]] = {}
+    for job, case in _first_invoices(book).items():
+        sig = tuple(p["source_type"] for p in case["plan"])
         if sig in seen:
             continue
         seen.add(sig)
-        out[inv["job_number"]] = {"invoice": inv, "sources": sources, "plan": plan}
+        out[job] = case
+    return out
+
+
+def _later_invoices(book: BookReader) -> dict[str, dict[str, Any]]:
+    """``<job>-<invoice number>`` → case for the other open invoices a project's funding sources can
+    fund: a later submitted one, or a draft (both can be allocated and routed), its invoice number
+    unique on the project."""
+    firsts = {c["invoice"]["invoice_id"] for c in _first_invoices(book).values()}
+    rows = book.q(FAMILY, "open_candidates")
+    out: dict[str, dict[str, Any]] = {}
+    for inv in rows:
+        same = [r for r in rows if r["project_id"] == inv["project_id"] and r["custom_id"] == inv["custom_id"]]
+        if inv["invoice_id"] in firsts or len(same) != 1:
+            continue
+        sources = book.q(FAMILY, "sources", project_id=inv["project_id"])
+        try:
+            plan = draw_plan(Decimal(str(inv["net_amount"])), sources)
+        except ValueError:  # more than the sources have left
+            continue
+        out[f"{inv['job_number']}-{inv['custom_id']}"] = {"invoice": inv, "sources": sources, "plan": plan}
     return out
 
 
@@ -110,7 +144,7 @@ def _route(invoice_id: int) -> ToolStep:
 
 @dataclass(frozen=True)
 class Case:
-    key: str
+    key: str  # the job number
     inv: dict[str, Any]  # the invoice to fund (query ``candidates``)
     sources: list[dict[str, Any]]  # the project's funding sources in draw order
     plan: list[dict[str, Any]]  # the draw-order split of its net amount
@@ -171,12 +205,23 @@ class AIngeniousFunding(
             raise ValueError(f"{FAMILY}: expected at least two draw outcomes, got {sorted(cases)}")
         return list(cases)
 
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """Further projects first: their earliest submitted invoice, whose draw outcome a public key
+        already has (the public keys take the first project per outcome); where the book has too
+        few, another open invoice of a project (a later submitted one or a draft, keyed
+        ``<job>-<invoice number>``): the same task on another invoice, its sources and amounts."""
+        public = self.keys(book)
+        n = held_out_count(len(public))
+        chosen = pick_held_out(FAMILY, _first_invoices(book), public, n)
+        return chosen + pick_held_out(FAMILY, _later_invoices(book), public, n - len(chosen))
+
     def case(self, key: str, book: BookReader) -> Case:
-        case = _cases(book)[key]
+        firsts = _first_invoices(book)
+        case = firsts[key] if key in firsts else _later_invoices(book)[key]
         inv = case["invoice"]
         look = _lookalike(book, inv)
         return Case(
-            key,
+            inv["job_number"],
             inv,
             case["sources"],
             case["plan"],
@@ -326,7 +371,7 @@ class AIngeniousFunding(
         return trajectory(
             "oracle",
             [
-                step("ingenious_build.invoices.list", project_number=c.key, status="Submitted"),
+                step("ingenious_build.invoices.list", project_number=c.key, status=c.inv["status"]),
                 step("ingenious_build.invoices.get", invoice_id=c.iid),
                 step("ingenious_build.funding_sources.list", project_number=c.key),
                 self._allocate(c),

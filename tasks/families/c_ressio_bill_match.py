@@ -11,6 +11,10 @@ Keys (the vendor's bill numbers), chosen by property:
   an Exception with the variance;
 * the first clean PO bill (approved, unmatched, not synced) on another residential job: Matched.
 
+Held-out keys: the further clean PO bills on residential jobs other than the planted bill's
+(GD-33314 on job 8244 at the default inputs), matched the same way; where a world has none,
+another waiting bill (on the planted bill's job, or pending approval), whatever its match.
+
 Report (typed answers, the same two on both keys): ``match_result`` (choice ``matched`` /
 ``exception``) and ``amount_over_po`` (what the bill charges past what is still open on its PO,
 0.00 when within; the bill total, the open amount, the other Gustafson bill's figure and the
@@ -41,7 +45,7 @@ from cfab.tasks.families.pm_extension import (
     source_ref,
     variance,
 )
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask, choice_answer
 from cfab.tasks.kit.entries import evaluator
 from cfab.tasks.kit.figures import dollars, money_str
@@ -52,9 +56,9 @@ from cfab.tasks.model import ToolStep, Trajectory
 FAMILY = "C_ressio_bill_match"
 
 
-def _cases(book: BookReader) -> dict[str, dict[str, Any]]:
-    bills = po_bills(book)
-    planted = [b for b in bills if b["planted_mismatch"]]
+def _planted(book: BookReader) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The bill the book planted as not matching its PO line, with its item-by-item match."""
+    planted = [b for b in po_bills(book) if b["planted_mismatch"]]
     if len(planted) != 1:
         raise ValueError(
             f"{FAMILY}: expected one planted PO-mismatch bill waiting in Ressio, got "
@@ -64,25 +68,63 @@ def _cases(book: BookReader) -> dict[str, dict[str, Any]]:
     bad_items = match_items(book, int(bad["bill_id"]))
     if not any(i["result"] == "Exception" for i in bad_items):
         raise ValueError(f"{FAMILY}: the planted bill {bad['bill_name']} would match its PO")
-    clean = None
-    for b in bills:
+    return bad, bad_items
+
+
+def _clean(book: BookReader, bad: dict[str, Any]) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """The clean PO bills (approved, every item within what is open on its PO item) on residential
+    jobs other than the planted bill's, in ``po_bills`` order."""
+    out = []
+    for b in po_bills(book):
         if b["job_number"] == bad["job_number"] or b["status"] != "Approved":
             continue
         items = match_items(book, int(b["bill_id"]))
         if all(i["result"] == "Matched" for i in items):
-            clean = (b, items)
-            break
-    if clean is None:
+            out.append((b, items))
+    return out
+
+
+def _unique(book: BookReader, name: str) -> bool:
+    """Whether a bill number names one waiting bill (the instruction names the bill by its number)."""
+    return [b["bill_name"] for b in po_bills(book)].count(name) == 1
+
+
+def _cases(book: BookReader) -> dict[str, dict[str, Any]]:
+    """The public cases: the planted bill and the first clean bill."""
+    bad, bad_items = _planted(book)
+    clean = _clean(book, bad)
+    if not clean:
         raise ValueError(f"{FAMILY}: no clean approved PO bill on another residential job")
     out = {
         bad["bill_name"]: {"bill": bad, "items": bad_items, "planted": True},
-        clean[0]["bill_name"]: {"bill": clean[0], "items": clean[1], "planted": False},
+        clean[0][0]["bill_name"]: {"bill": clean[0][0], "items": clean[0][1], "planted": False},
     }
-    names = [b["bill_name"] for b in bills]
     for k in out:
-        if names.count(k) != 1:
+        if not _unique(book, k):
             raise ValueError(f"{FAMILY}: bill number {k} is not unique among the waiting bills")
     return out
+
+
+def _held_out_cases(book: BookReader) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The further bills, each with a unique bill number: first the clean ones the public rule
+    passes over (after the first), then the other waiting bills (on the planted bill's job, or
+    pending approval), matched or not."""
+    bad, _ = _planted(book)
+    public = _cases(book)
+    clean = {
+        b["bill_name"]: {"bill": b, "items": items, "planted": False}
+        for b, items in _clean(book, bad)
+        if b["bill_name"] not in public and _unique(book, b["bill_name"])
+    }
+    other = {
+        b["bill_name"]: {"bill": b, "items": match_items(book, int(b["bill_id"])), "planted": False}
+        for b in po_bills(book)
+        if b["bill_name"] not in public
+        and b["bill_name"] not in clean
+        and not b["planted_mismatch"]
+        and _unique(book, b["bill_name"])
+    }
+    return clean, other
 
 
 def _lookalike(book: BookReader, bill: dict[str, Any]) -> dict[str, Any]:
@@ -168,9 +210,20 @@ class CRessioBillMatch(
     def keys(self, book: BookReader) -> list[str]:
         return list(_cases(book))
 
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """Further clean approved PO bills on residential jobs other than the planted bill's (the
+        matched task on another bill, PO and job); where a world has none, another waiting bill
+        (see ``_held_out_cases``)."""
+        public = self.keys(book)
+        n = held_out_count(len(public))
+        clean, other = _held_out_cases(book)
+        chosen = pick_held_out(FAMILY, clean, public, n)
+        return chosen + pick_held_out(FAMILY, other, public, n - len(chosen))
+
     def case(self, key: str, book: BookReader) -> Case:
         cases = _cases(book)
-        case = cases[key]
+        # a held-out bill: its lookalike figures come from the public bills, as the public clean bill's do
+        case = cases[key] if key in cases else {k: v for d in _held_out_cases(book) for k, v in d.items()}[key]
         bill, items = case["bill"], case["items"]
         look = _lookalike(book, bill)
         # what the open amount would be if only paid bills counted against the PO (approved, unpaid and

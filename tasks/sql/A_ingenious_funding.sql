@@ -45,3 +45,18 @@ ORDER BY p.project_code, i.invoice_date, i.invoice_id;
 SELECT cost_code, forecast_to_complete
 FROM ingenious_build.budget_lines WHERE project_id = $project_id
 ORDER BY cost_code LIMIT 1;
+
+-- name: open_candidates
+-- Every open (submitted or draft), unallocated invoice on a project with funding sources: both can
+-- be allocated and routed for approval (held-out keys beyond each project's earliest submitted one).
+SELECT i.invoice_id, i.custom_id, i.invoice_date, i.net_amount, i.gross_amount, i.status, i.funding_status,
+       i.project_id, p.project_code AS job_number, p.name AS project_name, c.name AS company_name,
+       ct.contract_number,
+       row_number() OVER (PARTITION BY i.project_id ORDER BY i.invoice_date, i.invoice_id) AS seq
+FROM ingenious_build.invoices i
+JOIN ingenious_build.projects p ON p.project_id = i.project_id
+JOIN ingenious_build.companies c ON c.company_id = i.company_id
+LEFT JOIN ingenious_build.contracts ct ON ct.contract_id = i.contract_id
+WHERE i.status IN ('Submitted', 'Draft') AND i.funding_status = 'Unallocated'
+  AND EXISTS (SELECT 1 FROM ingenious_build.funding_sources f WHERE f.project_id = i.project_id)
+ORDER BY p.project_code, seq;
