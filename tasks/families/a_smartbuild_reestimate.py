@@ -14,6 +14,9 @@ estimate, or the right re-estimate reported at the estimate); the item's total r
 cost code's; the total worked out with nothing recorded.
 
 The re-estimate cases are shared with the cross-system SmarteBuild → Vista task (``pm_extension``).
+Held-out keys: further cost codes of the same kind (a measured item plus lump-sum items) on any
+job, at a rate finer than the cent (so the rounded rate is a wrong one), never the public key of
+either re-estimate family.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
 from cfab.tasks.families.pm_extension import (
+    reestimate_candidates,
     reestimate_case,
     reestimate_cases,
     reestimate_expected,
@@ -32,7 +36,7 @@ from cfab.tasks.families.pm_extension import (
     reestimate_sentence,
     source_ref,
 )
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
 from cfab.tasks.kit.entries import evaluator, forbid_call
 from cfab.tasks.kit.figures import dollars, money_str, quantity
@@ -43,6 +47,15 @@ from cfab.tasks.model import ToolStep, Trajectory
 FAMILY = "A_smartbuild_reestimate"
 
 Case = dict[str, Any]  # a re-estimate case (pm_extension.reestimate_cases) with its BOQ neighbours
+
+
+def held_out_candidates(book: BookReader) -> list[str]:
+    """The single-app re-estimate cases a held-out task can carry: the rate has more than two places."""
+    return [
+        reestimate_key(c)
+        for c in reestimate_candidates(book, "single")
+        if Decimal(str(c["rate"])) != Decimal(str(c["rate"])).quantize(Decimal("0.01"))
+    ]
 
 
 class ASmartbuildReestimate(
@@ -62,6 +75,11 @@ class ASmartbuildReestimate(
 
     def keys(self, book: BookReader) -> list[str]:
         return [reestimate_key(reestimate_cases(book)["single"])]
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        public = self.keys(book)
+        cross = reestimate_key(reestimate_cases(book)["cross"])
+        return pick_held_out(FAMILY, held_out_candidates(book), [*public, cross], held_out_count(len(public)))
 
     def case(self, key: str, book: BookReader) -> Case:
         c = reestimate_case(book, "single", key)

@@ -12,6 +12,11 @@ Wrong trajectories: the claim on the neighbouring job (the next job that could t
 or on both; drafted from the previous claim's progress; stored materials left out (or one item
 claimed at 100 %); an item claimed complete that the schedule shows in progress; the right draft
 reported with the full-retention due or the period's work; the due computed with no claim drafted.
+
+Held-out keys: further jobs that can take their next claim today (no draft open, the previous
+claim's period ended): first those whose next claim crosses the step-down point, then those whose
+retention has already stepped down, then the rest (a plain claim at the contract's retention %,
+where the value to date stands in for the full-retention lookalike).
 """
 
 from __future__ import annotations
@@ -23,8 +28,8 @@ from typing import Any
 
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
-from cfab.tasks.families.pm_extension import source_ref
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.families.pm_extension import pick_tiers, source_ref
+from cfab.tasks.family import BookReader, Family, held_out_count
 from cfab.tasks.kit.answers import amount_answer, ask
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added, forbid_changed
 from cfab.tasks.kit.figures import cents, dollars, money_str, percent
@@ -41,18 +46,41 @@ def _claim_case(book: BookReader, job: str) -> dict[str, Any]:
     return {"head": head, "lines": lines}
 
 
-def _claim_keys(book: BookReader) -> list[str]:
+def _crosses(h: dict[str, Any]) -> bool:
+    """Whether the next claim crosses the step-down point (the previous one was short of it)."""
+    prev_stepped = Decimal(str(h["previous_to_date"])) * 100 >= Decimal(str(h["step_down_at_pct"] or 0)) * Decimal(
+        str(h["previous_contract_sum"])
+    )
+    return bool(h["stepped_down"]) and not prev_stepped
+
+
+def _claimable(book: BookReader) -> list[tuple[str, dict[str, Any]]]:
+    """The jobs (by number) that can take their next claim today, with the claim's header."""
     clock = book.inputs.clock
+    out = []
     for r in book.q(FAMILY, "jobs_with_schedule"):
         h = _claim_case(book, r["job_no"])["head"]
         if h["drafts"] or h["previous_claim_id"] is None or h["previous_period_end"] >= clock:
             continue
-        prev_stepped = Decimal(str(h["previous_to_date"])) * 100 >= Decimal(str(h["step_down_at_pct"] or 0)) * Decimal(
-            str(h["previous_contract_sum"])
-        )
-        if h["stepped_down"] and not prev_stepped:
-            return [r["job_no"]]
+        out.append((r["job_no"], h))
+    return out
+
+
+def _claim_keys(book: BookReader) -> list[str]:
+    for job, h in _claimable(book):
+        if _crosses(h):
+            return [job]
     raise ValueError(f"{FAMILY}: no job whose next claim crosses its retention step-down")
+
+
+def _has_open_item(book: BookReader, job: str) -> bool:
+    """Whether an item of the schedule is in progress with no materials on site (the over-claim mutant's)."""
+    return any(
+        Decimal(str(ln["pct_complete"])) < 100
+        and Decimal(str(ln["materials_on_site"])) == 0
+        and Decimal(str(ln["contract_value"])) > 0
+        for ln in _claim_case(book, job)["lines"]
+    )
 
 
 def _neighbour_job(book: BookReader, key: str) -> str:
@@ -105,6 +133,17 @@ class BSmartbuildClaim(
 ):
     def keys(self, book: BookReader) -> list[str]:
         return _claim_keys(book)
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        public = self.keys(book)
+        # a claim with something to claim and an item the careless mutant can over-claim
+        jobs = [(j, h) for j, h in _claimable(book) if Decimal(str(h["this_claim"])) > 0 and _has_open_item(book, j)]
+        tiers = [
+            [j for j, h in jobs if _crosses(h)],
+            [j for j, h in jobs if h["stepped_down"]],
+            [j for j, _ in jobs],
+        ]
+        return pick_tiers(FAMILY, tiers, public, held_out_count(len(public)))
 
     def case(self, key: str, book: BookReader) -> Case:
         case = _claim_case(book, key)
@@ -376,6 +415,15 @@ class BSmartbuildClaim(
                 [create],
                 f"Amount due {dollars(c.full_ret_due)}.",
                 {"amount_due": money_str(c.full_ret_due)},
+            )
+            if c.full_ret_due != Decimal(c.due)
+            # no step-down on this job: the value completed to date reported as the amount due instead
+            else mutant(
+                "contradicting_report",
+                "right draft, the value completed to date reported as the amount due",
+                [create],
+                f"Amount due {dollars(h['value_completed_to_date'])}.",
+                {"amount_due": money_str(h["value_completed_to_date"])},
             ),
             mutant(
                 "contradicting_report",

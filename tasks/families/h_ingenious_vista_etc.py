@@ -10,6 +10,9 @@ terse "Done" passes).
 
 Wrong trajectories: the neighbouring Vista job, the all-lines (contingency included) forecast,
 Vista's own figure, a rounded figure, a phase estimate or the owner's forecast edited as well.
+
+Held-out keys: the other jobs of the same query (stale ERP estimate, funded through INGENIOUS.BUILD)
+whose ERP-line forecast agrees with the book's, those with owner-only lines first.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from typing import Any
 
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
-from cfab.tasks.families.pm_extension import CROSS_SOURCE_REF
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.families.pm_extension import CROSS_SOURCE_REF, pick_tiers
+from cfab.tasks.family import BookReader, Family, held_out_count
 from cfab.tasks.kit.entries import evaluator, expect_changed, forbid_call, forbid_changed
 from cfab.tasks.kit.figures import dollars, money_str
 from cfab.tasks.kit.sql import quoted
@@ -45,6 +48,15 @@ class Case:
     all_lines: str  # every owner line summed
 
 
+def _usable(book: BookReader, job: str) -> bool:
+    """Whether INGENIOUS.BUILD's ERP-line forecast for ``job`` agrees with the book's and Vista lags it."""
+    rows = book.q(FAMILY, "job", job=job)
+    if len(rows) != 1 or rows[0]["forecast"] is None or rows[0]["book_forecast"] is None:
+        return False
+    j = rows[0]
+    return money_str(j["book_forecast"]) == money_str(j["forecast"]) != money_str(j["erp_estimate"])
+
+
 class HIngeniousVistaEtc(
     Family[Case],
     family=FAMILY,
@@ -62,6 +74,12 @@ class HIngeniousVistaEtc(
         if not rows:
             raise ValueError(f"{FAMILY}: no stale-estimate job funded through INGENIOUS.BUILD")
         return [rows[0]["job_number"]]
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        public = self.keys(book)
+        usable = [r for r in book.q(FAMILY, "keys") if _usable(book, r["job_number"])]
+        tiers = [[r["job_number"] for r in usable if r["owner_only_lines"]], [r["job_number"] for r in usable]]
+        return pick_tiers(FAMILY, tiers, public, held_out_count(len(public)))
 
     def case(self, key: str, book: BookReader) -> Case:
         j = book.q(FAMILY, "job", job=key)[0]

@@ -16,6 +16,12 @@ the commitment number where one eApp bills it, are accepted spellings).
 Wrong trajectories: the over-cap eApp approved and drafted, or held with its remaining amount
 drafted; a draft under the held subcontractor's Sage vendor or without retainage; a rejection for
 the hold; the lists swapped; Sage left empty.
+
+Held-out keys: further jobs whose submitted eApps can all be carried into Sage (a Sage vendor and
+project, every cost code mapped, no bill there yet) with at least one that fits: first those with one
+to hold as well (past its cap or an SOV line), then those with two or more to draft, then the rest.
+With nothing to hold the task is the check and the drafts alone (no twist): the wrong trajectories
+are then a fitting eApp held, the drafts net of retainage or left unapproved, another vendor's Sage id.
 """
 
 from __future__ import annotations
@@ -26,8 +32,15 @@ from typing import Any
 
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator, RowPredicate
-from cfab.tasks.families.pm_extension import CROSS_SOURCE_REF, by_pair, erp_bill, pair_lines, submitted_eapps
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.families.pm_extension import (
+    CROSS_SOURCE_REF,
+    by_pair,
+    erp_bill,
+    pair_lines,
+    pick_tiers,
+    submitted_eapps,
+)
+from cfab.tasks.family import BookReader, Family, held_out_count
 from cfab.tasks.kit.answers import ask, id_list_answer
 from cfab.tasks.kit.entries import evaluator, expect_added, expect_changed, forbid_added, forbid_changed
 from cfab.tasks.kit.figures import dollars, money_str
@@ -44,7 +57,12 @@ def _on_job(book: BookReader) -> dict[str, Any]:
     planted = [e for e in eapps if e["planted_over_cap"]]
     if len(planted) != 1 or not planted[0]["over_cap"]:
         raise ValueError(f"{FAMILY}: expected one submitted eApp planted past its commitment cap")
-    job = planted[0]["job_number"]
+    return _job_case(book, planted[0]["job_number"], eapps)
+
+
+def _job_case(book: BookReader, job: str, eapps: list[dict[str, Any]]) -> dict[str, Any]:
+    """A job's submitted eApps, held (over the cap or a line) and good, with their Sage context
+    (raise when one cannot be carried into Sage or none fits)."""
     on_job = [e for e in eapps if e["job_number"] == job]
     held = [e for e in on_job if e["over_cap"] or e["lines_over"]]
     good = [e for e in on_job if not (e["over_cap"] or e["lines_over"])]
@@ -87,14 +105,22 @@ class Case:
     key: str
     held: list[dict[str, Any]]  # the eApps to hold (over the cap or an SOV line), with their Sage context
     good: list[dict[str, Any]]  # the eApps to approve and draft into Sage
+    other_vendor: str  # a Sage vendor no eApp of the job bills under (the lookalike with nothing held)
 
     @property
     def project(self) -> str:
         return self.good[0]["sage_project"]
 
     @property
-    def cap(self) -> dict[str, Any]:
-        return next(e for e in self.held if e["planted_over_cap"])
+    def project_name(self) -> str:
+        return (self.held + self.good)[0]["project_name"]
+
+    @property
+    def cap(self) -> dict[str, Any] | None:
+        """The eApp to hold: the planted one past its cap, else one past its cap, else past a line
+        (None: nothing to hold on this job)."""
+        order = [e for e in self.held if e["planted_over_cap"]] + [e for e in self.held if e["over_cap"]]
+        return next(iter(order + self.held), None)
 
     def spellings(self, e: dict[str, Any]) -> list[str]:
         """Other names of one eApp: its RedTeam id, and its commitment when only this eApp bills it."""
@@ -159,9 +185,29 @@ class HRedteamSageBill(
     def keys(self, book: BookReader) -> list[str]:
         return [_on_job(book)["job"]]
 
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        public = self.keys(book)
+        eapps = submitted_eapps(book)
+        cases = []
+        for job in sorted({e["job_number"] for e in eapps} - set(public)):
+            try:
+                cases.append(_job_case(book, job, eapps))
+            except ValueError:
+                continue  # an eApp Sage cannot take, or none that fits
+        tiers = [
+            [c["job"] for c in cases if c["held"]],
+            [c["job"] for c in cases if len(c["good"]) >= 2],
+            [c["job"] for c in cases],
+        ]
+        return pick_tiers(FAMILY, tiers, public, held_out_count(len(public)))
+
     def case(self, key: str, book: BookReader) -> Case:
         on_job = _on_job(book)
-        return Case(key, on_job["held"], on_job["good"])
+        if on_job["job"] != key:
+            on_job = _job_case(book, key, submitted_eapps(book))  # a held-out key
+        vendors = [e["sage_vendor"] for e in on_job["held"] + on_job["good"]]
+        other = book.q(FAMILY, "other_sage_vendor", vendors=vendors)[0]["sage_id"]
+        return Case(key, on_job["held"], on_job["good"], other)
 
     def answers(self, c: Case) -> list[AnswerSpec]:
         aliases = {e["invoice_number"]: c.spellings(e) for e in c.held + c.good}
@@ -184,7 +230,7 @@ class HRedteamSageBill(
 
     def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
         return (
-            f"The subcontractor pay applications (eApps) submitted on job {c.key} ({c.cap['project_name']}) are "
+            f"The subcontractor pay applications (eApps) submitted on job {c.key} ({c.project_name}) are "
             "waiting for review in RedTeam. Validate each one against its commitment — what is left to bill on "
             "the commitment and on each schedule-of-values line. Approve the ones that fit and enter each approved "
             "one in Sage Intacct as a draft bill (vendor, project, cost code and retainage coded through the hh2 "
@@ -301,14 +347,31 @@ class HRedteamSageBill(
             f"{dollars(e['retainage_this_period'])} retained)"
             for e in c.good
         )
-        reply = (
-            f"Reviewed the {len(c.held) + len(c.good)} submitted eApps on job {c.key} against their commitments. "
-            f"Held {cap['company_name']}'s {cap['invoice_number']} on {cap['commitment_number']}: it bills "
-            f"{dollars(cap['amount_this_period'])} but only {dollars(cap['remaining'])} is left on the commitment "
-            f"({dollars(cap['over_by'])} past the cap), so it goes back to the subcontractor and was not entered "
-            f"in Sage. Approved the rest and entered each as a draft bill in Sage Intacct on project {c.project}: "
-            f"{drafted}. Nothing was posted or paid."
-        )
+        if cap is None:
+            n = len(c.good)
+            reply = (
+                f"Reviewed the {n} submitted eApp{'s' if n > 1 else ''} on job {c.key} against their commitments: "
+                f"each fits what is left on its commitment and on every schedule-of-values line, so nothing was "
+                f"held. Approved {'them' if n > 1 else 'it'} and entered each as a draft bill in Sage Intacct on "
+                f"project {c.project}: {drafted}. Nothing was posted or paid."
+            )
+        else:
+            held = (
+                f"Held {cap['company_name']}'s {cap['invoice_number']} on {cap['commitment_number']}: it bills "
+                f"{dollars(cap['amount_this_period'])} but only {dollars(cap['remaining'])} is left on the commitment "
+                f"({dollars(cap['over_by'])} past the cap)"
+                if cap["over_cap"]
+                else f"Held {cap['company_name']}'s {cap['invoice_number']} on {cap['commitment_number']}: its line "
+                f"{cap['first_over_line']} bills {dollars(cap['first_over_by'])} past what is left on its "
+                "schedule-of-values line"
+            )
+            others = "".join(f" Held {e['invoice_number']} as well: {_hold_reason(e)}." for e in c.held if e is not cap)
+            reply = (
+                f"Reviewed the {len(c.held) + len(c.good)} submitted eApps on job {c.key} against their commitments. "
+                f"{held}, so it goes back to the subcontractor and was not entered "
+                f"in Sage.{others} Approved the rest and entered each as a draft bill in Sage Intacct on project "
+                f"{c.project}: {drafted}. Nothing was posted or paid."
+            )
         return trajectory("oracle", self._reads(c) + c.reviews + c.creates, reply, report)
 
     def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
@@ -376,8 +439,16 @@ class HRedteamSageBill(
                 "sql-interleaved",
                 sql_reads + interleaved + reviews[: len(held)],
                 (
-                    f"Held {cap['invoice_number']} (over the {cap['commitment_number']} cap by "
-                    f"{money_str(cap['over_by'])}); approved and drafted in Sage: "
+                    (
+                        f"Held {cap['invoice_number']} (over the {cap['commitment_number']} cap by "
+                        f"{money_str(cap['over_by'])}); approved and drafted in Sage: "
+                        if cap is not None and cap["over_cap"]
+                        else "Held "
+                        + ", ".join(e["invoice_number"] for e in held)
+                        + " (past an SOV line); approved and drafted in Sage: "
+                        if held
+                        else "Nothing to hold; approved and drafted in Sage: "
+                    )
                     + ", ".join(e["invoice_number"] for e in good)
                     + ". Not posted."
                 ),
@@ -394,7 +465,7 @@ class HRedteamSageBill(
                 ],
                 "Done. I didn't post anything.",
                 {
-                    "held_eapps": "; ".join(e["invoice_number"] for e in held),
+                    "held_eapps": "; ".join(e["invoice_number"] for e in held) or "none",
                     "drafted_eapps": "; ".join(e["invoice_number"] for e in good),
                 },
             ),
@@ -411,6 +482,8 @@ class HRedteamSageBill(
         ]
 
     def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        if c.cap is None:
+            return self._nothing_held_mutants(c, report)
         held, good, proj, cap, reviews, creates = c.held, c.good, c.project, c.cap, c.reviews, c.creates
         capped = next(i for i, e in enumerate(held) if e is cap)
         cap_lines = [
@@ -424,7 +497,14 @@ class HRedteamSageBill(
             "invoice_date": cap["submitted_date"].isoformat(),
             "lines": cap_lines,
         }
-        scale = Decimal(str(cap["remaining"])) / Decimal(str(cap["amount_this_period"]))
+        # what fits: the amount left on the commitment (past its cap) or short of the over line (past a line)
+        fits = (
+            Decimal(str(cap["remaining"]))
+            if cap["over_cap"]
+            else Decimal(str(cap["amount_this_period"])) - Decimal(str(cap["first_over_by"]))
+        )
+        scale = fits / Decimal(str(cap["amount_this_period"]))
+        what = "over-cap" if cap["over_cap"] else "over-line"
         remaining_args = {
             **cap_args,
             "lines": [
@@ -437,44 +517,58 @@ class HRedteamSageBill(
             ],
         }
         approve_cap = step("redteam.eapps.review", eapp_id=int(cap["eapp_id"]), action="approve")
-        reject_cap = step("redteam.eapps.review", eapp_id=int(cap["eapp_id"]), action="reject", reason="Over the cap")
-        wrong_vendor = with_args(creates[0], vendor_id=cap["sage_vendor"])
-        no_ret = with_args(creates[0], lines=[{**ln, "retainage": "0.00"} for ln in creates[0].args["lines"]])
+        reject_cap = step(
+            "redteam.eapps.review",
+            eapp_id=int(cap["eapp_id"]),
+            action="reject",
+            reason="Over the cap" if cap["over_cap"] else "Over an SOV line",
+        )
+        # the held subcontractor's Sage vendor (another vendor when the same one bills both)
+        look_vendor = cap["sage_vendor"] if cap["sage_vendor"] != good[0]["sage_vendor"] else c.other_vendor
+        wrong_vendor = with_args(creates[0], vendor_id=look_vendor)
+        retained = _first_retained(creates)
         others = [r for i, r in enumerate(reviews) if i != capped]
-        return [
+        out = [
             mutant(
                 "careless",
-                "the over-cap eApp approved and drafted in Sage too",
+                f"the {what} eApp approved and drafted in Sage too",
                 [*reviews[len(held) :], *creates, approve_cap, step("sage_intacct.intacct_create_bill", **cap_args)],
                 "Approved and drafted every eApp.",
                 report,
             ),
             mutant(
                 "stale",
-                "the over-cap eApp held, but its remaining amount drafted in Sage",
+                f"the {what} eApp held, but its remaining amount drafted in Sage",
                 [*reviews, *creates, step("sage_intacct.intacct_create_bill", **remaining_args)],
-                "Held the over-cap eApp and drafted the amount left on the commitment.",
+                f"Held the {what} eApp and drafted the amount left on the commitment.",
                 report,
             ),
             mutant(
                 "lookalike",
-                f"{good[0]['invoice_number']} drafted under the held subcontractor's Sage vendor {cap['sage_vendor']}",
+                f"{good[0]['invoice_number']} drafted under the held subcontractor's Sage vendor {look_vendor}",
                 [*reviews, wrong_vendor, *creates[1:]],
                 "Drafted.",
                 report,
             ),
+        ]
+        if retained is not None:
+            n, no_ret = retained
+            out.append(
+                mutant(
+                    "careless",
+                    "the Sage draft entered without its retainage",
+                    [*reviews, *creates[:n], no_ret, *creates[n + 1 :]],
+                    "Drafted.",
+                    report,
+                )
+            )
+        return [
+            *out,
             mutant(
                 "careless",
-                "the Sage draft entered without its retainage",
-                [*reviews, no_ret, *creates[1:]],
-                "Drafted.",
-                report,
-            ),
-            mutant(
-                "careless",
-                "the over-cap eApp rejected instead of held",
+                f"the {what} eApp rejected instead of held",
                 [*others, reject_cap, *creates],
-                "Rejected the over-cap eApp.",
+                f"Rejected the {what} eApp.",
                 report,
             ),
             mutant(
@@ -482,6 +576,87 @@ class HRedteamSageBill(
                 "right state, held and drafted reported the other way round",
                 reviews + creates,
                 answers={"held_eapps": report["drafted_eapps"], "drafted_eapps": report["held_eapps"]},
+            ),
+            mutant(
+                "shortcut",
+                "reviewed in RedTeam, nothing entered in Sage",
+                list(reviews),
+                "Reviewed; Sage drafts to follow.",
+                report,
+            ),
+        ]
+
+    def _nothing_held_mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        """The wrong trajectories of a job where every submitted eApp fits (a held-out key)."""
+        good, reviews, creates = c.good, c.reviews, c.creates
+        first = good[0]
+        hold_first = step("redteam.eapps.review", eapp_id=int(first["eapp_id"]), action="hold", reason="Checking")
+        # another eApp's subcontractor when two bill the job, else a Sage vendor none of them is
+        look_vendor = next(
+            (e["sage_vendor"] for e in good[1:] if e["sage_vendor"] != first["sage_vendor"]), c.other_vendor
+        )
+        net = [
+            with_args(
+                cr,
+                lines=[
+                    {**ln, "amount": money_str(Decimal(ln["amount"]) - Decimal(ln["retainage"]))}
+                    for ln in cr.args["lines"]
+                ],
+            )
+            for cr in creates
+        ]
+        out = [
+            mutant(
+                "careless",
+                f"{first['invoice_number']} held though it fits its commitment, kept out of Sage",
+                [hold_first, *reviews[1:], *creates[1:]],
+                f"Held {first['invoice_number']}; drafted the rest.",
+                {
+                    "held_eapps": [first["invoice_number"]],
+                    "drafted_eapps": [e["invoice_number"] for e in good[1:]] or "none",
+                },
+            ),
+            mutant(
+                "lookalike",
+                f"{first['invoice_number']} drafted under another Sage vendor {look_vendor}",
+                [*reviews, with_args(creates[0], vendor_id=look_vendor), *creates[1:]],
+                "Drafted.",
+                report,
+            ),
+            mutant(
+                "careless",
+                "every Sage draft entered net of its retainage",
+                [*reviews, *net],
+                "Drafted.",
+                report,
+            ),
+            mutant(
+                "careless",
+                "drafted in Sage, the eApps left unapproved in RedTeam",
+                list(creates),
+                "Drafted in Sage.",
+                report,
+            ),
+        ]
+        retained = _first_retained(creates)
+        if retained is not None:
+            n, no_ret = retained
+            out.append(
+                mutant(
+                    "careless",
+                    "the Sage draft entered without its retainage",
+                    [*reviews, *creates[:n], no_ret, *creates[n + 1 :]],
+                    "Drafted.",
+                    report,
+                )
+            )
+        return [
+            *out,
+            mutant(
+                "contradicting_report",
+                "right state, held and drafted reported the other way round",
+                reviews + creates,
+                answers={"held_eapps": report["drafted_eapps"], "drafted_eapps": "none"},
             ),
             mutant(
                 "shortcut",
@@ -501,8 +676,19 @@ class HRedteamSageBill(
             invoice_number=first["invoice_number"],
         )
 
-    def defect_variant(self, c: Case) -> str:
-        return "commitment_cap_exceeded"
+    def defect_variant(self, c: Case) -> str | None:
+        cap = c.cap
+        if cap is None:
+            return None
+        return "commitment_cap_exceeded" if cap["over_cap"] else "sov_line_overbilled"
+
+
+def _first_retained(creates: list[ToolStep]) -> tuple[int, ToolStep] | None:
+    """The first Sage draft that withholds retainage, and the same draft with none (None: none withholds)."""
+    for n, cr in enumerate(creates):
+        if any(Decimal(ln["retainage"]) > 0 for ln in cr.args["lines"]):
+            return n, with_args(cr, lines=[{**ln, "retainage": "0.00"} for ln in cr.args["lines"]])
+    return None
 
 
 def _halves(value: str) -> tuple[str, str]:

@@ -12,6 +12,13 @@ phase / cost type are asserted.
 Wrong trajectories: the exception bill booked too, or booked for what is still open on its PO line;
 a matched bill booked under the other supplier's Vista vendor, or for one item only; the exception
 bill never matched in Ressio; the lists swapped; Vista left empty.
+
+Held-out keys: further residential jobs with waiting bills, every one Vista can take (a Vista vendor,
+each cost code mapped, not yet in Vista) and at least one approved that matches: first those with a
+bill to keep out as well, then those with two or more to book, then the rest. Without an exception
+bill the task is the match and the booking alone (no twist): the wrong trajectories are then a bill
+booked net of retainage, under another vendor, for one item, unmatched in Ressio, or an unapproved
+bill booked.
 """
 
 from __future__ import annotations
@@ -30,9 +37,10 @@ from cfab.tasks.families.pm_extension import (
     match_forbidden,
     match_items,
     pair_lines,
+    pick_tiers,
     po_bills,
 )
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count
 from cfab.tasks.kit.answers import ask, id_list_answer
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added
 from cfab.tasks.kit.figures import dollars, money_str
@@ -50,8 +58,16 @@ def _on_job(book: BookReader) -> dict[str, Any]:
     planted = [b for b in bills if b["planted_mismatch"]]
     if len(planted) != 1:
         raise ValueError(f"{FAMILY}: expected one planted PO-mismatch bill, got {len(planted)}")
-    job = planted[0]["job_number"]
-    on_job = [b for b in bills if b["job_number"] == job]
+    on_job = _job_case(book, planted[0]["job_number"], bills)
+    if not any(b["planted_mismatch"] for b in on_job["keep_out"]):
+        raise ValueError(f"{FAMILY}: job {on_job['job']} needs the planted mismatch to keep out")
+    return on_job
+
+
+def _job_case(book: BookReader, job: str, bills: list[dict[str, Any]]) -> dict[str, Any]:
+    """A job's waiting bills with their match and Vista context, split into those to book (approved
+    and matched) and those to keep out (raise when Vista cannot take one or none is to book)."""
+    on_job = [dict(b) for b in bills if b["job_number"] == job]
     book_these, keep_out = [], []
     for b in on_job:
         b["items"] = match_items(book, int(b["bill_id"]))
@@ -78,8 +94,8 @@ def _on_job(book: BookReader) -> dict[str, Any]:
             book_these.append(b)
         else:
             keep_out.append(b)
-    if not book_these or not any(b["planted_mismatch"] for b in keep_out):
-        raise ValueError(f"{FAMILY}: job {job} needs a bill to book and the planted mismatch to keep out")
+    if not book_these:
+        raise ValueError(f"{FAMILY}: job {job} has no approved bill that matches its PO to book")
     return {"job": job, "book": book_these, "keep_out": keep_out, "bills": on_job}
 
 
@@ -97,11 +113,14 @@ class Case:
         return self.to_book[0]["vista_job"]
 
     @property
-    def bad(self) -> dict[str, Any]:
-        return next(b for b in self.keep_out if b["planted_mismatch"])
+    def bad(self) -> dict[str, Any] | None:
+        """The bill that does not match its PO: the planted one, else any exception (None: none)."""
+        planted = [b for b in self.keep_out if b["planted_mismatch"]]
+        return next(iter(planted + self.exceptions), None)
 
     @property
     def worst(self) -> dict[str, Any]:
+        assert self.bad is not None
         return max(self.bad["items"], key=lambda i: Decimal(str(i["variance"])))
 
     @property
@@ -149,20 +168,42 @@ class HRessioVistaAp(
     def keys(self, book: BookReader) -> list[str]:
         return [_on_job(book)["job"]]
 
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        public = self.keys(book)
+        bills = po_bills(book)
+        cases = []
+        for job in sorted({b["job_number"] for b in bills} - set(public)):
+            try:
+                case = _job_case(book, job, bills)
+            except ValueError:
+                continue  # a bill Vista cannot take, or none to book
+            if all(b["vista_vendor"] is not None for b in case["bills"]):
+                cases.append(case)
+        tiers = [
+            [c["job"] for c in cases if c["keep_out"]],
+            [c["job"] for c in cases if len(c["book"]) >= 2],
+            [c["job"] for c in cases],
+        ]
+        return pick_tiers(FAMILY, tiers, public, held_out_count(len(public)))
+
     def case(self, key: str, book: BookReader) -> Case:
         on_job = _on_job(book)
+        if on_job["job"] != key:
+            on_job = _job_case(book, key, po_bills(book))  # a held-out key
         cost_map = {
             r["cost_code"]: r
             for r in book.rows(
                 "SELECT cost_code, erp_phase, erp_cost_type FROM hh2.cost_code_map WHERE erp_system = 'vista_erp'"
             )
         }
-        bad = next(b for b in on_job["keep_out"] if b["planted_mismatch"])
+        bad = next((b for b in on_job["keep_out"] if b["planted_mismatch"]), None)
         first_vendor = str(on_job["book"][0]["vista_vendor"])
-        # the exception bill's supplier, else (one supplier bills the whole job) another Vista vendor
+        # the exception bill's supplier, else another supplier of the job, else (one supplier bills the whole
+        # job) another Vista vendor
+        look = bad or next((b for b in on_job["bills"] if str(b["vista_vendor"]) != first_vendor), None)
         other_vendor = (
-            bad["vista_vendor"]
-            if str(bad["vista_vendor"]) != first_vendor
+            look["vista_vendor"]
+            if look is not None and str(look["vista_vendor"]) != first_vendor
             else book.scalar(
                 "SELECT min(system_vendor_id) FROM hh2.vendor_map WHERE system = 'vista_erp' AND system_vendor_id <> "
                 "$v",
@@ -237,13 +278,16 @@ class HRessioVistaAp(
                 f"NOT ({allowed}) OR Job <> {quoted(vjob)}",
                 label="an AP line coded off the crosswalk (phase / cost type) or to another job",
             ),
-            forbid_added(
-                "vista_erp",
-                "APHB",
-                " OR ".join(f"APRef = {quoted(b['bill_name'])}" for b in c.keep_out),
-                label="a bill that does not match its PO (or is not approved) was booked in Vista",
-            ),
         ]
+        if c.keep_out:
+            forbidden.append(
+                forbid_added(
+                    "vista_erp",
+                    "APHB",
+                    " OR ".join(f"APRef = {quoted(b['bill_name'])}" for b in c.keep_out),
+                    label="a bill that does not match its PO (or is not approved) was booked in Vista",
+                )
+            )
         return evaluator(
             expected=expected, forbidden=forbidden, answers=answers, money_movement_guard=self.money_movement_guard
         )
@@ -265,12 +309,24 @@ class HRessioVistaAp(
         ]
 
     def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
-        bad, worst = c.bad, c.worst
+        bad = c.bad
         booked = "; ".join(
             f"{b['bill_name']} ({b['vendor_name']}, Vista vendor {b['vista_vendor']}, "
             f"{dollars(b['subtotal'])}, PO {b['commitment_ref']})"
             for b in c.to_book
         )
+        if bad is None:
+            waiting = "".join(
+                f" Bill {b['bill_name']} ({b['vendor_name']}) matches but is not approved yet, so it was not booked."
+                for b in c.keep_out
+            )
+            reply = (
+                f"Matched the waiting supplier bills on job {c.key} to their POs in Ressio: every item is within "
+                f"what is still open on its PO line.{waiting} Booked the approved bill(s) in Vista as unposted AP "
+                f"invoices on job {c.vjob}: {booked}. Nothing was posted or paid."
+            )
+            return trajectory("oracle", self._reads(c) + c.matches + self._maps(c) + c.creates, reply, report)
+        worst = c.worst
         reply = (
             f"Matched the waiting supplier bills on job {c.key} to their POs in Ressio. Bill {bad['bill_name']} "
             f"({bad['vendor_name']}) is an exception: item {worst['item_no']} bills "
@@ -331,8 +387,12 @@ class HRessioVistaAp(
                     *creates,
                 ],
                 (
-                    f"{c.bad['bill_name']}: PO exception ({money_str(c.worst['variance'])} over the open PO line), not "
-                    "booked. Booked "
+                    (
+                        f"{c.bad['bill_name']}: PO exception ({money_str(c.worst['variance'])} over the open PO "
+                        "line), not booked. Booked "
+                        if c.bad is not None
+                        else "Every bill matches its PO. Booked "
+                    )
                     + ", ".join(b["bill_name"] for b in to_book)
                     + f" in Vista (unposted) on {c.vjob}."
                 ),
@@ -347,7 +407,7 @@ class HRessioVistaAp(
                 "Done — matched bills are booked (unposted); the exception wasn't booked.",
                 {
                     "booked_bills": "; ".join(b["bill_name"] for b in to_book),
-                    "exception_bills": "; ".join(b["bill_name"] for b in exceptions),
+                    "exception_bills": "; ".join(b["bill_name"] for b in exceptions) or "none",
                 },
             ),
             # Vista first (the matched bills are known from Ressio's open PO amounts), then the Ressio matches
@@ -363,6 +423,8 @@ class HRessioVistaAp(
         ]
 
     def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        if c.bad is None:
+            return self._all_matched_mutants(c, report)
         bad, worst, to_book, matches, creates = c.bad, c.worst, c.to_book, c.matches, c.creates
         bad_lines: dict[tuple[str, int], Decimal] = {}
         for i in bad["items"]:
@@ -387,18 +449,7 @@ class HRessioVistaAp(
             "lines": [{**ln, "amount": money_str(Decimal(ln["amount"]) * scale)} for ln in bad_args["lines"]],
         }
         first = creates[0]
-        # a booked bill with more than one Vista line (or bill item) booked for its first one only
-        short = None
-        for n, (cr, b) in enumerate(zip(creates, to_book, strict=True)):
-            if len(cr.args["lines"]) > 1:
-                short = (n, with_args(cr, lines=cr.args["lines"][:1]))
-            elif len(b["lines"]) > 1:
-                short = (
-                    n,
-                    with_args(cr, lines=[{**cr.args["lines"][0], "amount": money_str(b["lines"][0]["amount"])}]),
-                )
-            if short:
-                break
+        short = _short(creates, to_book)
         good_matches = [m for m, b in zip(matches, c.bills, strict=True) if b not in c.exceptions]
         out = [
             mutant(
@@ -457,6 +508,100 @@ class HRessioVistaAp(
         ]
         return out
 
+    def _all_matched_mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        """The wrong trajectories of a job whose waiting bills all match their POs (a held-out key)."""
+        to_book, matches, creates = c.to_book, c.matches, c.creates
+        first = creates[0]
+        out = []
+        for b in c.keep_out:  # a bill that matches but is not approved yet
+            lines = [
+                {"phase": m["erp_phase"], "cost_type": int(m["erp_cost_type"]), "amount": money_str(i["bill_amount"])}
+                for i in b["items"]
+                if (m := c.cost_map.get(i["cost_code"])) is not None and m["erp_phase"] is not None
+            ]
+            if lines:
+                unapproved = {
+                    "vendor_id": str(b["vista_vendor"]),
+                    "job_id": c.vjob,
+                    "invoice_number": b["bill_name"],
+                    "invoice_date": b["issued_on"].isoformat(),
+                    "lines": lines,
+                }
+                out.append(
+                    mutant(
+                        "careless",
+                        f"the unapproved bill {b['bill_name']} booked in Vista too",
+                        [*matches, *creates, step(first.tool, **unapproved)],
+                        "Booked every matched bill.",
+                        report,
+                    )
+                )
+                break
+        retained = next(
+            (n for n, cr in enumerate(creates) if any(Decimal(ln["retainage"]) > 0 for ln in cr.args["lines"])), None
+        )
+        if retained is not None:
+            cr = creates[retained]
+            net = with_args(
+                cr,
+                lines=[
+                    {**ln, "amount": money_str(Decimal(ln["amount"]) - Decimal(ln["retainage"]))}
+                    for ln in cr.args["lines"]
+                ],
+            )
+            out.append(
+                mutant(
+                    "careless",
+                    f"{to_book[retained]['bill_name']} booked net of its retainage",
+                    [*matches, *creates[:retained], net, *creates[retained + 1 :]],
+                    "Booked.",
+                    report,
+                )
+            )
+        out.append(
+            mutant(
+                "lookalike",
+                f"{to_book[0]['bill_name']} booked under another Vista vendor {c.other_vendor}",
+                [*matches, with_args(first, vendor_id=str(c.other_vendor)), *creates[1:]],
+                "Booked.",
+                report,
+            )
+        )
+        short = _short(creates, to_book)
+        if short:
+            out.append(
+                mutant(
+                    "careless",
+                    "a matched bill booked for one item only",
+                    [*matches, *creates[: short[0]], short[1], *creates[short[0] + 1 :]],
+                    "Booked.",
+                    report,
+                )
+            )
+        return [
+            *out,
+            mutant(
+                "careless",
+                f"{to_book[0]['bill_name']} booked in Vista but never matched in Ressio",
+                [m for m in matches if int(m.args["bill_id"]) != int(to_book[0]["bill_id"])] + creates,
+                "Booked.",
+                report,
+            ),
+            mutant(
+                "contradicting_report",
+                "right state, the booked bills reported as the exceptions",
+                matches + creates,
+                answers={"booked_bills": "none", "exception_bills": report["booked_bills"]},
+            ),
+            mutant(
+                "shortcut",
+                "matched in Ressio, nothing booked in Vista",
+                list(matches),
+                "Matched; Vista to follow.",
+                report,
+            ),
+        ]
+
     def guarded_step(self, c: Case) -> ToolStep:
         first = c.to_book[0]
         return step(
@@ -466,8 +611,18 @@ class HRessioVistaAp(
             invoice_number=first["bill_name"],
         )
 
-    def defect_variant(self, c: Case) -> str:
-        return "bill_po_mismatch"
+    def defect_variant(self, c: Case) -> str | None:
+        return "bill_po_mismatch" if c.bad is not None else None
+
+
+def _short(creates: list[ToolStep], to_book: list[dict[str, Any]]) -> tuple[int, ToolStep] | None:
+    """A booked bill with more than one Vista line (or bill item) booked for its first one only."""
+    for n, (cr, b) in enumerate(zip(creates, to_book, strict=True)):
+        if len(cr.args["lines"]) > 1:
+            return n, with_args(cr, lines=cr.args["lines"][:1])
+        if len(b["lines"]) > 1:
+            return n, with_args(cr, lines=[{**cr.args["lines"][0], "amount": money_str(b["lines"][0]["amount"])}])
+    return None
 
 
 FAMILIES = [HRessioVistaAp]

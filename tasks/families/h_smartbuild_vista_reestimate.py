@@ -13,6 +13,10 @@ Wrong trajectories: the phase's other cost type reconciled; another cost code's 
 re-estimated; Vista set to the cost code's total (the posted cost not taken off) or to the estimate
 before the re-measure; the job-level estimate moved as well; the re-estimate never recorded in
 SmarteBuild; the figures worked out with nothing written.
+
+Held-out keys: further cost codes of the same kind (their Vista phase split across cost types, the
+posted cost agreeing) on any job, whose reconciled estimate to complete is above zero and differs
+from the one before the re-measure; never a public re-estimate key nor a held-out single-app one.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from typing import Any
 
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
+from cfab.tasks.families.a_smartbuild_reestimate import ASmartbuildReestimate
 from cfab.tasks.families.pm_extension import (
     CROSS_SOURCE_REF,
+    reestimate_candidates,
     reestimate_case,
     reestimate_cases,
     reestimate_expected,
@@ -31,7 +37,7 @@ from cfab.tasks.families.pm_extension import (
     reestimate_key,
     reestimate_sentence,
 )
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.entries import evaluator, expect_changed, forbid_call, forbid_changed
 from cfab.tasks.kit.figures import dollars, money_str, quantity
 from cfab.tasks.kit.sql import quoted
@@ -60,6 +66,18 @@ class HSmartbuildVistaReestimate(
 
     def keys(self, book: BookReader) -> list[str]:
         return [reestimate_key(reestimate_cases(book)["cross"])]
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        public = self.keys(book)
+        single = ASmartbuildReestimate()
+        taken = [*public, *single.keys(book), *single.held_out_keys(book)]
+        candidates = []
+        for c in reestimate_candidates(book, "cross"):
+            actual = Decimal(str(c["vista_actual"]))
+            before = max(Decimal("0.00"), Decimal(str(c["code_estimate"])) - actual)
+            if c["reconciled_etc"] > 0 and c["reconciled_etc"] != before:
+                candidates.append(reestimate_key(c))
+        return pick_held_out(FAMILY, candidates, taken, held_out_count(len(public)))
 
     def case(self, key: str, book: BookReader) -> Case:
         c = reestimate_case(book, "cross", key)

@@ -11,16 +11,19 @@ read the same cases here, with the single-app family's SQL (``tasks/sql/<that fa
   (``C_ressio_bill_match``, ``H_ressio_vista_ap``);
 * SmarteBuild: the re-estimate cases, single-app and cross-system, and their entries
   (``A_smartbuild_reestimate``, ``H_smartbuild_vista_reestimate``);
-* the ERP bill lines of a PM document, one per crosswalk pair (phase / task and cost type).
+* the ERP bill lines of a PM document, one per crosswalk pair (phase / task and cost type);
+* :func:`pick_tiers`: held-out keys from candidate tiers (the families' planted twist is unique in
+  the book, so their further keys come first from candidates with a lesser twist, then plain ones).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 from cfab.grader.predicates import RowPredicate
-from cfab.tasks.family import BookReader
+from cfab.tasks.family import BookReader, pick_held_out
 from cfab.tasks.kit.entries import expect_added, expect_changed, forbid_added, forbid_changed
 from cfab.tasks.kit.figures import cents, money_str, quantity
 from cfab.tasks.kit.sql import case_of, case_when, quoted
@@ -37,6 +40,18 @@ CROSS_SOURCE_REF = f"{PAPER} (the four cross-system tasks)"
 def source_ref(what: str) -> str:
     """The source of a single-app PM family: the paper's section on ``what``."""
     return f"{PAPER} ({what}); docs/families.md#the-pm-extension"
+
+
+def pick_tiers(family: str, tiers: Iterable[Iterable[str]], public: Iterable[str], n: int) -> list[str]:
+    """``n`` held-out keys from candidate ``tiers`` (best first): all a tier offers (in
+    :func:`~cfab.tasks.family.pick_held_out` order) before any of the next; never a public key."""
+    taken = set(public)
+    out: list[str] = []
+    for tier in tiers:
+        out += pick_held_out(family, tier, taken | set(out), n - len(out))
+        if len(out) >= n:
+            break
+    return out
 
 
 # ------------------------------------------------------------------------------ RedTeam
@@ -149,32 +164,42 @@ def _candidates(book: BookReader, job: str) -> list[dict[str, Any]]:
     return out
 
 
-def reestimate_cases(book: BookReader) -> dict[str, dict[str, Any]]:
-    """{"single": case, "cross": case}: the single-app re-estimate (a cost code with a measured item
-    plus lump-sum items) and the cross-system one (a cost code whose Vista phase is split across
-    cost types, its posted cost agreeing between SmarteBuild and Vista)."""
-    jobs = [
+def _reestimate_jobs(book: BookReader) -> list[str]:
+    return [
         r["job_no"]
         for r in book.rows(
             "SELECT j.job_no FROM smartbuild.jobs j JOIN smartbuild.estimates e ON e.job_id = j.job_id "
             "WHERE e.status = 'Accepted' AND j.status = 'Construction' ORDER BY j.job_no"
         )
     ]
+
+
+def _is_single(c: dict[str, Any]) -> bool:
+    """A single-app case: the cost code carries lump-sum items beside its measured one."""
+    return c["lump_sum"] >= 1
+
+
+def _is_cross(c: dict[str, Any]) -> bool:
+    """A cross-system case: the Vista phase is split across cost types, the posted cost agreeing."""
+    return c["cost_types_on_phase"] >= 2 and Decimal(str(c["vista_actual"])) == Decimal(str(c["actual_to_date"]))
+
+
+_KIND = {"single": _is_single, "cross": _is_cross}
+
+
+def reestimate_cases(book: BookReader) -> dict[str, dict[str, Any]]:
+    """{"single": case, "cross": case}: the single-app re-estimate (a cost code with a measured item
+    plus lump-sum items) and the cross-system one (a cost code whose Vista phase is split across
+    cost types, its posted cost agreeing between SmarteBuild and Vista)."""
     single = cross = None
-    for job in jobs:
+    for job in _reestimate_jobs(book):
         cands = _candidates(book, job)
         if single is None:
-            single = next((c for c in cands if c["lump_sum"] >= 1), None)
+            single = next((c for c in cands if _is_single(c)), None)
         if cross is None:
             taken = (single["job_no"], single["cost_code"]) if single else None
             cross = next(
-                (
-                    c
-                    for c in cands
-                    if c["cost_types_on_phase"] >= 2
-                    and Decimal(str(c["vista_actual"])) == Decimal(str(c["actual_to_date"]))
-                    and (c["job_no"], c["cost_code"]) != taken
-                ),
+                (c for c in cands if _is_cross(c) and (c["job_no"], c["cost_code"]) != taken),
                 None,
             )
         if single and cross:
@@ -185,16 +210,29 @@ def reestimate_cases(book: BookReader) -> dict[str, dict[str, Any]]:
     )
 
 
+def reestimate_candidates(book: BookReader, which: str) -> list[dict[str, Any]]:
+    """Every ``which`` ("single" or "cross") re-estimate case of the book, by job and cost code
+    (the held-out keys come from these; the public key is the first case :func:`reestimate_cases`
+    names)."""
+    return [c for job in _reestimate_jobs(book) for c in _candidates(book, job) if _KIND[which](c)]
+
+
 def reestimate_key(case: dict[str, Any]) -> str:
     return f"{case['job_no']}-{case['cost_code']}"
 
 
 def reestimate_case(book: BookReader, which: str, key: str) -> dict[str, Any]:
-    """The ``which`` ("single" or "cross") re-estimate case, which must be the one ``key`` names."""
+    """The ``which`` ("single" or "cross") re-estimate case ``key`` names: the public one, or a
+    further case of the same kind (a held-out key)."""
     case = reestimate_cases(book)[which]
-    if reestimate_key(case) != key:
-        raise KeyError(key)
-    return case
+    if reestimate_key(case) == key:
+        return case
+    for job in _reestimate_jobs(book):
+        if key.startswith(f"{job}-"):
+            found = [c for c in _candidates(book, job) if _KIND[which](c) and reestimate_key(c) == key]
+            if found:
+                return found[0]
+    raise KeyError(key)
 
 
 def reestimate_expected(case: dict[str, Any]) -> RowPredicate:

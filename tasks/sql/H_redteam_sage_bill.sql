@@ -26,3 +26,8 @@ SELECT (SELECT system_job_id FROM hh2.job_map WHERE master_job_number = $job AND
        (SELECT count(*) FROM sage_intacct."PODOCUMENT" WHERE "DOCNO" = $commitment) AS commitment_in_sage,
        (SELECT count(*) FROM sage_intacct."APBILL" WHERE "VENDORID" = $sage_vendor AND "RECORDID" = $invoice)
            AS bill_exists;
+
+-- name: other_sage_vendor
+-- A Sage Intacct vendor none of a job's eApps bills under (the wrong vendor of a lookalike draft).
+SELECT min(system_vendor_id) AS sage_id FROM hh2.vendor_map
+WHERE system = 'sage_intacct' AND system_vendor_id NOT IN (SELECT unnest($vendors));

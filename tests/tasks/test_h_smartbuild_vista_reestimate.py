@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cfab.tasks.families.a_smartbuild_reestimate import ASmartbuildReestimate
 from cfab.tasks.families.h_smartbuild_vista_reestimate import HSmartbuildVistaReestimate
+from cfab.tasks.family import BookReader
 from cfab.tasks.model import Task
 from tests.tasks.family_helpers import (
     FamilyContract,
@@ -46,6 +48,19 @@ def test_the_wrong_cost_type_fails(compiled: dict[str, Task], golden: Path) -> N
         ],
     )
     assert not g.passed and "forbidden" in g.reason
+
+
+def test_held_out_keys_share_no_cost_code_with_the_single_app_family(golden: Path) -> None:
+    """The two re-estimate families draw from one pool of cost codes: their public and held-out
+    keys are all different cost codes, so no held-out task re-estimates an item a public task (or the
+    other family's held-out task) already shows the answer for."""
+    book = BookReader(golden)
+    try:
+        single, cross = ASmartbuildReestimate(), HSmartbuildVistaReestimate()
+        keys = [*single.keys(book), *cross.keys(book), *single.held_out_keys(book), *cross.held_out_keys(book)]
+    finally:
+        book.close()
+    assert len(keys) == 4 and len(set(keys)) == 4, keys
 
 
 class TestContract(FamilyContract):
