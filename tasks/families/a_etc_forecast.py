@@ -12,6 +12,11 @@ Procore budget (``unmapped_cost_code``: summing every line overstates the estima
 two HVAC cost codes share one Vista phase (``cost_code_phase_rollup``: walking the ERP's phases
 and looking up one cost code per phase understates it).
 
+Held-out keys: the further jobs the book plants the same stale estimate on (``seeds.budgets``
+draws three active jobs off the anchors and off the owner-side jobs from their own RNG stream),
+with the Vista job, Procore project and a neighbouring Vista job (query ``held_out_candidates``);
+whether they carry a contingency line is the book's draw.
+
 Report: the instruction asks for the estimate entered (a typed ``amount`` answer, to the cent);
 last month's ERP estimate, the every-line sum and the one-code-per-phase sum are its lookalikes.
 
@@ -29,7 +34,8 @@ from typing import Any
 
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
-from cfab.tasks.family import BookReader, Family
+from cfab.seeds import anchors
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
 from cfab.tasks.kit.entries import evaluator, expect_changed, forbid_call, forbid_changed
 from cfab.tasks.kit.figures import dollars, money_str
@@ -72,7 +78,13 @@ class AEtcForecast(
     ),
 ):
     def keys(self, book: BookReader) -> list[str]:
-        return [r["job_number"] for r in book.q(FAMILY, "keys")]
+        return [r["job_number"] for r in book.q(FAMILY, "keys", jobs=",".join(anchors.ETC_JOBS))]
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """Further jobs with a stale ERP estimate (the book plants a few off the anchor jobs)."""
+        public = self.keys(book)
+        candidates = [r["job_number"] for r in book.q(FAMILY, "held_out_candidates", jobs=",".join(anchors.ETC_JOBS))]
+        return pick_held_out(FAMILY, candidates, public, held_out_count(len(public)))
 
     def case(self, key: str, book: BookReader) -> Case:
         j = book.q(FAMILY, "job", job=key)

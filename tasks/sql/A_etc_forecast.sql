@@ -2,11 +2,30 @@
 -- carries, written to Vista's job estimate to complete as a pending projection.
 
 -- name: keys
--- The jobs whose Procore forecast the ERP has not received (planted by the book generator).
+-- The jobs whose Procore forecast the ERP has not received (planted by the book generator on
+-- the family's anchor jobs, $jobs).
 SELECT entity_key AS job_number
 FROM book.divergences
 WHERE family = 'A_etc_forecast' AND kind = 'pm_forecast_vs_erp_estimate'
+  AND list_contains(string_split($jobs, ','), entity_key)
 ORDER BY entity_key;
+
+-- name: held_out_candidates
+-- The further jobs with the same plant (the book's held-out stale estimates, off the anchor
+-- jobs $jobs) that the task can be built on: the job is in Procore and Vista (hh2 job map), the
+-- ERP's estimate differs from the PM forecast over the ERP-carried lines, and Vista has another
+-- job to be the lookalike.
+SELECT d.entity_key AS job_number
+FROM book.divergences d
+JOIN hh2.job_map vj ON vj.master_job_number = d.entity_key AND vj.system = 'vista_erp'
+JOIN hh2.job_map pj ON pj.master_job_number = d.entity_key AND pj.system = 'procore'
+JOIN vista_erp."JCJM" jm ON jm."Job" = vj.system_job_id
+WHERE d.family = 'A_etc_forecast' AND d.kind = 'pm_forecast_vs_erp_estimate'
+  AND NOT list_contains(string_split($jobs, ','), d.entity_key)
+  AND jm."EstCostToComplete" IS DISTINCT FROM (SELECT sum(b.pm_forecast_to_complete) FROM book.budget_lines b
+                                               WHERE b.job_number = d.entity_key AND b.include_in_erp)
+  AND EXISTS (SELECT 1 FROM vista_erp."JCJM" o WHERE o."JCCo" = jm."JCCo" AND o."Job" <> jm."Job")
+ORDER BY d.entity_key;
 
 -- name: job
 -- One job: its ids in Procore and Vista (through the hh2 job map), the ERP's stale estimate and

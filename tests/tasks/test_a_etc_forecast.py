@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cfab.tasks.families.a_etc_forecast import AEtcForecast
+from cfab.tasks.family import BookReader
 from cfab.tasks.model import Task
 from tests.tasks.family_helpers import FamilyContract, assert_guard_or_forbidden_step, replay
 
@@ -52,6 +53,34 @@ def test_summing_every_line_fails(compiled: dict[str, Task], golden: Path) -> No
     ).grade
     assert any(c.kind == "expected" and not c.held for c in g.checks)
     assert not g.passed
+
+
+def test_held_out_jobs_are_planted_off_the_anchors(golden: Path) -> None:
+    """The book plants the stale estimate on three further jobs for the held-out partition: off the
+    anchor jobs, off the jobs INGENIOUS.BUILD funds (H_ingenious_vista_etc's), each registered and
+    really stale in Vista."""
+    book = BookReader(golden)
+    try:
+        held_out = AEtcForecast().held_out_keys(book)
+        assert len(held_out) == 3 and not set(held_out) & set(KEYS), held_out
+        funded = {
+            r["project_code"]
+            for r in book.rows(
+                "SELECT p.project_code FROM ingenious_build.funding_sources f JOIN ingenious_build.projects p "
+                "USING (project_id)"
+            )
+        }
+        assert not set(held_out) & funded
+        for key in held_out:
+            t = AEtcForecast().task(key, book, partition="held_out")
+            erp = book.one(
+                'SELECT jm."EstCostToComplete" AS v FROM vista_erp."JCJM" jm JOIN hh2.job_map m '
+                "ON m.system_job_id = jm.\"Job\" AND m.system = 'vista_erp' WHERE m.master_job_number = ?",
+                [key],
+            )["v"]
+            assert t.ground_truth.expected[0].assert_["EstCostToComplete"] != f"{erp:.2f}"
+    finally:
+        book.close()
 
 
 class TestContract(FamilyContract):
