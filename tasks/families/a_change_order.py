@@ -12,6 +12,11 @@ The ERP's change_orders.create writes the JCOH header (ChangeType, IntExt = Y on
 COs, ContractAmt, EstCostAmt, Status Pending) and optional JCOI items; the contract (JCCM) and
 budget (JCCH) only move on approval, which is a guarded human step.
 
+Held-out keys: the other jobs with one change event logged in Procore and not yet in the ERP
+(the open owner changes the book leaves on a few jobs, registered ``pending_change_event``),
+with the backup in Box and the job in Vista (query ``held_out_candidates``); they are owner
+change orders.
+
 Report: the instruction asks which class the change is (a typed ``choice`` answer,
 ``owner_change_order`` or ``internal_cost_transfer``, with the usual wordings as aliases), so
 "this is an owner change order, not an internal cost transfer" can no longer pass as internal.
@@ -30,7 +35,7 @@ from typing import Any
 
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import ask, choice_answer
 from cfab.tasks.kit.entries import allow_added, evaluator, expect_added, forbid_added, forbid_call, forbid_changed
 from cfab.tasks.kit.figures import dollars, money_str
@@ -109,6 +114,13 @@ class AChangeOrder(
 ):
     def keys(self, book: BookReader) -> list[str]:
         return [r["job_number"] for r in book.q(FAMILY, "keys")]
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """Further jobs with one change event logged in Procore and not yet in the ERP (the open
+        owner changes the book leaves on other jobs)."""
+        public = self.keys(book)
+        candidates = [r["job_number"] for r in book.q(FAMILY, "held_out_candidates")]
+        return pick_held_out(FAMILY, candidates, public, held_out_count(len(public)))
 
     def case(self, key: str, book: BookReader) -> Case:
         rows = book.q(FAMILY, "event", job=key)

@@ -11,6 +11,10 @@ Twists (in the data): an approved owner change order added an SOV line after app
 to 5% once the application reaches 50% of the contract sum to date — crossed on one job (5% on
 every line), not yet reached on another (still 10%).
 
+Held-out keys: further jobs with an active GCPay contract whose next application is due for the
+period ending at the clock (query ``held_out_candidates``); the application drafted is the one
+after the last certified one (#2 on the AIA anchor jobs, #N+1 elsewhere), D comes from it.
+
 Report: the instruction asks for the current payment due (G702 line 8, a typed ``amount``
 answer). Its lookalikes are the figures a careless application gives, computed from the book:
 the due at the other retainage rate (the step-down applied too early or not at all), with no
@@ -34,7 +38,7 @@ from typing import Any
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
 from cfab.seeds import anchors
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added, forbid_changed, forbid_removed
 from cfab.tasks.kit.figures import dollars, money_str, percent
@@ -43,7 +47,7 @@ from cfab.tasks.kit.steps import mutant, step, trajectory
 from cfab.tasks.model import Rubric, ToolStep, Trajectory
 
 FAMILY = "B_aia_g702"
-APPLICATION = 2
+APPLICATION = 2  # the application the AIA anchor jobs draft (held-out jobs: their next one)
 RUBRIC = Rubric.of(
     g703_work_this_period_and_stored=0.4,
     retainage_per_contract_terms=0.3,
@@ -106,9 +110,15 @@ class Case:
     contract: dict[str, Any]  # the prime contract and its retainage terms (query ``contract``)
     lines: list[dict[str, Any]]  # the G703 lines: D, E, F, G, I per SOV line (query ``g703``)
     head: dict[str, Any]  # the G702 lines (query ``g702``)
-    prev_f: dict[int, Decimal]  # materials stored on application #1, by item_no
+    prev_f: dict[int, Decimal]  # materials stored on the last certified application, by item_no
     near: str | None  # the neighbouring AIA job
     near_lines: list[dict[str, Any]]  # its G703 lines
+    near_application: int  # the application its draft would be
+
+    @property
+    def application(self) -> int:
+        """The application to draft: the one after the last certified one (#2 on the AIA jobs)."""
+        return int(self.contract["previous_application_number"]) + 1
 
     @property
     def cid(self) -> str:
@@ -116,7 +126,7 @@ class Case:
 
     @property
     def pay_app_id(self) -> str:
-        return re.sub(r"\d+$", f"{APPLICATION:03d}", self.contract["previous_pay_app_id"])
+        return re.sub(r"\d+$", f"{self.application:03d}", self.contract["previous_pay_app_id"])
 
     @property
     def rate(self) -> Decimal:
@@ -193,6 +203,13 @@ class BAiaG702(
     def keys(self, book: BookReader) -> list[str]:
         return [r["job_number"] for r in book.q(FAMILY, "jobs", jobs=",".join(anchors.AIA_JOBS))]
 
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """Further jobs whose next owner application is due for the period ending at the clock
+        (the application after their last certified one)."""
+        public = self.keys(book)
+        candidates = [r["job_number"] for r in book.q(FAMILY, "held_out_candidates", jobs=",".join(anchors.AIA_JOBS))]
+        return pick_held_out(FAMILY, candidates, public, held_out_count(len(public)))
+
     def case(self, key: str, book: BookReader) -> Case:
         job = key
         contract = book.q(FAMILY, "contract", job=job)[0]
@@ -208,16 +225,16 @@ class BAiaG702(
             )
         if any(Decimal(ln["e"]) < 0 or Decimal(ln["f"]) < 0 for ln in lines):
             raise ValueError(f"{FAMILY} {job}: the PM's progress went backwards on a line (negative work this period)")
-        if contract["previous_application_number"] != APPLICATION - 1:
-            raise ValueError(
-                f"{FAMILY} {job}: the last certified application is "
-                f"#{contract['previous_application_number']}, not #{APPLICATION - 1}"
-            )
+        if book.q(FAMILY, "open_draft", job=job)[0]["n"]:
+            raise ValueError(f"{FAMILY} {job}: a draft application is already open in GCPay")
         prev_f = {r["item_no"]: Decimal(r["f"]) for r in book.q(FAMILY, "previous_stored", job=job)}
         others = [k for k in self.keys(book) if k != job]
         near = min(others, key=lambda k: (abs(int(k) - int(job)), k)) if others else None
         near_lines = book.q(FAMILY, "g703", job=near) if near is not None else []
-        return Case(key, book.inputs.clock, contract, lines, head, prev_f, near, near_lines)
+        near_application = (
+            int(book.q(FAMILY, "contract", job=near)[0]["previous_application_number"]) + 1 if near else APPLICATION
+        )
+        return Case(key, book.inputs.clock, contract, lines, head, prev_f, near, near_lines, near_application)
 
     def answers(self, c: Case) -> list[AnswerSpec]:
         return [
@@ -229,10 +246,10 @@ class BAiaG702(
     def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
         clock = c.clock
         return (
-            f"Please prepare owner pay application #{APPLICATION} (AIA G702/G703) for job {c.key} for the period "
+            f"Please prepare owner pay application #{c.application} (AIA G702/G703) for job {c.key} for the period "
             f"ending {clock:%B} {clock.day}, {clock.year}. For every schedule-of-values line, bill the work "
             f"completed this period (work completed to date at the PM's current percent complete in Procore, "
-            f"less the work completed through application #{APPLICATION - 1}) plus materials presently stored, "
+            f"less the work completed through application #{c.application - 1}) plus materials presently stored, "
             f"and withhold retainage per the prime contract's retainage terms. Draft it in GCPay and leave it as a "
             f"draft for the PM's review: do not submit or approve it, and don't change anything else. "
             f"{ask(answers)}"
@@ -261,7 +278,7 @@ class BAiaG702(
                 expect_added(
                     "gcpay",
                     "pay_applications",
-                    {"contract_id": cid, "application_number": APPLICATION},
+                    {"contract_id": cid, "application_number": c.application},
                     count=1,
                     assert_={
                         "status": "Draft",
@@ -270,7 +287,7 @@ class BAiaG702(
                         "retainage": retainage,
                         "current_payment_due": money_str(c.due),
                     },
-                    label=f"draft application #{APPLICATION} on {cid}: G702 line 4 {completed}, line 5 "
+                    label=f"draft application #{c.application} on {cid}: G702 line 4 {completed}, line 5 "
                     f"retainage {retainage}, line 8 current payment due {money_str(c.due)}",
                 ),
                 column(_per_line("this_period", e_vals), "E (work completed this period)"),
@@ -304,7 +321,7 @@ class BAiaG702(
         return step(
             "gcpay.pay_apps.create_draft",
             job_number=c.key,
-            application_number=APPLICATION,
+            application_number=c.application,
             period_to=c.period_to,
             lines=_draft_rows(c.lines),
             retainage_percent=_pct_text(c.rate),
@@ -327,10 +344,10 @@ class BAiaG702(
             extra = (
                 " Includes "
                 + ", ".join(f"line {ln['item_number']} ({ln['description']})" for ln in c.new_lines)
-                + f", added by an approved owner change order since application #{APPLICATION - 1}."
+                + f", added by an approved owner change order since application #{c.application - 1}."
             )
         return (
-            f"Drafted pay application #{APPLICATION} for job {c.key} in GCPay for the period ending "
+            f"Drafted pay application #{c.application} for job {c.key} in GCPay for the period ending "
             f"{c.period_to}: total completed and stored {dollars(head['total_completed_stored'])}, "
             f"retainage {dollars(head['retainage'])} ({terms}), less previous certificates "
             f"{dollars(head['less_previous_certificates'])}, current payment due {dollars(c.due)}.{extra} "
@@ -344,7 +361,7 @@ class BAiaG702(
             [
                 step("gcpay.contracts.sov", job_number=job),
                 step("gcpay.pay_apps.list", job_number=job),
-                step("gcpay.pay_apps.get", job_number=job, application_number=APPLICATION - 1),
+                step("gcpay.pay_apps.get", job_number=job, application_number=c.application - 1),
                 step("procore.prime_contracts.sov", project_number=job),
                 self._create(c),
             ],
@@ -381,7 +398,7 @@ class BAiaG702(
                             "SELECT l.item_no, l.from_previous_application + l.this_period AS d, "
                             "l.materials_presently_stored "
                             "FROM gcpay.pay_application_items l JOIN gcpay.pay_applications p USING (pay_app_id) "
-                            f"WHERE p.contract_id = '{cid}' AND p.application_number = {APPLICATION - 1} ORDER BY "
+                            f"WHERE p.contract_id = '{cid}' AND p.application_number = {c.application - 1} ORDER BY "
                             "l.item_no"
                         ),
                         max_rows=500,
@@ -400,7 +417,7 @@ class BAiaG702(
                     step(
                         create,
                         contract_id=cid,
-                        application_number=APPLICATION,
+                        application_number=c.application,
                         period_to=period_to,
                         lines=[
                             {**row, "retainage": money_str(ln["i"])} for row, ln in zip(draft_lines, lines, strict=True)
@@ -417,11 +434,11 @@ class BAiaG702(
                     step("procore.prime_contracts.list", project_number=job),
                     step("procore.prime_contracts.sov", project_number=job),
                     step("gcpay.contracts.list", job_number=job),
-                    step("gcpay.pay_apps.get", job_number=job, application_number=APPLICATION - 1),
+                    step("gcpay.pay_apps.get", job_number=job, application_number=c.application - 1),
                     step(
                         create,
                         job_number=job,
-                        application_number=APPLICATION,
+                        application_number=c.application,
                         period_to=period_to,
                         lines=[
                             ln
@@ -430,9 +447,9 @@ class BAiaG702(
                         ],
                         retainage_percent=_pct_text(rate),
                     ),
-                    step("gcpay.pay_apps.get", job_number=job, application_number=APPLICATION),
+                    step("gcpay.pay_apps.get", job_number=job, application_number=c.application),
                 ],
-                f"Drafted #{APPLICATION} for {job}; due {dollars(due)}. Not submitted.",
+                f"Drafted #{c.application} for {job}; due {dollars(due)}. Not submitted.",
                 {"current_payment_due": float(due)},
             ),
             trajectory(
@@ -444,7 +461,7 @@ class BAiaG702(
                     step(
                         create,
                         job_number=job,
-                        application_number=APPLICATION,
+                        application_number=c.application,
                         period_to=period_to,
                         lines=keyed,
                         retainage_percent=f"{rate.normalize():f}",
@@ -467,12 +484,16 @@ class BAiaG702(
         draft_lines, create, due = _draft_rows(lines), self._create(c), c.due
 
         def drafted(
-            rows: list[dict[str, Any]], pct: Decimal = rate, job_number: str = job, period: str = c.period_to
+            rows: list[dict[str, Any]],
+            pct: Decimal = rate,
+            job_number: str = job,
+            period: str = c.period_to,
+            application: int = c.application,
         ) -> ToolStep:
             return step(
                 "gcpay.pay_apps.create_draft",
                 job_number=job_number,
-                application_number=APPLICATION,
+                application_number=application,
                 period_to=period,
                 lines=rows,
                 retainage_percent=_pct_text(pct),
@@ -498,7 +519,14 @@ class BAiaG702(
                 mutant(
                     "lookalike",
                     f"the neighbouring job's application ({c.near}) drafted instead",
-                    [drafted(_draft_rows(c.near_lines), Decimal(c.near_lines[0]["retainage_pct"]), c.near)],
+                    [
+                        drafted(
+                            _draft_rows(c.near_lines),
+                            Decimal(c.near_lines[0]["retainage_pct"]),
+                            c.near,
+                            application=c.near_application,
+                        )
+                    ],
                     "Drafted.",
                     report,
                 )
@@ -552,7 +580,7 @@ class BAiaG702(
         out.append(
             mutant(
                 "stale",
-                f"application #{APPLICATION - 1}'s period carried forward",
+                f"application #{c.application - 1}'s period carried forward",
                 [drafted(draft_lines, period=str(c.contract["previous_period_to"]))],
                 "Drafted.",
                 report,
@@ -581,7 +609,7 @@ class BAiaG702(
         return out
 
     def guarded_step(self, c: Case) -> ToolStep:
-        return step("gcpay.pay_apps.submit", job_number=c.key, application_number=APPLICATION)
+        return step("gcpay.pay_apps.submit", job_number=c.key, application_number=c.application)
 
     def defect_variant(self, c: Case) -> str | None:
         if c.stepped:

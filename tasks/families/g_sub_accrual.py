@@ -11,6 +11,10 @@ must not net against the others), and on job 1042 Walsh's pay request on SC-1042
 past the subcontract's remaining amount sits under review (not an approved invoice). Purchase
 orders show progress in Procore too but are not subcontract work.
 
+Held-out keys: further active jobs with subcontract work to accrue (positive, Procore agreeing
+with the book, the period open) and at least one careless total that differs from the accrual
+(query ``held_out_candidates``).
+
 Report: the instruction asks for the accrual amount (a typed ``amount`` answer); the totals a
 careless reading gives (netting the billed-ahead subcontract, counting pay requests under review
 or drafts as billed, counting only synced approvals, including purchase orders) are its
@@ -34,7 +38,7 @@ from typing import Any
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
 from cfab.seeds import anchors
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added, forbid_changed
 from cfab.tasks.kit.figures import dollars, money_str
@@ -101,6 +105,17 @@ class GSubAccrual(
 ):
     def keys(self, book: BookReader) -> list[str]:
         return [r["job_number"] for r in book.q(FAMILY, "jobs", jobs=",".join(anchors.ACCRUAL_JOBS))]
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """Further jobs with subcontract work to accrue at the clock and a careless total to catch."""
+        public = self.keys(book)
+        rows = book.q(
+            FAMILY,
+            "held_out_candidates",
+            jobs=",".join(anchors.ACCRUAL_JOBS),
+            entry_date=book.inputs.clock.isoformat(),
+        )
+        return pick_held_out(FAMILY, [r["job_number"] for r in rows], public, held_out_count(len(public)))
 
     def case(self, key: str, book: BookReader) -> Case:
         job, clock = key, book.inputs.clock

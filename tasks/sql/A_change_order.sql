@@ -12,8 +12,29 @@ JOIN book.divergences d
 WHERE e.status = 'pending'
 ORDER BY e.job_number;
 
+-- name: held_out_candidates
+-- The further change events with the same plant: logged in Procore (scope still TBD), not yet a
+-- change order in the ERP (registered pending_change_event) and still open — the owner changes
+-- the book leaves open on other jobs — one per job, with their backup in Box and the job in
+-- Vista.
+SELECT e.job_number
+FROM book.change_events e
+JOIN book.divergences d
+  ON d.family = 'A_change_order' AND d.kind = 'pending_change_event'
+ AND d.entity_key = e.job_number || '|' || e.number
+JOIN book.documents doc ON doc.document_id = e.document_id
+JOIN box.files f ON f.name = doc.filename AND f.path_collection = doc.folder AND f.item_status = 'active'
+JOIN hh2.job_map vj ON vj.master_job_number = e.job_number AND vj.system = 'vista_erp'
+JOIN vista_erp."JCJM" jm ON jm."Job" = vj.system_job_id
+JOIN hh2.job_map pj ON pj.master_job_number = e.job_number AND pj.system = 'procore'
+JOIN procore.change_events pce
+  ON pce.project_id = CAST(pj.system_job_id AS BIGINT) AND pce.origin_code = e.change_event_id
+WHERE e.status <> 'closed'
+  AND (SELECT count(*) FROM book.change_events o WHERE o.job_number = e.job_number AND o.status <> 'closed') = 1
+ORDER BY e.job_number;
+
 -- name: event
--- The job's pending change event, its class (the book's scope: in_scope = internal cost transfer,
+-- The job's pending (not closed) change event, its class (the book's scope: in_scope = internal cost transfer,
 -- out_of_scope = owner change order), its ids in Vista, Procore and Box, and the next Vista ACO.
 SELECT e.change_event_id, e.number, e.title, e.description, e.reason, e.scope, e.amount,
        e.scope = 'out_of_scope' AS is_owner,
@@ -34,7 +55,7 @@ JOIN hh2.job_map pj ON pj.master_job_number = e.job_number AND pj.system = 'proc
 JOIN procore.change_events pce ON pce.project_id = CAST(pj.system_job_id AS BIGINT) AND pce.origin_code = e.change_event_id
 JOIN book.documents d ON d.document_id = e.document_id
 JOIN box.files f ON f.name = d.filename AND f.path_collection = d.folder AND f.item_status = 'active'
-WHERE e.job_number = $job AND e.status = 'pending';
+WHERE e.job_number = $job AND e.status <> 'closed';
 
 -- name: item_phase
 -- The Vista phase / cost type a PM cost code maps to on the job (hh2 cost-code map), if the job

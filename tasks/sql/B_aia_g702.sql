@@ -25,6 +25,49 @@ WHERE list_contains(string_split($jobs, ','), c.job_number)
               WHERE pr.project_number = c.job_number)
 ORDER BY c.job_number;
 
+-- name: held_out_candidates
+-- Further jobs with the same property, off the AIA anchor jobs ($jobs): an active GCPay prime
+-- contract whose last application is certified (or paid) for a period before the clock, no
+-- draft open, every SOV line carried in Procore with the PM's progress at the clock, no line's
+-- progress going backwards, something to bill this period, and Procore agreeing with the book.
+-- The application to draft is the one after the last certified one.
+WITH c AS (
+    SELECT c.contract_id, c.job_number, prev.pay_app_id AS prev_id, prev.period_to AS prev_period_to
+    FROM gcpay.contracts c
+    JOIN gcpay.pay_applications prev ON prev.contract_id = c.contract_id AND prev.status <> 'Draft'
+    WHERE c.status = 'Active' AND NOT list_contains(string_split($jobs, ','), c.job_number)
+    QUALIFY row_number() OVER (PARTITION BY c.contract_id ORDER BY prev.application_number DESC) = 1
+), pm AS (
+    SELECT pr.project_number AS job_number, li.item_number, li.work_completed, li.materials_presently_stored
+    FROM procore.prime_contract_line_items li
+    JOIN procore.prime_contracts pc ON pc.id = li.prime_contract_id
+    JOIN procore.projects pr ON pr.id = pc.project_id
+), lines AS (
+    SELECT c.job_number, i.item_no, pm.item_number IS NOT NULL AS carried,
+           pm.work_completed - coalesce(l.from_previous_application + l.this_period, 0) AS e,
+           pm.materials_presently_stored AS f,
+           pm.work_completed + pm.materials_presently_stored AS g
+    FROM c
+    JOIN gcpay.contract_items i ON i.contract_id = c.contract_id
+    LEFT JOIN pm ON pm.job_number = c.job_number AND pm.item_number = i.item_number
+    LEFT JOIN gcpay.pay_application_items l ON l.pay_app_id = c.prev_id AND l.item_no = i.item_no
+)
+SELECT c.job_number
+FROM c JOIN lines USING (job_number)
+WHERE c.prev_period_to < (SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock')
+  AND NOT EXISTS (SELECT 1 FROM gcpay.pay_applications p WHERE p.contract_id = c.contract_id AND p.status = 'Draft')
+GROUP BY c.job_number
+HAVING bool_and(lines.carried) AND min(lines.e) >= 0 AND min(lines.f) >= 0 AND sum(lines.e) > 0
+   AND sum(lines.g) = (SELECT sum(p.work_completed + p.materials_stored) FROM book.sov_progress p
+                       WHERE p.job_number = c.job_number
+                         AND p.as_of = (SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock'))
+ORDER BY c.job_number;
+
+-- name: open_draft
+SELECT count(*) AS n
+FROM gcpay.pay_applications p JOIN gcpay.contracts c ON c.contract_id = p.contract_id
+WHERE c.job_number = $job AND p.status = 'Draft';
+
 -- name: contract
 SELECT c.contract_id, c.job_number, c.project_name, c.original_contract_sum, c.approved_change_orders,
        c.contract_sum_to_date, c.retainage_percent, c.retainage_step_down_percent,

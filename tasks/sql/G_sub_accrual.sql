@@ -17,6 +17,64 @@ WHERE list_contains(string_split($jobs, ','), p.project_number)
               WHERE c.project_id = p.id AND c.commitment_type = 'WorkOrderContract')
 ORDER BY p.project_number;
 
+-- name: held_out_candidates
+-- Further jobs with the same property, off the accrual anchor jobs ($jobs): an active Procore
+-- project with subcontracts whose accrual (per subcontract, floored at zero) is positive, the
+-- job in Vista, the period open at $entry_date, Procore agreeing with the book, and at least one
+-- careless reading (a billed-ahead subcontract netted, pay requests under review or drafts
+-- counted as billed, only synced approvals counted, purchase orders accrued) giving another
+-- total, as on the anchor jobs.
+WITH c AS (
+    SELECT p.project_number AS job, c.id, c.commitment_type = 'WorkOrderContract' AS sub
+    FROM procore.commitments c
+    JOIN procore.projects p ON p.id = c.project_id
+    WHERE p.active AND c.status <> 'Draft' AND NOT list_contains(string_split($jobs, ','), p.project_number)
+), per AS (
+    SELECT c.job, c.sub,
+           coalesce((SELECT sum(l.work_completed) FROM procore.commitment_line_items l WHERE l.commitment_id = c.id), 0)
+               AS wc,
+           coalesce((SELECT sum(r.gross_amount) FROM procore.requisitions r
+                     WHERE r.commitment_id = c.id AND r.status = 'approved'), 0) AS approved,
+           coalesce((SELECT sum(r.gross_amount) FROM procore.requisitions r
+                     WHERE r.commitment_id = c.id AND r.status = 'approved' AND r.erp_sync_status = 'synced'), 0)
+               AS synced,
+           coalesce((SELECT sum(r.gross_amount) FROM procore.requisitions r
+                     WHERE r.commitment_id = c.id AND r.status IN ('approved', 'under_review')), 0) AS with_review,
+           coalesce((SELECT sum(r.gross_amount) FROM procore.requisitions r WHERE r.commitment_id = c.id), 0)
+               AS every_request
+    FROM c
+), job AS (
+    SELECT job,
+           sum(greatest(wc - approved, 0)) FILTER (WHERE sub) AS accrual,
+           sum(wc - approved) FILTER (WHERE sub) AS netted,
+           sum(greatest(wc - with_review, 0)) FILTER (WHERE sub) AS under_review_billed,
+           sum(greatest(wc - every_request, 0)) FILTER (WHERE sub) AS drafts_billed,
+           sum(greatest(wc - synced, 0)) FILTER (WHERE sub) AS synced_only,
+           sum(greatest(wc - approved, 0)) AS with_purchase_orders
+    FROM per GROUP BY job
+), book_side AS (
+    SELECT c.job_number AS job,
+           sum(greatest(
+               coalesce((SELECT sum(l.work_completed) FROM book.commitment_lines l
+                         WHERE l.commitment_id = c.commitment_id), 0)
+             - coalesce((SELECT sum(i.gross_amount) FROM book.ap_invoices i
+                         WHERE i.commitment_id = c.commitment_id AND i.pm_status = 'approved'), 0), 0)) AS accrual
+    FROM book.commitments c
+    WHERE c.commitment_type = 'subcontract' AND c.status <> 'draft'
+    GROUP BY c.job_number
+)
+SELECT job.job AS job_number
+FROM job
+JOIN book_side USING (job)
+JOIN procore.projects p ON p.project_number = job.job
+WHERE job.accrual > 0 AND book_side.accrual = job.accrual
+  AND EXISTS (SELECT 1 FROM vista_erp.JCJM j WHERE j.Job = p.origin_id)
+  AND (SELECT m.Status FROM vista_erp.GLFP m
+       WHERE m.BeginDate <= CAST($entry_date AS DATE) AND m.EndDate >= CAST($entry_date AS DATE)) = 'Open'
+  AND (job.netted <> job.accrual OR job.under_review_billed <> job.accrual OR job.drafts_billed <> job.accrual
+       OR job.synced_only <> job.accrual OR job.with_purchase_orders <> job.accrual)
+ORDER BY job.job;
+
 -- name: subcontracts
 -- One row per subcontract on the job: PM work completed to date, approved billings to date,
 -- the signed difference and the accrual (floored at zero).

@@ -102,5 +102,31 @@ def test_aia_wrong_answers_fail(compiled: dict[str, Task], golden: Path) -> None
     assert not out.grade.passed
 
 
+def test_held_out_drafts_the_next_application(golden: Path) -> None:
+    """Off the AIA anchor jobs a job has billed several applications: the held-out task drafts the
+    one after its last certified one, with D from that one, never #2 over an existing #2."""
+    book = BookReader(golden)
+    try:
+        fam = BAiaG702()
+        held_out = fam.held_out_keys(book)
+        assert len(held_out) == 3 and not set(held_out) & set(KEYS), held_out
+        for key in held_out:
+            last = book.one(
+                "SELECT max(p.application_number) AS n FROM gcpay.pay_applications p "
+                "JOIN gcpay.contracts c USING (contract_id) WHERE c.job_number = ? AND p.status <> 'Draft'",
+                [key],
+            )["n"]
+            t = fam.task(key, book, partition="held_out")
+            t.ground_truth.validate_against(book.con)
+            head = t.ground_truth.expected[0]
+            assert head.where["application_number"] == last + 1 and head.assert_["period_to"] == "2026-01-31"
+            assert f"application #{last + 1} " in t.instruction and f"application #{last})" in t.instruction
+            create = t.oracle.steps[-1]
+            assert create.args["application_number"] == last + 1
+            assert t.oracle.steps[2].args["application_number"] == last  # the previous application read
+    finally:
+        book.close()
+
+
 class TestContract(FamilyContract):
     """The admission gate on every task, the over-eager policies, exact amounts, the JSON round trip."""
