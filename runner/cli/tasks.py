@@ -24,7 +24,7 @@ def _suite(args: argparse.Namespace):
 
     if not is_suite_file(args.suite):
         inputs = inputs_from(args)
-        return inputs, load_suite(args.suite, inputs)
+        return inputs, load_suite(args.suite, inputs, select=getattr(args, "tasks", None))
     sf = suite_file(args.suite, args)
     return sf.inputs, sf.tasks
 
