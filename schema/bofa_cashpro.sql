@@ -71,7 +71,7 @@ CREATE TABLE bofa_cashpro.exception_items (
     presented_payee     VARCHAR NOT NULL,
     issued_amount       DECIMAL(18,2),      -- from the issue file (NULL: no issue record)
     issued_payee        VARCHAR,
-    exception_reason    VARCHAR NOT NULL,   -- 'Payee Name Mismatch' | 'Amount Mismatch' | 'Paid Not Issued' | 'Duplicate Paid'
+    exception_reason    VARCHAR NOT NULL,   -- 'Payee Name Mismatch' | 'Amount Mismatch' | 'Paid Not Issued' | 'Duplicate Paid' | 'Stale Dated' | 'Paid Void'
     decision_due        DATE NOT NULL,
     cutoff_time         VARCHAR NOT NULL,   -- decision window closes at this time on decision_due
     default_decision    VARCHAR NOT NULL,   -- applied by the bank when no decision is made

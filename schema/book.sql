@@ -455,7 +455,7 @@ CREATE TABLE book.positive_pay_exceptions (       -- today's exception file from
     check_number    INTEGER NOT NULL,
     presented_amount DECIMAL(18,2) NOT NULL,
     presented_payee VARCHAR NOT NULL,
-    exception_reason VARCHAR NOT NULL,            -- what the BANK says: payee_mismatch|amount_mismatch|no_issue_record|duplicate_presentment
+    exception_reason VARCHAR NOT NULL,            -- what the BANK says: payee_mismatch|amount_mismatch|no_issue_record|duplicate_presentment|stale_dated|void_presented
     decision_due    DATE NOT NULL
 );
 

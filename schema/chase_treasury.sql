@@ -71,7 +71,7 @@ CREATE TABLE chase_treasury.positive_pay_exceptions (
     presented_payee     VARCHAR NOT NULL,
     issued_amount       DECIMAL(18,2),      -- from the issue file (NULL: no issue record)
     issued_payee        VARCHAR,
-    exception_reason    VARCHAR NOT NULL,   -- 'PAYEE MISMATCH' | 'AMOUNT MISMATCH' | 'NO ISSUE ITEM' | 'DUPLICATE ITEM'
+    exception_reason    VARCHAR NOT NULL,   -- 'PAYEE MISMATCH' | 'AMOUNT MISMATCH' | 'NO ISSUE ITEM' | 'DUPLICATE ITEM' | 'STALE DATED' | 'VOID ITEM'
     decision_due        DATE NOT NULL,
     cutoff_time         VARCHAR NOT NULL,   -- decision window closes at this time on decision_due
     default_decision    VARCHAR NOT NULL,   -- applied by the bank when no decision is made

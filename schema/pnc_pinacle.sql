@@ -71,7 +71,7 @@ CREATE TABLE pnc_pinacle.ppay_exception_items (
     presented_payee     VARCHAR NOT NULL,
     issued_amount       DECIMAL(18,2),      -- from the issue file (NULL: no issue record)
     issued_payee        VARCHAR,
-    exception_reason    VARCHAR NOT NULL,   -- 'Payee Mismatch' | 'Amount Mismatch' | 'No Issue' | 'Duplicate'
+    exception_reason    VARCHAR NOT NULL,   -- 'Payee Mismatch' | 'Amount Mismatch' | 'No Issue' | 'Duplicate' | 'Stale Date' | 'Void Item'
     decision_due        DATE NOT NULL,
     cutoff_time         VARCHAR NOT NULL,   -- decision window closes at this time on decision_due
     default_decision    VARCHAR NOT NULL,   -- applied by the bank when no decision is made

@@ -29,6 +29,7 @@ from cfab.seeds import (
     payroll,
     people,
     policies,
+    pospay_days,
     scale,
     signers,
     treasury,
@@ -109,6 +110,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     policies.build_policies(ctx)
     mail.build_emails(ctx)
     docmeta.build_documents(ctx)
+    pospay_days.build_exception_days(ctx)
     return ctx
 
 

@@ -257,6 +257,9 @@ WHERE CASE e.exception_reason
         WHEN 'amount_mismatch' THEN c.status <> 'issued' OR e.presented_amount = c.amount
                                     OR e.presented_payee <> c.payee_name
         WHEN 'duplicate_presentment' THEN c.status <> 'cleared' OR e.presented_amount <> c.amount
+        WHEN 'stale_dated' THEN c.status <> 'issued' OR e.presented_amount <> c.amount
+                                OR e.presented_payee <> c.payee_name OR e.presented_date - c.issue_date <= 180
+        WHEN 'void_presented' THEN c.status <> 'void' OR e.presented_amount <> c.amount
         ELSE true END;
 
 -- ---------------------------------------------------------------------------------------------

@@ -179,6 +179,9 @@ Compare each presented item with the issued-check register (check number, amount
 - **Return** an item whose amount differs from the register (altered check).
 - **Return** an item whose check number was never issued (possible counterfeit / fraud).
 - **Return** a second presentment of a check that has already cleared (duplicate).
+- **Return** a check that was voided in the register, even when number, amount and payee match.
+- **Return** a stale-dated check: one presented more than **180 days** after its issue date,
+  even when it matches the register (the payee can ask for a replacement check).
 - When in doubt, return and call the bank.
 
 ## 2. Prohibitions

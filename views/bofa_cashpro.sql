@@ -229,6 +229,10 @@ SELECT
     THEN 'Paid Not Issued'
     WHEN 'duplicate_presentment'
     THEN 'Duplicate Paid'
+    WHEN 'stale_dated'
+    THEN 'Stale Dated'
+    WHEN 'void_presented'
+    THEN 'Paid Void'
     ELSE e.exception_reason
   END,
   e.decision_due,

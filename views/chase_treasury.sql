@@ -235,6 +235,10 @@ SELECT
     THEN 'NO ISSUE ITEM'
     WHEN 'duplicate_presentment'
     THEN 'DUPLICATE ITEM'
+    WHEN 'stale_dated'
+    THEN 'STALE DATED'
+    WHEN 'void_presented'
+    THEN 'VOID ITEM'
     ELSE e.exception_reason
   END,
   e.decision_due,

@@ -229,6 +229,10 @@ SELECT
     THEN 'No Issue'
     WHEN 'duplicate_presentment'
     THEN 'Duplicate'
+    WHEN 'stale_dated'
+    THEN 'Stale Date'
+    WHEN 'void_presented'
+    THEN 'Void Item'
     ELSE e.exception_reason
   END,
   e.decision_due,

@@ -235,6 +235,10 @@ SELECT
     THEN 'No Issue Record'
     WHEN 'duplicate_presentment'
     THEN 'Duplicate Check'
+    WHEN 'stale_dated'
+    THEN 'Stale Dated Check'
+    WHEN 'void_presented'
+    THEN 'Voided Check Presented'
     ELSE e.exception_reason
   END,
   e.decision_due,

@@ -53,12 +53,14 @@ class DecisionWords:
 
 @dataclass(frozen=True)
 class ExceptionReasons:
-    """The portal's words for the book's four positive-pay exception reasons."""
+    """The portal's words for the book's six positive-pay exception reasons."""
 
     payee_mismatch: str
     amount_mismatch: str
     no_issue_record: str
     duplicate_presentment: str
+    stale_dated: str  # an issued check presented more than the stale-date window after issue
+    void_presented: str  # a check the issue file shows as void, presented anyway
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,8 @@ BANK_OF_AMERICA_CASHPRO = PortalDialect(
         amount_mismatch="Amount Mismatch",
         no_issue_record="Paid Not Issued",
         duplicate_presentment="Duplicate Paid",
+        stale_dated="Stale Dated",
+        void_presented="Paid Void",
     ),
     issue_statuses=IssueStatuses(issued="Issued", paid="Paid", void="Void"),
     payment_status="Completed",
@@ -196,6 +200,8 @@ CHASE_ACCESS = PortalDialect(
         amount_mismatch="AMOUNT MISMATCH",
         no_issue_record="NO ISSUE ITEM",
         duplicate_presentment="DUPLICATE ITEM",
+        stale_dated="STALE DATED",
+        void_presented="VOID ITEM",
     ),
     issue_statuses=IssueStatuses(issued="OUTSTANDING", paid="PAID", void="VOID"),
     payment_status="COMPLETED",
@@ -231,6 +237,8 @@ WELLS_FARGO_VANTAGE = PortalDialect(
         amount_mismatch="Issue Amount Does Not Match",
         no_issue_record="No Issue Record",
         duplicate_presentment="Duplicate Check",
+        stale_dated="Stale Dated Check",
+        void_presented="Voided Check Presented",
     ),
     issue_statuses=IssueStatuses(issued="Outstanding", paid="Paid", void="Voided"),
     payment_status="Completed",
@@ -267,6 +275,8 @@ PNC_PINACLE = PortalDialect(
         amount_mismatch="Amount Mismatch",
         no_issue_record="No Issue",
         duplicate_presentment="Duplicate",
+        stale_dated="Stale Date",
+        void_presented="Void Item",
     ),
     issue_statuses=IssueStatuses(issued="Issued", paid="Paid", void="Void"),
     payment_status="Processed",

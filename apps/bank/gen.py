@@ -115,6 +115,8 @@ def portal_values(d: PortalDialect) -> dict[str, exp.Expression]:
         "reason_amount_mismatch": d.exception_reasons.amount_mismatch,
         "reason_no_issue_record": d.exception_reasons.no_issue_record,
         "reason_duplicate_presentment": d.exception_reasons.duplicate_presentment,
+        "reason_stale_dated": d.exception_reasons.stale_dated,
+        "reason_void_presented": d.exception_reasons.void_presented,
         "decision_cutoff": d.decision_cutoff,
         "default_decision": d.default_decision_word,
         "decision_pending": d.decisions.pending,
@@ -138,7 +140,16 @@ def portal_schema(d: PortalDialect) -> str:
     r = d.exception_reasons
     words = {
         "issue_statuses": _quoted([d.issue_statuses.issued, d.issue_statuses.paid, d.issue_statuses.void]),
-        "exception_reasons": _quoted([r.payee_mismatch, r.amount_mismatch, r.no_issue_record, r.duplicate_presentment]),
+        "exception_reasons": _quoted(
+            [
+                r.payee_mismatch,
+                r.amount_mismatch,
+                r.no_issue_record,
+                r.duplicate_presentment,
+                r.stale_dated,
+                r.void_presented,
+            ]
+        ),
         "decisions": f"'{d.decisions.pending}' until decided, then "
         f"{_quoted([d.decisions.pay, d.decisions.return_item])}",
         "payment_status": d.payment_status,

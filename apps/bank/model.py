@@ -352,6 +352,8 @@ SELECT $exception_prefix || upper(substr(md5($exception_namespace || e.exception
             WHEN 'amount_mismatch' THEN $reason_amount_mismatch
             WHEN 'no_issue_record' THEN $reason_no_issue_record
             WHEN 'duplicate_presentment' THEN $reason_duplicate_presentment
+            WHEN 'stale_dated' THEN $reason_stale_dated
+            WHEN 'void_presented' THEN $reason_void_presented
             ELSE e.exception_reason END,
        e.decision_due, $decision_cutoff, $default_decision, $decision_pending, NULL, NULL, NULL
 FROM book.positive_pay_exceptions e

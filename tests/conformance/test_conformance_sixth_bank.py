@@ -79,6 +79,8 @@ SUMMIT = PortalDialect(
         amount_mismatch="Amount Differs",
         no_issue_record="Not On Issue File",
         duplicate_presentment="Presented Twice",
+        stale_dated="Stale Item",
+        void_presented="Cancelled Item Presented",
     ),
     issue_statuses=IssueStatuses(issued="Open", paid="Cashed", void="Cancelled"),
     payment_status="Released",

@@ -218,7 +218,8 @@ def test_positive_pay_file(book: duckdb.DuckDBPyConnection) -> None:
         """SELECT e.exception_reason, e.check_number, e.presented_amount, e.presented_payee, c.amount,
                                  c.payee_name, c.status, a.payee_name_width, e.presented_date
                           FROM book.positive_pay_exceptions e JOIN book.bank_accounts a USING (bank_account_id)
-                          LEFT JOIN book.checks c USING (bank_account_id, check_number)""",
+                          LEFT JOIN book.checks c USING (bank_account_id, check_number)
+                          WHERE e.bank_account_id = 'BA-OPER'""",
     )
     by = {r[0]: r for r in items}
     assert len(items) == 4 and set(by) == {
@@ -238,7 +239,8 @@ def test_positive_pay_file(book: duckdb.DuckDBPyConnection) -> None:
         for r in rows(
             book,
             """SELECT entity_key, kind FROM book.divergences
-                                              WHERE kind IN ('payee_truncation', 'presented_item_mismatch')""",
+                                              WHERE kind IN ('payee_truncation', 'presented_item_mismatch')
+                                                AND entity_key LIKE 'BA-OPER|%'""",
         )
     }
     assert keys == {
@@ -248,6 +250,51 @@ def test_positive_pay_file(book: duckdb.DuckDBPyConnection) -> None:
             for k in ("amount_mismatch", "no_issue_record", "duplicate_presentment")
         },
     }
+
+
+def test_positive_pay_files_beyond_cashpro(book: duckdb.DuckDBPyConnection) -> None:
+    """seeds/pospay_days.py: two files (the clock and the business day before, both due at the
+    clock) on each of the payroll, money-market and PNC accounts, against manual checks whose
+    entries credit the account's cash GL; the stale check is past 180 days, the voided one has no
+    entry; every planted item has its divergence."""
+    files = rows(
+        book,
+        """SELECT bank_account_id, presented_date, list(exception_reason ORDER BY exception_reason)
+           FROM book.positive_pay_exceptions WHERE bank_account_id <> 'BA-OPER' AND decision_due = $1
+           GROUP BY ALL ORDER BY ALL""",
+        CLOCK,
+    )
+    prev = max(d for _a, d, _r in files if d < CLOCK)
+    assert [(a, d == CLOCK, r) for a, d, r in files] == [
+        ("BA-PAYR", False, ["no_issue_record", "payee_mismatch", "stale_dated"]),
+        ("BA-PAYR", True, ["amount_mismatch", "duplicate_presentment", "payee_mismatch"]),
+        ("BA-PNCEQ", False, ["no_issue_record", "payee_mismatch", "void_presented"]),
+        ("BA-PNCEQ", True, ["amount_mismatch", "payee_mismatch"]),
+        ("BA-WFMM", False, ["amount_mismatch", "payee_mismatch", "stale_dated"]),
+        ("BA-WFMM", True, ["no_issue_record", "payee_mismatch", "payee_mismatch", "void_presented"]),
+    ]
+    assert prev.weekday() < 5
+    stale = rows(
+        book,
+        """SELECT e.presented_date - c.issue_date FROM book.positive_pay_exceptions e
+           JOIN book.checks c USING (bank_account_id, check_number) WHERE e.exception_reason = 'stale_dated'""",
+    )
+    assert len(stale) == 2 and all(days > 180 for (days,) in stale)
+    manual = rows(
+        book,
+        """SELECT c.check_number, c.status, count(e.je_id) FROM book.checks c
+           LEFT JOIN book.journal_entries e ON e.source_ref = c.check_id
+           WHERE c.bank_account_id IN ('BA-WFMM', 'BA-PNCEQ') OR c.check_number >= 59001
+           GROUP BY ALL""",
+    )
+    assert manual and all(n == (0 if status == "void" else 1) for _c, status, n in manual)
+    planted = one(
+        book,
+        """SELECT count(*) FROM book.positive_pay_exceptions e JOIN book.divergences d
+           ON d.entity_key = e.bank_account_id || '|' || CAST(e.check_number AS VARCHAR)
+           WHERE e.bank_account_id <> 'BA-OPER'""",
+    )
+    assert planted == 18
 
 
 def test_pm_extension_plants(book: duckdb.DuckDBPyConnection) -> None:
@@ -366,6 +413,7 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "insurance_compliance_policy.md",
         "owner_billing_policy.md",
         "pm_platforms_policy.md",
+        "timecard_payroll_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
     renewal = rows(

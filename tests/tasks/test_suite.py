@@ -34,7 +34,7 @@ CORE = {
     "H_procore_erp_sync": 6,
     "P_certified_payroll": 6,
     "R_1099nec": 1,
-    "T_positive_pay": 1,
+    "T_positive_pay": 5,
 }
 PM_APPS = {"redteam", "ingenious_build", "ressio", "smartbuild"}
 
