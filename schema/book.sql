@@ -761,3 +761,32 @@ CREATE MACRO book.system_job_id(system, job_number) AS
         WHEN 'smartbuild' THEN 'SB-' || job_number
         ELSE job_number
     END;
+
+-- ---------------------------------------------------------------------------------------
+-- Form 1099 plants (seeds/form_1099.py): the IRS's B-notices on the prior year's 1099-NEC
+-- filing with the corrected W-9 each payee sent back, and payments by virtual card (reported
+-- by the card processor on Form 1099-K, not on the 1099-NEC).
+CREATE TABLE book.tin_notices (
+    notice_id       VARCHAR PRIMARY KEY,          -- 'CP2100A-2024-001'
+    vendor_key      VARCHAR NOT NULL REFERENCES book.vendors(vendor_key),
+    notice_type     VARCHAR NOT NULL,             -- CP2100A (first B-notice)
+    tax_year        INTEGER NOT NULL,             -- the filing the notice is about
+    notice_date     DATE NOT NULL,
+    mismatch        VARCHAR NOT NULL,             -- tin (TIN keyed wrong) | name (W-9 line 1 wrong)
+    filed_name      VARCHAR NOT NULL,             -- name line as filed (and still on the payee record)
+    filed_tin       VARCHAR NOT NULL,             -- TIN as filed
+    w9_received_date DATE NOT NULL,               -- the payee's new W-9
+    w9_name         VARCHAR NOT NULL,             -- W-9 line 1
+    w9_business_name VARCHAR,                     -- W-9 line 2
+    w9_tin          VARCHAR NOT NULL,
+    tin_type        VARCHAR NOT NULL              -- SSN | EIN
+);
+
+CREATE TABLE book.card_payments (
+    card_payment_id VARCHAR PRIMARY KEY,          -- 'VC-V1012-01'
+    vendor_key      VARCHAR NOT NULL REFERENCES book.vendors(vendor_key),
+    payment_date    DATE NOT NULL,
+    amount          DECIMAL(18,2) NOT NULL,
+    card_network    VARCHAR NOT NULL,
+    status          VARCHAR NOT NULL              -- Settled
+);

@@ -67,3 +67,30 @@ CREATE TABLE track1099.filings (
     created_at            TIMESTAMP NOT NULL,
     updated_at            TIMESTAMP NOT NULL
 );
+
+-- IRS notices on filed forms: the CP2100 / CP2100A (B-notice) list of name/TIN mismatches,
+-- imported per payee record.
+CREATE TABLE track1099.tin_notices (
+    notice_id             VARCHAR PRIMARY KEY,      -- 'CP2100A-2024-001'
+    recipient_id          VARCHAR NOT NULL,
+    notice_type           VARCHAR NOT NULL,         -- CP2100A (first B-notice) | CP2100
+    tax_year              INTEGER NOT NULL,         -- the filed forms' tax year
+    notice_date           DATE NOT NULL,
+    name_as_filed         VARCHAR NOT NULL,
+    tin_as_filed          VARCHAR NOT NULL,
+    reason                VARCHAR NOT NULL,         -- 'Name/TIN combination does not match IRS records'
+    status                VARCHAR NOT NULL          -- Open | Resolved
+);
+
+-- W-9s the payees submitted through Track1099's W-9 request (newest last).
+CREATE TABLE track1099.w9_submissions (
+    w9_id                 VARCHAR PRIMARY KEY,
+    recipient_id          VARCHAR NOT NULL,
+    received_date         DATE NOT NULL,
+    name                  VARCHAR NOT NULL,         -- line 1
+    business_name         VARCHAR,                  -- line 2
+    tin                   VARCHAR NOT NULL,
+    tin_type              VARCHAR NOT NULL,
+    federal_tax_classification VARCHAR NOT NULL,
+    signed_date           DATE NOT NULL
+);

@@ -20,6 +20,7 @@ from cfab.seeds import (
     changes,
     commitments,
     docmeta,
+    form_1099,
     insurance,
     invoices,
     jobs,
@@ -110,6 +111,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     policies.build_policies(ctx)
     mail.build_emails(ctx)
     docmeta.build_documents(ctx)
+    form_1099.build_1099_plants(ctx)
     pospay_days.build_exception_days(ctx)
     return ctx
 

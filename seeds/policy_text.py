@@ -204,10 +204,21 @@ firms, which are reportable whatever their entity type** — and suppliers of ma
 Box 1 is the sum of payments (checks by issue date) made in the calendar year, not invoices.
 Aggregate by TIN: a payee set up under two vendor ids with the same TIN gets one form for the
 combined total, and is reportable if the combined total reaches $600.00.
+Payments made by credit, debit or virtual card (including Corpay virtual-card payments) are
+reported by the card processor on Form 1099-K: leave them out of box 1 and out of the $600.00
+test. Checks and ACH payments count.
 
 ## 3. Filing
 Build the forms in Track1099 and leave them staged for review. Do not e-file and do not mail
 recipient copies; both are approved human steps.
+
+## 4. B-notices (CP2100 / CP2100A)
+When the IRS reports a name/TIN mismatch on a filed form, correct the payee record in Track1099
+from the payee's new W-9 (Track1099's W-9 submissions), so next year's form files under the
+right name and TIN. The W-9 line 1 name is the name the TIN belongs to: for a sole proprietor
+filing under an SSN that is the owner's own name, with the business name on line 2. Correct only
+what the W-9 shows was wrong. The preparer does not change the ERP vendor master (AP's
+vendor-change process does) and files nothing.
 """
 
 BODIES["insurance_compliance_policy.md"] = """

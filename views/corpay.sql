@@ -49,3 +49,25 @@ FROM book.check_applications ca
 JOIN book.checks c USING (check_id)
 JOIN book.ap_invoices i USING (invoice_id)
 JOIN book.vendor_identities vi ON vi.vendor_key = c.payee_vendor_key AND vi.system = 'corpay';
+
+-- Virtual-card payments (seeds/form_1099.py book.card_payments), funded from the operating
+-- account and batched per day; the card processor reports them on Form 1099-K.
+UPDATE corpay.vendors AS v
+SET payment_method = 'VirtualCard', enrollment_status = 'Enrolled', ach_account_last4 = NULL,
+    enrolled_date = coalesce(v.enrolled_date, (SELECT min(p.payment_date) FROM book.card_payments p
+                                                WHERE p.vendor_key = vi.vendor_key) - INTERVAL 10 DAY)
+FROM book.vendor_identities vi
+WHERE vi.system = 'corpay' AND vi.system_vendor_id = v.vendor_id
+  AND vi.vendor_key IN (SELECT vendor_key FROM book.card_payments);
+
+INSERT INTO corpay.payment_batches
+SELECT 'PB-VC-' || strftime(p.payment_date, '%Y%m%d'), 'FA-BA-OPER', p.payment_date, count(*),
+       sum(p.amount)::DECIMAL(18,2), 'Processed'
+FROM book.card_payments p
+GROUP BY p.payment_date;
+
+INSERT INTO corpay.payments
+SELECT 'PMT-' || p.card_payment_id, 'PB-VC-' || strftime(p.payment_date, '%Y%m%d'), vi.system_vendor_id,
+       vi.spelled_name, 'VirtualCard', NULL, p.amount, p.payment_date, 'Cleared', p.payment_date
+FROM book.card_payments p
+JOIN book.vendor_identities vi ON vi.vendor_key = p.vendor_key AND vi.system = 'corpay';

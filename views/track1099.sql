@@ -33,3 +33,26 @@ SELECT vi.system_vendor_id,
 FROM book.vendor_identities vi
 JOIN book.vendors v USING (vendor_key)
 WHERE vi.system = 'track1099';
+
+-- B-notices (seeds/form_1099.py): the payee record still carries the name / TIN as filed, with
+-- the TIN match failed, until it is corrected from the new W-9.
+INSERT INTO track1099.tin_notices
+SELECT n.notice_id, r.recipient_id, n.notice_type, n.tax_year, n.notice_date,
+       CASE n.mismatch WHEN 'name' THEN n.filed_name ELSE r.name END, n.filed_tin,
+       'Name/TIN combination does not match IRS records', 'Open'
+FROM book.tin_notices n
+JOIN track1099.recipients r ON r.reference_id = n.vendor_key;
+
+INSERT INTO track1099.w9_submissions
+SELECT 'W9-' || n.notice_id, r.recipient_id, n.w9_received_date, n.w9_name, n.w9_business_name, n.w9_tin,
+       n.tin_type, r.federal_tax_classification, n.w9_received_date - INTERVAL 3 DAY
+FROM book.tin_notices n
+JOIN track1099.recipients r ON r.reference_id = n.vendor_key;
+
+UPDATE track1099.recipients AS r
+SET name = CASE n.mismatch WHEN 'name' THEN n.filed_name ELSE r.name END,
+    business_name = CASE n.mismatch WHEN 'name' THEN NULL ELSE r.business_name END,
+    tin = n.filed_tin,
+    tin_match_status = 'Mismatch'
+FROM book.tin_notices n
+WHERE r.reference_id = n.vendor_key;

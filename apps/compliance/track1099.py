@@ -28,6 +28,26 @@ class PayeeListArgs(ToolArgs):
     tin_type: str | None = Field(None, description="EIN or SSN", examples=["SSN"])
 
 
+class NoticeListArgs(ToolArgs):
+    recipient_id: str | None = Field(None, description="Track1099 recipient id", examples=["T1099-0003"])
+    tax_year: int | None = Field(None, description="Tax year of the filed forms", examples=[2024])
+    status: str | None = Field(None, description="Open or Resolved", examples=["Open"])
+
+
+class W9ListArgs(ToolArgs):
+    recipient_id: str | None = Field(None, description="Track1099 recipient id", examples=["T1099-0003"])
+
+
+class PayeeUpdateArgs(ToolArgs):
+    recipient_id: str = Field(..., description="Track1099 recipient id", examples=["T1099-0003"])
+    name: str | None = Field(None, description="New W-9 line 1 name", examples=["Maria Novak"])
+    business_name: str | None = Field(
+        None, description="New W-9 line 2 business / DBA name ('' clears it)", examples=["Novak Surveying"]
+    )
+    tin: str | None = Field(None, description="New TIN, with dashes", examples=["412-55-6789"])
+    tin_type: str | None = Field(None, description="EIN or SSN", examples=["SSN"])
+
+
 class FormListArgs(ToolArgs):
     tax_year: int | None = Field(None, description="Tax year", examples=[2025])
     recipient_id: str | None = Field(None, description="Track1099 recipient id", examples=["T1099-0003"])
@@ -156,6 +176,40 @@ class InformationReturnArchetype(App):
         )
         return {"payees": rows, "count": len(rows)}
 
+    @tool("tin_notices.list")
+    def tin_notices_list(self, args: NoticeListArgs) -> dict[str, Any]:
+        """IRS notices on filed forms: the CP2100 / CP2100A (B-notice) name/TIN mismatches, per payee.
+
+        Args:
+            recipient_id: e.g. "T1099-0003".
+            tax_year: tax year of the filed forms, e.g. 2024.
+            status: "Open" or "Resolved".
+
+        Returns {"notices": [{notice_id, recipient_id, notice_type, tax_year, notice_date, name_as_filed,
+        tin_as_filed, reason, status}], "count": n}.
+        """
+        rows = self.select(
+            "tin_notices",
+            {"recipient_id": args.recipient_id, "tax_year": args.tax_year, "status": args.status},
+            order_by=["notice_date", "notice_id"],
+        )
+        return {"notices": rows, "count": len(rows)}
+
+    @tool("w9s.list")
+    def w9s_list(self, args: W9ListArgs) -> dict[str, Any]:
+        """W-9s payees submitted through Track1099's W-9 request, newest last.
+
+        Args:
+            recipient_id: e.g. "T1099-0003".
+
+        Returns {"w9s": [{w9_id, recipient_id, received_date, name, business_name, tin, tin_type,
+        federal_tax_classification, signed_date}], "count": n}.
+        """
+        rows = self.select(
+            "w9_submissions", {"recipient_id": args.recipient_id}, order_by=["recipient_id", "received_date"]
+        )
+        return {"w9s": rows, "count": len(rows)}
+
     @tool("forms.list")
     def forms_list(self, args: FormListArgs) -> dict[str, Any]:
         """List 1099-NEC forms.
@@ -200,6 +254,46 @@ class InformationReturnArchetype(App):
         return {"filings": rows, "count": len(rows)}
 
     # ------------------------------------------------------------------ writes
+    @tool("payees.update", writes=True)
+    def payees_update(self, args: PayeeUpdateArgs) -> dict[str, Any]:
+        """Correct a payee record (W-9 name lines, TIN). A changed name or TIN is queued for a new
+        IRS TIN match (tin_match_status "Pending").
+
+        Args:
+            recipient_id: e.g. "T1099-0003".
+            name: W-9 line 1, e.g. "Maria Novak".
+            business_name: W-9 line 2, e.g. "Novak Surveying" ("" clears it).
+            tin: e.g. "412-55-6789".
+            tin_type: "EIN" or "SSN".
+
+        Returns {"payee": {...updated payee...}}.
+        """
+        payee = self.require("recipients", "payee", recipient_id=args.recipient_id)
+        values: dict[str, Any] = {}
+        if args.name is not None:
+            if not args.name.strip():
+                raise ToolError("name cannot be empty", "invalid_argument")
+            values["name"] = args.name.strip()
+        if args.business_name is not None:
+            values["business_name"] = args.business_name.strip() or None
+        if args.tin is not None:
+            tin = args.tin.strip()
+            digits = tin.replace("-", "")
+            if len(digits) != 9 or not digits.isdigit():
+                raise ToolError(f"TIN {args.tin!r} is not nine digits", "invalid_argument")
+            values["tin"] = tin
+        if args.tin_type is not None:
+            if args.tin_type not in ("EIN", "SSN"):
+                raise ToolError("tin_type must be EIN or SSN", "invalid_argument")
+            values["tin_type"] = args.tin_type
+        values = {k: v for k, v in values.items() if v != payee[k]}
+        if not values:
+            raise ToolError("nothing to change: the payee record already says that", "invalid_argument")
+        if "name" in values or "tin" in values:
+            values["tin_match_status"] = "Pending"
+        self.update("recipients", {"recipient_id": args.recipient_id}, values)
+        return {"payee": self.require("recipients", "payee", recipient_id=args.recipient_id)}
+
     @tool("forms.create", writes=True)
     def forms_create(self, args: FormCreateArgs) -> dict[str, Any]:
         """Create a DRAFT 1099-NEC for one payee and tax year. A second form for the same payee and

@@ -30,6 +30,13 @@ the split payee judged per vendor id (one form fewer, its total missing) or give
 the attorney's professional corporation treated as exempt, the materials-only LLC or the
 under-threshold sole proprietor reported, a voided check counted.
 
+The one-payee keys (module ``r_1099nec_one``): ``<year>-bnotice-<vendor>`` (an IRS B-notice on
+last year's filing: correct the payee record from the new W-9 — its TIN, or, the twist
+``bnotice_name_line``, a sole proprietor's line-1 name — and file nothing), ``<year>-corp-<vendor>``
+(a corporation paid $600.00 or more: no form) and ``<year>-card-<vendor>`` (the twist
+``card_payments_1099k``: box 1 leaves out the Corpay virtual-card payments, reported on 1099-K).
+Held-out keys are further payees of the same situations.
+
 Wrong trajectories (admission's lookalike / stale / careless / contradicting_report mutants):
 each of those judgements carried out (reported consistently), the split payee's form with one
 vendor id's amount, the forms without the filing, a Vista vendor-master edit, the right filing
@@ -38,20 +45,20 @@ reported per vendor id.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.seeds.determinism import stable_id
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask, count_answer
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added, forbid_changed
 from cfab.tasks.kit.figures import dollars, money_str
 from cfab.tasks.kit.sql import case_when, in_list, quoted
 from cfab.tasks.kit.steps import mutant, step, trajectory, with_args
-from cfab.tasks.model import MutantClass, Rubric, ToolStep, Trajectory
+from cfab.tasks.model import MutantClass, Partition, Rubric, Task, ToolStep, Trajectory, problem_hash
 
 FAMILY = "R_1099nec"
 
@@ -71,6 +78,10 @@ class Case:
     split_tins: set[str]  # the TINs the book set up under two vendor ids
     paid: dict[str, dict[str, Any]]  # what each Track1099 payee record was paid and had voided
     vista: dict[str, list[Any]]  # the Vista vendor ids of each TIN
+    kind: str = "filing"  # filing | bnotice | corp | card
+    payee: dict[str, Any] | None = None  # the one payee of a bnotice / corp / card key
+    notice: dict[str, Any] | None = None  # the B-notice and the payee's new W-9 (bnotice keys)
+    card_total: Any = Decimal(0)  # the payee's virtual-card payments in the year (card keys)
 
     @property
     def forms(self) -> list[dict[str, Any]]:
@@ -112,20 +123,79 @@ class R1099nec(
     source_ref="cfagentbench-paper: The nine task families (R_1099nec)",
     rubric=RUBRIC,
 ):
+    def _candidates(self, book: BookReader) -> tuple[int, dict[str, list[str]]]:
+        """The tax year and, per kind, the keys the book hosts (in the order the public key is taken)."""
+        year = int(book.q(FAMILY, "tax_year")[0]["tax_year"])
+        notices = book.q(FAMILY, "notices")
+        tins = book.q(FAMILY, "by_tin", tax_year=year)
+        carded = {r["vendor_key"] for r in book.q(FAMILY, "card_paid", tax_year=year)}
+        noticed = {n["vendor_key"] for n in notices}
+        # corporations paid $600.00 or more: S corporations first (pass-through, the likelier mistake), most paid first
+        corps = sorted(
+            (t for t in tins if t["verdict"] == "corporation" and len(t["vendor_keys"]) == 1 and t["total"] >= 600),
+            key=lambda t: ("s_corporation" not in t["entity_types"], -t["total"], t["tin"]),
+        )
+        corps = [t for t in corps if t["vendor_keys"][0] not in carded | noticed]
+        return year, {
+            "bnotice_tin": [f"{year}-bnotice-{n['vendor_key']}" for n in notices if n["mismatch"] == "tin"],
+            "bnotice_name": [f"{year}-bnotice-{n['vendor_key']}" for n in notices if n["mismatch"] == "name"],
+            "corp": [f"{year}-corp-{t['vendor_keys'][0]}" for t in corps],
+            "card": [f"{year}-card-{v}" for v in sorted(carded)],
+        }
+
     def keys(self, book: BookReader) -> list[str]:
-        return [str(book.q(FAMILY, "tax_year")[0]["tax_year"])]
+        """The year's filing, then one key per situation the book hosts: a B-notice whose W-9
+        corrects the TIN, one whose W-9 corrects a sole proprietor's line-1 name, a corporation
+        paid $600.00 or more, a payee also paid by virtual card."""
+        year, kinds = self._candidates(book)
+        return [str(year), *(keys[0] for keys in kinds.values() if keys)]
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """Further keys of the same situations (another B-notice, corporation, card payee)."""
+        public = self.keys(book)
+        _, kinds = self._candidates(book)
+        pool = [k for keys in kinds.values() for k in keys[1:]]
+        per_kind = [keys[1] for keys in kinds.values() if len(keys) > 1]  # one of each kind first
+        n = held_out_count(len(public))
+        picked = pick_held_out(FAMILY, per_kind, public, n)
+        return picked + pick_held_out(FAMILY, pool, [*public, *picked], n - len(picked))
 
     def case(self, key: str, book: BookReader) -> Case:
-        year = int(key)
-        return Case(
+        year_s, _, rest = key.partition("-")
+        year = int(year_s)
+        tins = book.q(FAMILY, "by_tin", tax_year=year)
+        base = Case(
             year,
-            book.q(FAMILY, "by_tin", tax_year=year),
+            tins,
             {s["tin"] for s in book.q(FAMILY, "split_payee")},
             {r["recipient_id"]: r for r in book.q(FAMILY, "vendor_paid", tax_year=year)},
             {r["tin"]: r["vista_vendors"] for r in book.q(FAMILY, "vista_payments", tax_year=year)},
         )
+        if not rest:
+            return base
+        kind, _, vendor = rest.partition("-")
+        payee = next((t for t in tins if vendor in t["vendor_keys"]), None)
+        if payee is None or len(payee["vendor_keys"]) != 1:
+            raise ValueError(f"{key}: vendor {vendor} is not one Track1099 payee")
+        if kind == "bnotice":
+            notice = next((n for n in book.q(FAMILY, "notices") if n["vendor_key"] == vendor), None)
+            if notice is None:
+                raise ValueError(f"{key}: no B-notice for {vendor}")
+            return replace(base, kind=kind, payee=payee, notice=notice)
+        if kind == "corp":
+            if payee["verdict"] != "corporation" or payee["total"] < 600:
+                raise ValueError(f"{key}: {vendor} is not a corporation paid $600.00 or more")
+            return replace(base, kind=kind, payee=payee)
+        if kind == "card":
+            card = next((r for r in book.q(FAMILY, "card_paid", tax_year=year) if r["vendor_key"] == vendor), None)
+            if card is None or payee["verdict"] != "reportable":
+                raise ValueError(f"{key}: {vendor} is not a reportable payee paid by card")
+            return replace(base, kind=kind, payee=payee, card_total=card["card_total"])
+        raise ValueError(f"{key}: unknown situation {kind!r}")
 
     def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
+        if c.kind != "filing":
+            return _one.instruction(c, answers)
         year = c.year
         return (
             f"It's 1099 season. Work out which of our vendors are reportable on Form 1099-NEC for tax year {year}, "
@@ -136,7 +206,21 @@ class R1099nec(
             f"records. {ask(answers)}"
         )
 
+    def task(self, key: str, book: BookReader, partition: Partition = "public") -> Task:
+        """The card and corporation keys compose Corpay too (what was paid through it); the
+        problem hash follows the apps composed."""
+        task = super().task(key, book, partition)
+        if key.partition("-")[2].split("-")[0] not in ("corp", "card") or "corpay" in task.systems:
+            return task
+        systems = ["vista_erp", "corpay", "track1099", "sharepoint"]
+        meta = task.contamination_meta.model_copy(
+            update={"sha256": problem_hash(task.instruction, systems, task.ground_truth)}
+        )
+        return task.model_copy(update={"systems": systems, "contamination_meta": meta})
+
     def defect_variant(self, c: Case) -> str | None:
+        if c.kind != "filing":
+            return _one.defect_variant(c)
         split = any(len(t["recipient_ids"]) > 1 and t["tin"] in c.split_tins for t in c.tins)
         return "duplicate_vendor_id" if split else None
 
@@ -146,6 +230,8 @@ class R1099nec(
     # ------------------------------------------------------------------ answers
     def answers(self, c: Case) -> list[AnswerSpec]:
         """The form count and box 1 total; lookalikes are the figures of each plausible wrong judgement."""
+        if c.kind != "filing":
+            return _one.answers(c)
         forms, total, paid = c.forms, c.total, c.paid
         split = [t for t in forms if len(t["recipient_ids"]) > 1]
         split_total = sum((t["total"] for t in split), start=Decimal(0))
@@ -171,6 +257,8 @@ class R1099nec(
 
     # ------------------------------------------------------------------ evaluator
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
+        if c.kind != "filing":
+            return _one.evaluator(c, answers, self.money_movement_guard)
         # One entry over all the forms checks every form's amount (box 1 by recipient), box 4, status,
         # filing and the exact count; one entry per reportable TIN (no assert of its own, so the
         # admission gate's mutants stay few) names the payee when its form is missing or doubled.
@@ -269,6 +357,8 @@ class R1099nec(
         )
 
     def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
+        if c.kind != "filing":
+            return _one.oracle(c, report, self.policy_ref)
         year = c.year
         return trajectory(
             "oracle",
@@ -287,6 +377,8 @@ class R1099nec(
         )
 
     def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        if c.kind != "filing":
+            return _one.alternatives(c, report)
         return [self._alt_sql(c), self._alt_corrected(c), self._alt_build_twice(c)]
 
     def _alt_sql(self, c: Case) -> Trajectory:
@@ -378,6 +470,8 @@ class R1099nec(
 
     # ------------------------------------------------------------------ wrong trajectories
     def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        if c.kind != "filing":
+            return _one.mutants(c, report)
         year, tins, forms, paid = c.year, c.tins, c.forms, c.paid
         build, read = _build(year), _checks(year)
 
@@ -482,5 +576,7 @@ def _form_id(recipient_id: str, year: int) -> str:
     """Track1099's id of a created draft form (hashed from its natural key, as the app does)."""
     return stable_id("track1099", "1099-NEC", recipient_id, year)
 
+
+from cfab.tasks.families import r_1099nec_one as _one  # noqa: E402  (the one-payee keys; it uses Case)
 
 FAMILIES = [R1099nec]

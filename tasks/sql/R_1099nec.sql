@@ -82,3 +82,25 @@ LEFT JOIN book.checks c ON c.payee_vendor_key = v.vendor_key
      AND c.issue_date >= make_date($tax_year, 1, 1) AND c.issue_date < make_date($tax_year + 1, 1, 1)
 GROUP BY ALL
 ORDER BY r.recipient_id;
+
+-- name: notices
+-- The B-notices (CP2100A) on last year's filing, each with the payee's new W-9 and the Track1099
+-- payee record as it stands (still as filed): ``mismatch`` says what the W-9 corrects (the TIN,
+-- or the line-1 name of a sole proprietor filed under the business name).
+SELECT n.notice_id, n.vendor_key, n.mismatch, n.tax_year AS notice_year, n.filed_name, n.filed_tin,
+       n.w9_name, n.w9_business_name, n.w9_tin, n.tin_type,
+       r.recipient_id, r.name AS record_name, r.business_name AS record_business_name, r.tin AS record_tin,
+       v.tin AS vendor_tin, v.legal_name
+FROM book.tin_notices n
+JOIN track1099.recipients r ON r.reference_id = n.vendor_key
+JOIN book.vendors v ON v.vendor_key = n.vendor_key
+ORDER BY n.notice_id;
+
+-- name: card_paid
+-- Each payee's payments by Corpay virtual card in the tax year (reported on 1099-K: not box 1).
+SELECT p.vendor_key, r.recipient_id, sum(p.amount) AS card_total, count(*) AS card_count
+FROM book.card_payments p
+JOIN track1099.recipients r ON r.reference_id = p.vendor_key
+WHERE p.payment_date >= make_date($tax_year, 1, 1) AND p.payment_date < make_date($tax_year + 1, 1, 1)
+GROUP BY ALL
+ORDER BY p.vendor_key;
