@@ -33,6 +33,7 @@ from cfab.seeds import (
     pospay_days,
     scale,
     signers,
+    timecard_plants,
     treasury,
     vendors,
 )
@@ -111,6 +112,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     policies.build_policies(ctx)
     mail.build_emails(ctx)
     docmeta.build_documents(ctx)
+    timecard_plants.build_timecard_plants(ctx)
     form_1099.build_1099_plants(ctx)
     pospay_days.build_exception_days(ctx)
     return ctx

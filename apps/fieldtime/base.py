@@ -64,6 +64,17 @@ class ApproveArgs(ToolArgs):
     approver: str | None = Field(None, description="Approving supervisor (default: you)", examples=["Sam Super"])
 
 
+class ApproveManyArgs(ToolArgs):
+    timecard_ids: list[str] = Field(
+        ...,
+        min_length=1,
+        max_length=MAX_ROWS,
+        description="The pending timecards to approve",
+        examples=[["te_3f9a0c12d4e5b6a7"]],
+    )
+    approver: str | None = Field(None, description="Approving supervisor (default: you)", examples=["Sam Super"])
+
+
 class SummaryArgs(ToolArgs):
     project: str | None = Field(None, description="Project id or company job number", examples=["1042"])
     week_ending: date | None = Field(None, description="Week-ending Saturday (ISO)", examples=["2026-01-24"])
@@ -335,3 +346,34 @@ class FieldTimeApp(App):
             {"status": approved, "approved_by": approver, "approved_at": self.now},
         )
         return {"timecard_id": tc["timecard_id"], "status": approved, "approved_by": approver, "approved_at": self.now}
+
+    @tool("timecards.approve_many", writes=True)
+    def timecards_approve_many(self, args: ApproveManyArgs) -> dict[str, Any]:
+        """Approve several pending timecards in $label at once (all or none: an unknown or already
+        approved timecard refuses the whole call).
+
+        Args:
+            timecard_ids: the pending timecards, e.g. ["$example_timecard"] (at most 500).
+            approver: approving supervisor, e.g. "Sam Super" (default: you).
+
+        Returns {"approved": n, "timecard_ids": [...], "status": "$timecard_approved", "approved_by", "approved_at"}.
+        """
+        timecards, approved = self.D.tables.timecards, self.D.words.timecard_approved
+        ids = list(dict.fromkeys(t.strip() for t in args.timecard_ids))
+        for tid in ids:
+            tc = self.require(timecards, "timecard", timecard_id=tid)
+            if tc["status"] == approved:
+                raise ToolError(
+                    f"timecard {tid} is already approved (by {tc['approved_by']}); nothing was approved", "conflict"
+                )
+        approver = (args.approver or DEFAULT_APPROVER).strip()
+        for tid in ids:
+            stamp = {"status": approved, "approved_by": approver, "approved_at": self.now}
+            self.update(timecards, {"timecard_id": tid}, stamp)
+        return {
+            "approved": len(ids),
+            "timecard_ids": ids,
+            "status": approved,
+            "approved_by": approver,
+            "approved_at": self.now,
+        }

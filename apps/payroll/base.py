@@ -24,6 +24,8 @@ from cfab.schema.sqlbuild import col, equals_all, literal
 
 RATE = Decimal("0.0001")
 OT_FACTOR = Decimal("1.5")
+IMPORT_HOURS = "payroll.hours.import"  # the gate workflow of the hours import (triggers/rules/<app>.toml)
+FIELD_TIME_APPS = ("rhumbix", "busybusy")
 
 
 def pay_rate(
@@ -90,6 +92,13 @@ class PaymentsArgs(ToolArgs):
 class StageArgs(ToolArgs):
     batch_id: str | None = Field(
         None, description="The open batch (default: the one open batch)", examples=["WK260131"]
+    )
+
+
+class ImportArgs(ToolArgs):
+    week_ending: date = Field(..., description="Week-ending Saturday (ISO)", examples=["2026-01-31"])
+    source: Literal["rhumbix", "busybusy"] = Field(
+        ..., description="The field-time app whose approved timecards to import", examples=["rhumbix"]
     )
 
 
@@ -266,6 +275,87 @@ class PayrollApp(App):
         return self.select(
             self.D.tables.earnings, {"batch_id": batch_id, "job_id": job_id}, order_by=["employee_id", "job_id"]
         )
+
+    # ------------------------------------------------------------------ hours import
+    @tool("hours.import", writes=True)
+    def hours_import(self, args: ImportArgs) -> dict[str, Any]:
+        """Import one week's approved timecards from a field-time app (Rhumbix or busybusy) into $label.
+
+        The nightly export brings approved timecards over; this runs it now for one week and one
+        source. That week's hours from that source are replaced by the field app's approved hours,
+        summed per employee and job (pending timecards are not imported; approve them in the
+        field-time app first). Stage the batch afterwards to use them. The field-time app must be
+        connected.
+
+        Args:
+            week_ending: the Saturday ending the week, e.g. "2026-01-31".
+            source: "rhumbix" or "busybusy".
+
+        Returns {"week_ending", "source", "rows": n, "replaced_rows": n, "total_regular": "...",
+        "total_overtime": "...", "hours": [{employee_id, week_ending, job_id, regular_hours, overtime_hours,
+        source}]}.
+        """
+        if args.week_ending.weekday() != 5:
+            raise ToolError(f"week_ending {args.week_ending} is not a Saturday")
+        field = self.peer(args.source)
+        approved_hours = getattr(field, "approved_hours", None)
+        if field.kind != "field_time" or approved_hours is None:
+            raise ToolError(f"{args.source} is not a field-time app", "invalid_argument")
+        emp_ids = {
+            r["src"]: r["dst"]
+            for r in self.query(
+                "SELECT a.system_employee_id AS src, b.system_employee_id AS dst FROM book.employee_identities a "
+                "JOIN book.employee_identities b ON b.employee_id = a.employee_id WHERE a.system = ? AND b.system = ?",
+                [args.source, self.name],
+            )
+        }
+        job_ids = {
+            r["src"]: r["dst"]
+            for r in self.query(
+                "SELECT book.system_job_id(?, job_number) AS src, book.system_job_id(?, job_number) AS dst "
+                "FROM book.jobs",
+                [args.source, self.D.job_system],
+            )
+        }
+        summed: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [Decimal("0.00"), Decimal("0.00")])
+        for r in approved_hours(args.week_ending):
+            emp, job = emp_ids.get(r["employee_id"]), job_ids.get(r["job_number"])
+            if emp is None or job is None:
+                raise ToolError(
+                    f"{args.source} timecard hours for worker {r['employee_id']} on {r['job_number']} have no "
+                    f"{self.label} employee or job",
+                    "conflict",
+                )
+            acc = summed[(emp, job)]
+            acc[0] += r["regular_hours"]
+            acc[1] += r["overtime_hours"]
+        rows: list[dict[str, Any]] = [
+            {
+                "employee_id": emp,
+                "week_ending": args.week_ending,
+                "job_id": job,
+                "regular_hours": reg,
+                "overtime_hours": ot,
+                "source": args.source,
+            }
+            for (emp, job), (reg, ot) in sorted(summed.items())
+        ]
+        info = self.tbl(self.D.tables.hours)
+        with self.gate.workflow(IMPORT_HOURS):
+            replaced = self.gate.delete_where(
+                info.qualified, equals_all({"week_ending": args.week_ending, "source": args.source}, info)
+            )
+            if rows:
+                self.gate.insert_many(info.qualified, rows)
+        return {
+            "week_ending": args.week_ending,
+            "source": args.source,
+            "rows": len(rows),
+            "replaced_rows": replaced,
+            "total_regular": sum((r["regular_hours"] for r in rows), Decimal("0.00")),
+            "total_overtime": sum((r["overtime_hours"] for r in rows), Decimal("0.00")),
+            "hours": rows,
+        }
 
     # ------------------------------------------------------------------ staging
     def _open_batch(self, batch_id: str | None) -> dict[str, Any]:

@@ -118,6 +118,7 @@ FOUNDATION_PAYROLL = PayrollDialect(
         "earnings.list": "payroll_detail.list",
         "payments.list": "checks.list",
         "batches.stage": "payrolls.calculate",
+        "hours.import": "time_entries.import",
     },
     shares_job_ids_with="foundation_erp",
 )
@@ -153,6 +154,7 @@ ADP = PayrollDialect(
         "earnings.list": "pay_data.earnings",
         "payments.list": "pay_statements.list",
         "batches.stage": "payroll_runs.preview",
+        "hours.import": "time_cards.import",
     },
 )
 
@@ -184,6 +186,7 @@ RIPPLING = PayrollDialect(
         "batches.list": "pay_runs.list",
         "earnings.list": "pay_runs.earnings",
         "batches.stage": "pay_runs.create_draft",
+        "hours.import": "time_entries.sync",
     },
 )
 

@@ -36,7 +36,7 @@ from cfab.apps.codegen import (
     vendor_outputs,
 )
 from cfab.apps.contract import Artifacts
-from cfab.apps.payroll.base import OT_FACTOR
+from cfab.apps.payroll.base import IMPORT_HOURS, OT_FACTOR
 from cfab.apps.payroll.dialects import DIALECTS, DatedBatchIds, PayrollDialect
 from cfab.apps.payroll.model import ENTITIES, PROJECTIONS, TABLES, Column, Table
 
@@ -184,13 +184,14 @@ def rules(d: PayrollDialect) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
                 ),
             ),
         ),
-        rule(
-            f"{s}.hours_from_field",
-            hours,
-            "reject",
-            "hours are imported from the field-time system; correct the timecard there",
-            on=ALL_OPS,
-        ),
+        {
+            "id": f"{s}.hours_from_field",
+            "table": hours,
+            "on": ALL_OPS,
+            "except_in": [IMPORT_HOURS],  # the hours import (base.py) is the one writer
+            "action": "reject",
+            "message": "hours are imported from the field-time system; correct the timecard there",
+        },
         rule(
             f"{s}.payment_issue",
             payments,

@@ -25,6 +25,7 @@ MODULES: tuple[str, ...] = (
     "g_sub_accrual",
     "h_procore_erp_sync",
     "p_certified_payroll",
+    "p_timecard_to_payroll",
     "r_1099nec",
     "t_positive_pay",
     "c_redteam_eapp_review",
