@@ -31,6 +31,7 @@ from cfab.seeds import (
     people,
     policies,
     pospay_days,
+    retainage,
     scale,
     signers,
     timecard_plants,
@@ -115,6 +116,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     timecard_plants.build_timecard_plants(ctx)
     form_1099.build_1099_plants(ctx)
     pospay_days.build_exception_days(ctx)
+    retainage.build_retainage_reclass(ctx)
     return ctx
 
 

@@ -141,6 +141,7 @@ class TaskParts:
     guarded_step: ToolStep | None = None
     defect_variant: str | None = None
     rubric: Rubric | None = None
+    systems: list[str] | None = None  # the apps this key composes (None: the family's ``systems``)
 
 
 C = TypeVar("C")
@@ -262,11 +263,16 @@ class Family(Generic[C]):
             guarded_step=self.guarded_step(case),
             defect_variant=self.defect_variant(case),
             rubric=self.rubric,
+            systems=self.task_systems(case),
         )
+
+    def task_systems(self, case: C) -> list[str] | None:
+        """The apps one key composes when keys differ in them (default: the family's ``systems``)."""
+        return None
 
     def task(self, key: str, book: BookReader, partition: Partition = "public") -> Task:
         parts = self.build(key, book)
-        systems = list(self.systems)
+        systems = list(parts.systems or self.systems)
         return Task(
             instance_id=f"cf_{self.family}_{key}",
             domain=DOMAINS[self.domain_code],

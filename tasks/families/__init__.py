@@ -23,6 +23,7 @@ MODULES: tuple[str, ...] = (
     "c_coi_hold",
     "c_invoice_code",
     "g_sub_accrual",
+    "g_retainage_reclass",
     "h_procore_erp_sync",
     "p_certified_payroll",
     "p_timecard_to_payroll",

@@ -413,6 +413,7 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "insurance_compliance_policy.md",
         "owner_billing_policy.md",
         "pm_platforms_policy.md",
+        "ap_retainage_policy.md",
         "timecard_payroll_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
