@@ -241,6 +241,15 @@ has an expiry date before today is out of compliance even if Procore still shows
 ## 3. Renewals
 A renewal received by email is filed to /Compliance/COI/<vendor> and the prior certificate
 marked superseded. A renewal for one vendor never clears a hold on another.
+
+## 4. Renewal requests
+Ask for a renewal 30 days ahead: every vendor with an open (approved) commitment whose current
+certificate of **any** required coverage — general liability, automobile, workers'
+compensation or umbrella — expires within 30 days of today, or has already expired, gets one
+renewal request email naming the coverage that is expiring. An umbrella (or any other) policy
+expiring while the general-liability policy is still valid still needs a request. Only the
+latest certificate of each coverage counts: an older certificate a renewal superseded needs
+nothing. Draft the requests for the compliance manager to send; never send them yourself.
 """
 
 BODIES["owner_billing_policy.md"] = """

@@ -28,6 +28,7 @@ MODULES: tuple[str, ...] = (
     "p_certified_payroll",
     "p_timecard_to_payroll",
     "r_1099nec",
+    "r_coi_expiry",
     "t_positive_pay",
     "c_redteam_eapp_review",
     "a_ingenious_funding",
