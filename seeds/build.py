@@ -17,6 +17,7 @@ from cfab.seeds import (
     billing,
     budgets,
     cash,
+    cert_extra,
     changes,
     commitments,
     docmeta,
@@ -114,6 +115,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     mail.build_emails(ctx)
     docmeta.build_documents(ctx)
     timecard_plants.build_timecard_plants(ctx)
+    cert_extra.build_extra_certified_payrolls(ctx)
     form_1099.build_1099_plants(ctx)
     pospay_days.build_exception_days(ctx)
     retainage.build_retainage_reclass(ctx)

@@ -150,6 +150,8 @@ apprentice rules, and flag each violating line with **one** code:
 | `unregistered_apprentice` | a line at apprentice level without an apprenticeship registration number |
 | `apprentice_ratio` | on some day of the week, the trade's apprentices on the job exceed floor(journeymen ÷ ratio) \
 for that trade; foremen count as journeymen; flag every apprentice line of that trade working that day |
+| `misclassification` | the line's classification is not on the determination (it lists no rate for it): the \
+work must be reported under a classification the determination covers |
 | `underpayment` | hourly rate paid below the determination's base rate for the classification; for a registered \
 apprentice, below the base rate × the apprentice's percentage |
 | `fringe_shortfall` | fringe paid per hour below the determination's fringe rate (journeymen and apprentices alike) |

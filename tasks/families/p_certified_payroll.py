@@ -62,7 +62,7 @@ from typing import Any
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
 from cfab.seeds.determinism import stable_id
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import ask, choice_answer, count_answer, id_answer, id_list_answer
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added, forbid_changed
 from cfab.tasks.kit.figures import count_word, dollars
@@ -74,6 +74,7 @@ FAMILY = "P_certified_payroll"
 
 # The paper's keys, in its order; each must have a draft WH-347 for the review week in the book.
 JOBS = ("1042", "2041", "2014", "2200", "1990", "3100")
+EXTRA_PUBLIC = 1  # further public keys from seeds/cert_extra.py's WH-347s (the rest are held out)
 
 # The book's exception kinds (the policy's codes) → LCPtracker's flag codes (the defect variants).
 BOOK_KIND_TO_CODE = {
@@ -81,11 +82,19 @@ BOOK_KIND_TO_CODE = {
     "apprentice_over_ratio": "apprentice_ratio",
     "underpaid_rate": "underpayment",
     "fringe_short": "fringe_shortfall",
+    "misclassification": "misclassification",  # seeds/cert_extra.py: a classification not on the determination
 }
 
 # The finding answer's options: compliant, or the policy's code (in the policy's order); the book's
 # kind names and plain wordings are accepted spellings.
-FINDINGS = ("compliant", "unregistered_apprentice", "apprentice_ratio", "underpayment", "fringe_shortfall")
+FINDINGS = (
+    "compliant",
+    "unregistered_apprentice",
+    "apprentice_ratio",
+    "misclassification",
+    "underpayment",
+    "fringe_shortfall",
+)
 FINDING_ALIASES = {
     "compliant": ["clean", "no exceptions", "no violations", "no issues", "none"],
     **{code: [kind] for kind, code in BOOK_KIND_TO_CODE.items()},
@@ -100,6 +109,7 @@ PLAUSIBLE_WRONG_CODE = {
     "fringe_shortfall": "underpayment",
     "apprentice_ratio": "underpayment",
     "unregistered_apprentice": "underpayment",
+    "misclassification": "underpayment",
 }
 
 RUBRIC = Rubric.of(
@@ -162,9 +172,20 @@ class PCertifiedPayroll(
     def _week(self, book: BookReader) -> Any:
         return book.q(FAMILY, "cert_week")[0]["week_ending"]
 
-    def keys(self, book: BookReader) -> list[str]:
+    def _extra(self, book: BookReader) -> list[str]:
+        """The week's further WH-347s (seeds/cert_extra.py: other prevailing-wage jobs, each with a
+        misclassified line), by job number."""
         have = {r["job_number"] for r in book.q(FAMILY, "cert_jobs", week_ending=self._week(book))}
-        return [j for j in JOBS if j in have]
+        return sorted(have - set(JOBS))
+
+    def keys(self, book: BookReader) -> list[str]:
+        """The paper's six jobs, then the first further job (the misclassification twist)."""
+        have = {r["job_number"] for r in book.q(FAMILY, "cert_jobs", week_ending=self._week(book))}
+        return [j for j in JOBS if j in have] + self._extra(book)[:EXTRA_PUBLIC]
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        public = self.keys(book)
+        return pick_held_out(self.family, self._extra(book), public, held_out_count(len(public)))
 
     def case(self, key: str, book: BookReader) -> Case:
         week = self._week(book)

@@ -168,13 +168,18 @@ def test_aia_plants(book: duckdb.DuckDBPyConnection) -> None:
 
 def test_certified_payroll_plants(book: duckdb.DuckDBPyConnection) -> None:
     subs = rows(book, "SELECT job_number, status, week_ending FROM book.certified_payrolls")
-    assert sorted(s[0] for s in subs) == sorted(CERT_JOBS)
+    extra = {s[0] for s in subs} - set(CERT_JOBS)  # seeds/cert_extra.py: the other prevailing-wage jobs
+    assert set(CERT_JOBS) <= {s[0] for s in subs} and extra
     assert all(s[1] == "draft" and s[2] == date(2026, 1, 24) for s in subs)
     flags = rows(
         book,
         """SELECT split_part(divergence_id, ':', 3), reason FROM book.divergences
                           WHERE kind = 'certified_payroll_exception'""",
     )
+    further = [r for r in flags if r[0].split("-")[1] in extra]
+    assert sorted(r[0].split("-")[1] for r in further) == sorted(extra)  # one misclassified line each
+    assert {r[1].rsplit(": ", 1)[1] for r in further} == {"misclassification"}
+    flags = [r for r in flags if r not in further]
     codes = {r[1].rsplit(": ", 1)[1] for r in flags}
     assert codes == {"underpaid_rate", "fringe_short", "apprentice_over_ratio", "apprentice_unregistered"}
     flagged_jobs = {r[0].split("-")[1] for r in flags}

@@ -20,8 +20,9 @@ from tests.tasks.family_helpers import (
 )
 
 FAMILY = P.PCertifiedPayroll
-KEYS = ["1042", "2041", "2014", "2200", "1990", "3100"]
-OVER_EAGER_KEYS = KEYS
+PAPER_KEYS = ["1042", "2041", "2014", "2200", "1990", "3100"]
+KEYS = [*PAPER_KEYS, "1636"]  # + the first further WH-347 (seeds/cert_extra.py: a misclassified line)
+OVER_EAGER_KEYS = PAPER_KEYS
 
 
 @pytest.fixture(scope="module")
@@ -190,3 +191,23 @@ def test_specific_wrong_moves_fail(compiled: dict[str, Task], facts: dict, golde
 
 class TestContract(FamilyContract):
     """The admission gate on every task, the over-eager policies, exact amounts, the JSON round trip."""
+
+
+def test_misclassification_twist(compiled: dict[str, Task], facts: dict, golden: Path) -> None:
+    """The further WH-347: one journeyman line under a classification the determination does not
+    list, flagged ``misclassification`` (the planted divergence); the held-out keys are the other
+    further WH-347s, each with the same twist, disjoint from the public keys."""
+    lines = facts["lines"]["1636"]
+    bad = [ln for ln in lines if ln["code"]]
+    assert len(bad) == 1 and bad[0]["code"] == "misclassification" and bad[0]["wd_base"] is None
+    assert bad[0]["level"] == "Journeyman" and not any(ln["level"] == "Apprentice" for ln in lines)
+    task = compiled["cf_P_certified_payroll_1636"]
+    assert task.defect_variant == "misclassification"
+    finding = next(a for a in task.ground_truth.answers if a.name == "finding")
+    assert finding.expected == "misclassification" and "misclassification" in finding.options
+    book = BookReader(golden)
+    try:
+        held = P.PCertifiedPayroll().held_out_keys(book)
+    finally:
+        book.close()
+    assert len(held) == 3 and not set(held) & set(KEYS)
