@@ -21,6 +21,9 @@ Wrong trajectories (admission's lookalike / stale / careless mutants): the hold 
 lookalike, reported as the lookalike or as the right id; holds on both; the right hold
 reported with Procore's id; the right hold plus a vendor-master edit; a hold released
 elsewhere.
+
+Held-out keys: the other vendors with the same plant (``seeds/held_out.py``: generated
+subcontractors with a similarly named vendor, their ERP record spelled differently).
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from typing import Any
 
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
-from cfab.tasks.family import BookReader, Family
+from cfab.seeds import anchors
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import ask, id_answer
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added, forbid_changed, forbid_removed
 from cfab.tasks.kit.steps import mutant, step, trajectory
@@ -72,7 +76,17 @@ class CCoiHold(
     source_ref="CFAgentBench paper, table 'The nine task families' (C_coi_hold)",
 ):
     def keys(self, book: BookReader) -> list[str]:
-        return [r["vendor_key"] for r in book.q(FAMILY, "keys")]
+        return [r["vendor_key"] for r in book.q(FAMILY, "keys", vendors=",".join(anchors.EXPIRED_COI_VENDORS))]
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """The other vendors whose current GL certificate expired while Procore shows them
+        compliant, with a Vista record and a similarly named vendor (``seeds/held_out.py``)."""
+        public = self.keys(book)
+        cands = [
+            r["vendor_key"]
+            for r in book.q(FAMILY, "held_out_keys", vendors=",".join(public), clock=book.inputs.clock.isoformat())
+        ]
+        return pick_held_out(FAMILY, cands, public, held_out_count(len(public)))
 
     def case(self, key: str, book: BookReader) -> Case:
         rows = book.q(FAMILY, "vendor", vendor=key, clock=book.inputs.clock.isoformat())

@@ -24,6 +24,10 @@ Wrong trajectories: the bill coded to the PO's first line, or to the self-perfor
 same phase (cost type 1); the approval routed to another job's PM; a second draft to the vendor;
 a payment hold placed on the vendor; the email with no bill; the right state reported with the
 vendor's previous invoice.
+
+Held-out keys: the other jobs with an unentered PDF-only invoice (planted by
+``seeds/held_out.py`` on a generated job's purchase order). Their PO's lines share one ERP task, so
+they have no "PO's first line" mistake (that mutant is left out); the rest is the same.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ from typing import Any
 
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
-from cfab.tasks.family import BookReader, Family
+from cfab.seeds import anchors
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask, id_answer
 from cfab.tasks.kit.entries import allow_added, evaluator, expect_added, forbid_added, forbid_changed
 from cfab.tasks.kit.figures import dollars, money_str
@@ -91,7 +96,13 @@ class CInvoiceCode(
     source_ref="CFAgentBench paper, appendix 'A Worked Oracle Trajectory' (cf_C_invoice_code_9140)",
 ):
     def keys(self, book: BookReader) -> list[str]:
-        return [r["job_number"] for r in book.q(FAMILY, "keys")]
+        return [r["job_number"] for r in book.q(FAMILY, "keys", jobs=anchors.JSM_JOB)]
+
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """The other jobs with an unentered PDF-only invoice (``seeds/held_out.py`` plants them)."""
+        public = self.keys(book)
+        cands = [r["job_number"] for r in book.q(FAMILY, "held_out_keys", jobs=",".join(public))]
+        return pick_held_out(FAMILY, cands, public, held_out_count(len(public)))
 
     def case(self, key: str, book: BookReader) -> Case:
         rows = book.q(FAMILY, "invoice", job=key)
@@ -118,7 +129,7 @@ class CInvoiceCode(
         if other_pm is None:
             raise ValueError(f"{FAMILY} {key}: no other job's project manager to route to by mistake")
         first_line = book.q(FAMILY, "po_first_line", po=intacct_po)[0]["task_id"]
-        if first_line == inv["intacct_task"]:
+        if first_line == inv["intacct_task"] and key in self.keys(book):  # the published task keeps its twist
             raise ValueError(f"{FAMILY} {key}: the PO's first line is already the right task; the twist is missing")
         return Case(
             key,
@@ -419,13 +430,16 @@ class CInvoiceCode(
         inv, number, intacct_po = c.inv, c.number, c.inv["intacct_po"]
         bill, draft, prior = self._linked_bill(c), self._draft(c), c.prior
         neighbour = next(r["number"] for r in c.others if r["job_number"] == c.key)
-        return [
+        first_line = [  # a held-out PO whose lines share one ERP task has no such mistake to make
             mutant(
                 "lookalike",
                 f"bill coded to the PO's first line ({c.first_line})",
                 [self._bill(c, c.first_line, commitment_id=intacct_po), draft],
                 answers=report,
-            ),
+            )
+        ]
+        return [
+            *(first_line if c.first_line != c.task_id else []),
             mutant(
                 "lookalike",
                 "bill coded to the self-perform mapping of the phase (cost type 1)",

@@ -21,6 +21,10 @@ approved requisition on another job synced instead of, or beside, ours; one of o
 (reported right, and reported as skipped); the right syncs plus a Vista posting or a pay request
 under review keyed into Vista by hand; the right state with the already-synced one counted as
 synced or the skipped count short; the reads alone with the right counts.
+
+Held-out keys: generated jobs where ``seeds/held_out.py`` approved (not synced) one of this
+month's requisitions; such a job may have no already-synced or no unapproved requisition this
+month, and then has no lookalike count or mutant built on it.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from typing import Any
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator
 from cfab.seeds import anchors
-from cfab.tasks.family import BookReader, Family
+from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import ask, count_answer
 from cfab.tasks.kit.entries import (
     allow_changed,
@@ -114,6 +118,23 @@ class HProcoreErpSync(
     def keys(self, book: BookReader) -> list[str]:
         return [r["job_number"] for r in book.q(FAMILY, "jobs", jobs=",".join(anchors.SYNC_JOBS))]
 
+    def held_out_keys(self, book: BookReader) -> list[str]:
+        """The other jobs whose approved, unsynced requisitions are all this month's and all
+        registered ``unsynced_invoice`` divergences (``seeds/held_out.py`` plants them)."""
+        public = self.keys(book)
+        clock = book.inputs.clock
+        cands = [
+            r["job_number"]
+            for r in book.q(
+                FAMILY,
+                "held_out_jobs",
+                jobs=",".join(public),
+                month_start=date(clock.year, clock.month, 1).isoformat(),
+                clock=clock.isoformat(),
+            )
+        ]
+        return pick_held_out(FAMILY, cands, public, held_out_count(len(public)))
+
     def case(self, key: str, book: BookReader) -> Case:
         job, clock = key, book.inputs.clock
         month_start = date(clock.year, clock.month, 1)
@@ -141,13 +162,19 @@ class HProcoreErpSync(
 
     def answers(self, c: Case) -> list[AnswerSpec]:
         n_sync, n_skip, already = len(c.sync), len(c.skipped), len(c.already)
+        # (a held-out job may have no already-synced or no unapproved requisition: no such lookalike)
         return [
-            count_answer("synced_count", "how many requisitions you synced", n_sync, lookalikes=[n_sync + already]),
+            count_answer(
+                "synced_count",
+                "how many requisitions you synced",
+                n_sync,
+                lookalikes=[x for x in [n_sync + already] if x != n_sync],
+            ),
             count_answer(
                 "skipped_count",
                 "how many of this month's requisitions on the job you skipped",
                 n_skip,
-                lookalikes=[n_skip - already, n_skip - len(c.unapproved)],
+                lookalikes=[x for x in [n_skip - already, n_skip - len(c.unapproved)] if x != n_skip],
             ),
         ]
 
@@ -366,19 +393,25 @@ class HProcoreErpSync(
                 "Synced and posted.",
                 report,
             ),
-            mutant(
-                "contradicting_report",
-                "right syncs, the already-synced one counted as synced",
-                [*reads, *all_synced],
-                "Synced.",
-                {"synced_count": n_sync + n_already, "skipped_count": n_skip - n_already},
-            ),
-            mutant(
-                "contradicting_report",
-                "right syncs, only the unapproved ones counted as skipped",
-                [*reads, *all_synced],
-                "Synced.",
-                {**report, "skipped_count": n_skip - n_already},
+            *(
+                [
+                    mutant(
+                        "contradicting_report",
+                        "right syncs, the already-synced one counted as synced",
+                        [*reads, *all_synced],
+                        "Synced.",
+                        {"synced_count": n_sync + n_already, "skipped_count": n_skip - n_already},
+                    ),
+                    mutant(
+                        "contradicting_report",
+                        "right syncs, only the unapproved ones counted as skipped",
+                        [*reads, *all_synced],
+                        "Synced.",
+                        {**report, "skipped_count": n_skip - n_already},
+                    ),
+                ]
+                if n_already  # a held-out job may have none already synced
+                else []
             ),
             mutant(
                 "shortcut",
@@ -426,7 +459,9 @@ class HProcoreErpSync(
         )
 
     def defect_variant(self, c: Case) -> str | None:
-        return "already_synced" if c.already else None
+        if c.already:
+            return "already_synced"
+        return "not_approved" if c.unapproved else None  # a held-out job with none already synced
 
 
 FAMILIES = [HProcoreErpSync]

@@ -2,10 +2,32 @@
 -- expired; place a payment hold on exactly its Vista vendor record, found through hh2.
 
 -- name: keys
+-- The published keys: the paper's five vendors ($vendors) whose stale status the book registers.
 SELECT entity_key AS vendor_key
 FROM book.divergences
 WHERE family = 'C_coi_hold' AND kind = 'coi_status_stale'
+  AND list_contains(string_split($vendors, ','), entity_key)
 ORDER BY entity_key;
+
+-- name: held_out_keys
+-- The held-out candidates: the other stale vendors whose current GL certificate has expired by the
+-- clock, with a Vista record spelled apart from Procore's and a similarly named vendor (what the
+-- ``vendor`` and ``lookalikes`` queries need).
+SELECT d.entity_key AS vendor_key
+FROM book.divergences d
+JOIN book.vendors v ON v.vendor_key = d.entity_key
+JOIN hh2.vendor_map pm ON pm.master_vendor_id = v.vendor_key AND pm.system = 'procore'
+JOIN hh2.vendor_map vm ON vm.master_vendor_id = v.vendor_key AND vm.system = 'vista_erp'
+JOIN book.certificates_of_insurance c
+  ON c.vendor_key = v.vendor_key AND c.coverage_type = 'general_liability' AND c.is_current
+WHERE d.family = 'C_coi_hold' AND d.kind = 'coi_status_stale'
+  AND NOT list_contains(string_split($vendors, ','), d.entity_key)
+  AND c.expiry_date < CAST($clock AS DATE)
+  AND vm.system_vendor_name <> pm.system_vendor_name
+  AND EXISTS (SELECT 1 FROM book.vendors o WHERE o.vendor_key <> v.vendor_key
+              AND (regexp_matches(o.legal_name, '\b' || split_part(v.legal_name, ' ', 1) || '\b', 'i')
+                   OR regexp_matches(coalesce(o.dba_name, ''), '\b' || split_part(v.legal_name, ' ', 1) || '\b', 'i')))
+ORDER BY d.entity_key;
 
 -- name: vendor
 -- The vendor as the COI and Procore spell it, its Vista id and spelling (hh2 vendor map), and

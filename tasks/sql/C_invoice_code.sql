@@ -3,10 +3,29 @@
 -- crosswalk) and draft the routing email to the job's project manager.
 
 -- name: keys
+-- The published key: the paper's job (JSM-88421 on 9140, $jobs), when the book has its invoice.
 SELECT DISTINCT i.job_number
 FROM book.divergences d
 JOIN book.ap_invoices i ON i.invoice_id = d.entity_key
 WHERE d.family = 'C_invoice_code' AND d.kind = 'unentered_invoice'
+  AND list_contains(string_split($jobs, ','), i.job_number)
+ORDER BY i.job_number;
+
+-- name: held_out_keys
+-- The held-out candidates: the other jobs with exactly one unentered, single-line invoice whose PDF
+-- is in Box and whose vendor's PO is in Sage Intacct (what the ``invoice`` query needs).
+SELECT i.job_number
+FROM book.divergences d
+JOIN book.ap_invoices i ON i.invoice_id = d.entity_key
+JOIN book.commitments c ON c.commitment_id = i.commitment_id
+JOIN hh2.job_map ij ON ij.master_job_number = i.job_number AND ij.system = 'sage_intacct'
+JOIN sage_intacct."PODOCUMENT" po ON po."REFERENCENO" = c.number AND po."PROJECTID" = ij.system_job_id
+JOIN book.documents doc ON doc.document_id = i.document_id
+WHERE d.family = 'C_invoice_code' AND d.kind = 'unentered_invoice'
+  AND NOT list_contains(string_split($jobs, ','), i.job_number)
+  AND (SELECT count(*) FROM book.ap_invoice_lines l WHERE l.invoice_id = i.invoice_id) = 1
+GROUP BY i.job_number
+HAVING count(*) = 1
 ORDER BY i.job_number;
 
 -- name: invoice

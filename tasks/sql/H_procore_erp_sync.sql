@@ -14,6 +14,24 @@ WHERE list_contains(string_split($jobs, ','), p.project_number)
               WHERE r.project_id = p.id AND r.status = 'approved' AND r.erp_sync_status = 'not_synced')
 ORDER BY p.project_number;
 
+-- name: held_out_jobs
+-- The held-out candidates: the other jobs ($jobs are the published ones) with an approved, unsynced
+-- requisition, where every such requisition is this month's and is a registered unsynced_invoice
+-- divergence (what ``case`` checks: the Ressio jobs' approved bills are not), with ERP links.
+SELECT p.project_number AS job_number
+FROM procore.projects p
+JOIN procore.requisitions r ON r.project_id = p.id AND r.status = 'approved' AND r.erp_sync_status = 'not_synced'
+JOIN procore.vendors v ON v.id = r.vendor_id
+JOIN procore.commitments c ON c.id = r.commitment_id
+LEFT JOIN book.ap_invoices i ON i.commitment_id = c.contract_code AND i.invoice_number = r.invoice_number
+LEFT JOIN book.divergences d ON d.kind = 'unsynced_invoice' AND d.entity_key = i.invoice_id
+WHERE NOT list_contains(string_split($jobs, ','), p.project_number)
+  AND p.origin_id IS NOT NULL
+GROUP BY p.project_number
+HAVING bool_and(d.divergence_id IS NOT NULL AND v.origin_id IS NOT NULL
+                AND r.billing_date BETWEEN CAST($month_start AS DATE) AND CAST($clock AS DATE))
+ORDER BY p.project_number;
+
 -- name: requisitions
 -- Every requisition on the job that is either this month's or still to sync, with what the
 -- sync will create in Vista (vendor and job ids through Procore's ERP links; the AP lines are
