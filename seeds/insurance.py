@@ -4,14 +4,16 @@ C_coi_hold: the five vendors in ``anchors.EXPIRED_COI_VENDORS`` hold a current g
 certificate that expired within the last two months (Procore still shows them compliant:
 ``coi_status_stale``); each has a similarly named lookalike vendor whose certificate is valid; the
 ERP, the lien-waiver service and the compliance portal spell them differently
-(``vendor_spelling``). Every other subcontractor's current certificates are valid; one of them
-just sent a renewal (the mailbox distractor).
+(``vendor_spelling``). Every other subcontractor's current certificates are valid (but the
+held-out partition's, ``held_out.plant_coi``); one of them just sent a renewal (the mailbox
+distractor).
 """
 
 from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from cfab.seeds import anchors, names
 from cfab.seeds.context import Ctx
@@ -19,6 +21,9 @@ from cfab.seeds.determinism import stable_id
 from cfab.seeds.identities import SPELLERS, Sage300Codes, vendor_identity_rows
 from cfab.seeds.reference import COMPANY
 from cfab.seeds.timeline import add_months
+
+if TYPE_CHECKING:
+    from cfab.seeds.vendors import VendorPlan
 
 HOLDER = f"{COMPANY['name']}, {COMPANY['address']}, {COMPANY['city']}, {COMPANY['state']} {COMPANY['zip']}"
 LIMITS = {
@@ -82,17 +87,21 @@ def _coi(ctx: Ctx, vendor: str, coverage: str, effective: date, expiry: date, cu
     return coi_id
 
 
+def insured(v: VendorPlan) -> bool:
+    """Whether the company requires the vendor's certificates (subcontractors, lookalikes, site services)."""
+    return v.role in ("sub", "lookalike") or v.trade in (
+        "Trucking",
+        "Portable Sanitation",
+        "Waste Hauling",
+        "Testing & Inspection",
+        "Equipment Rental",
+    )
+
+
 def build_cois(ctx: Ctx) -> None:
     clock = ctx.clock
     for key, v in sorted(ctx.vendors.items()):
-        insured = v.role in ("sub", "lookalike") or v.trade in (
-            "Trucking",
-            "Portable Sanitation",
-            "Waste Hauling",
-            "Testing & Inspection",
-            "Equipment Rental",
-        )
-        if not insured:
+        if not insured(v):
             continue
         r = ctx.rng("coi-dates", key)
         coverages = ["general_liability", "auto"]

@@ -3,10 +3,10 @@ staging and plants, vendor invoice numbers in each vendor's own style, rows and 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 
-from cfab.seeds import anchors
+from cfab.seeds import anchors, held_out
 from cfab.seeds.ap import (
     Draft,
     apply_clock_month,
@@ -23,6 +23,7 @@ TERMS_DAYS = {"Net 30": 30, "2% 10 Net 30": 30, "Net 45": 45, "Due on receipt": 
 
 
 def build_ap(ctx: Ctx) -> None:
+    held_out.plant_coi(ctx)  # the held-out partition's plants that need the commitments made
     ctx.notes["pct_overrides"] = {}
     drafts: list[Draft] = []
     for cid in sorted(ctx.notes["commitments"]):
@@ -31,8 +32,10 @@ def build_ap(ctx: Ctx) -> None:
     billed_ahead(ctx, drafts)
     ressio_unbooked(ctx, drafts)
     drafts.append(po_mismatch(ctx, drafts))
+    held_out.plant_unsynced(ctx, drafts)
     drafts += direct_cost_drafts(ctx)
     _number(ctx, drafts)
+    drafts += held_out.plant_unentered(ctx, drafts, lambda vendor, when: _next_number(ctx, vendor, when))
     terms = {v["vendor_key"]: v["payment_terms"] for v in ctx.rows("vendors")}
     for d in sorted(drafts, key=lambda d: (d.invoice_date, d.vendor, d.number or "")):
         _write(ctx, d, TERMS_DAYS[terms[d.vendor]])
@@ -44,33 +47,50 @@ def _style(ctx: Ctx, vendor: str) -> str:
     return ctx.rng("invoice-style", vendor).choice(("prefix", "numeric", "year", "inv"))
 
 
+class _Numbers:
+    """One vendor's invoice numbers in its own style, in sequence."""
+
+    def __init__(self, ctx: Ctx, vendor: str, reserved: set[tuple[str, str]]) -> None:
+        self.vendor, self.plan, self.reserved = vendor, ctx.vendors[vendor], reserved
+        self.r = ctx.rng("invoice-numbers", vendor)
+        self.style = _style(ctx, vendor)
+        self.n = self.plan.invoice_start
+
+    def next(self, invoice_date: date) -> str:
+        while True:
+            self.n += self.r.randint(1, 9) if self.style != "year" else 1
+            if self.style == "prefix":
+                num = f"{self.plan.invoice_prefix}-{self.n}"
+            elif self.style == "numeric":
+                num = str(self.n)
+            elif self.style == "year":
+                num = f"{invoice_date:%y}-{self.n % 10000:04d}"
+            else:
+                num = f"INV-{self.n:06d}"
+            if (self.vendor, num) not in self.reserved:
+                break
+        self.reserved.add((self.vendor, num))
+        return num
+
+
 def _number(ctx: Ctx, drafts: list[Draft]) -> None:
     reserved = {(anchors.JSM_VENDOR, anchors.JSM_INVOICE)}
     by_vendor: dict[str, list[Draft]] = {}
     for d in drafts:
         by_vendor.setdefault(d.vendor, []).append(d)
+    numbers: dict[str, _Numbers] = {}
     for vendor, items in sorted(by_vendor.items()):
-        plan = ctx.vendors[vendor]
-        r = ctx.rng("invoice-numbers", vendor)
-        style = _style(ctx, vendor)
-        n = plan.invoice_start
+        seq = numbers[vendor] = _Numbers(ctx, vendor, reserved)
         for d in sorted(items, key=lambda d: (d.invoice_date, d.cid or "", d.requisition or 0, d.gross)):
             if d.number:
                 continue
-            while True:
-                n += r.randint(1, 9) if style != "year" else 1
-                if style == "prefix":
-                    num = f"{plan.invoice_prefix}-{n}"
-                elif style == "numeric":
-                    num = str(n)
-                elif style == "year":
-                    num = f"{d.invoice_date:%y}-{n % 10000:04d}"
-                else:
-                    num = f"INV-{n:06d}"
-                if (vendor, num) not in reserved:
-                    break
-            reserved.add((vendor, num))
-            d.number = num
+            d.number = seq.next(d.invoice_date)
+    ctx.notes["invoice_numbers"] = numbers
+
+
+def _next_number(ctx: Ctx, vendor: str, invoice_date: date) -> str:
+    """The vendor's next invoice number after every numbered draft (for a plant added last)."""
+    return ctx.notes["invoice_numbers"][vendor].next(invoice_date)
 
 
 def _write(ctx: Ctx, d: Draft, due_days: int) -> None:
@@ -124,6 +144,14 @@ def _write(ctx: Ctx, d: Draft, due_days: int) -> None:
             inv_id,
             reason=f"{d.number} ({d.cid}, gross {gross}) is approved in Procore but not synced: "
             "the ERP has no AP invoice",
+        )
+    elif d.plant == "unentered":
+        ctx.notes.setdefault("held_out_unentered", []).append(inv_id)
+        ctx.diverge(
+            "unentered_invoice",
+            inv_id,
+            reason=f"{d.number} for {gross} (PO {ctx.notes['commitments'][d.cid].number}) arrived by email as a PDF "
+            "and is not entered in any system",
         )
     elif d.plant == "jsm":
         ctx.notes["jsm_invoice_id"] = inv_id

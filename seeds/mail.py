@@ -93,6 +93,7 @@ Accounts Receivable
         _at(inv["invoice_date"] + timedelta(days=1), 9, 14),
         attach=[inv["document_id"]],
     )
+    _held_out_invoices(ctx, mb, vendors, jobs)
     # --- owner asks about pay app #2 -----------------------------------------------------
     job = jobs[anchors.CO_AFTER_APP1_JOB]
     owner = owners[job["owner_id"]]
@@ -171,6 +172,36 @@ Accounts Payable""",
         )
     _treasury_and_office(ctx, mb, jobs, owners)
     _vendor_traffic(ctx, mb, vendors, jobs, owners)
+
+
+def _held_out_invoices(ctx: Ctx, mb: Mailbox, vendors: dict, jobs: dict) -> None:
+    """The emails that brought the held-out partition's PDF-only invoices (``held_out.py``)."""
+    for inv_id in ctx.notes.get("held_out_unentered", []):
+        inv = ctx.invoices[inv_id]
+        v = vendors[inv["vendor_key"]]
+        po = ctx.notes["commitments"][inv["commitment_id"]].number
+        first, last = names.person(ctx.rng("contact", v["vendor_key"]))
+        mb.send(
+            f"unentered-{inv_id}",
+            1,
+            AP,
+            "Inbox",
+            v["email"],
+            [AP],
+            f"Invoice {inv['invoice_number']} - PO {po} - {jobs[inv['job_number']]['name']}",
+            f"""Hello,
+
+Attached is our invoice {inv["invoice_number"]} for material delivered to your project {inv["job_number"]},
+billed against purchase order {po}. Please let us know if you need anything else to process it.
+
+Thank you,
+{first} {last}
+Accounts Receivable
+{v["legal_name"]}
+{v["phone"]}""",
+            _at(inv["invoice_date"] + timedelta(days=1), 8, 47),
+            attach=[inv["document_id"]],
+        )
 
 
 def _renewal_doc(ctx: Ctx) -> str:
@@ -320,7 +351,11 @@ def _vendor_traffic(ctx: Ctx, mb: Mailbox, vendors: dict, jobs: dict, owners: di
     a routed invoice and its approval, a waiver request, an owner's remittance advice, HR."""
     clock = ctx.clock
     ap_name = mb.staff["ap"][0]
-    unsynced = sorted(r["entity_key"] for r in ctx.rows("divergences") if r["kind"] == "unsynced_invoice")
+    unsynced = sorted(
+        r["entity_key"]
+        for r in ctx.rows("divergences")
+        if r["kind"] == "unsynced_invoice" and ctx.invoices[r["entity_key"]]["job_number"] in anchors.SYNC_JOBS
+    )
     inv = ctx.invoices[unsynced[0]]
     v = vendors[inv["vendor_key"]]
     mb.send(
