@@ -31,7 +31,8 @@ of lines or one per invoice are both right.
 Wrong trajectories: each careless total staged and reported; the entry on the neighbouring job;
 the reclass the wrong way round (Dr 2010 / Cr 2000); to 2100 Accrued Liabilities instead of 2010;
 the job missing from the credit line; an auto-reversing entry; the entry staged twice; one line
-per invoice with one invoice left out; on release keys, the release ignored, netted, or added.
+per invoice with one invoice left out; on release keys, the release ignored, netted, or added, and
+the release moved back at the withheld amount (or, where the two are equal, without the job).
 """
 
 from __future__ import annotations
@@ -304,9 +305,10 @@ class GRetainageReclass(
         if released:
             x = money_str(released)
             memo = f"Retainage released, {c.clock:%b %Y}"
+            release_job = {} if kw.get("release_job") is False else {"job_id": job}
             out += [
-                {"account": RET, "debit": x, "job_id": job, "memo": memo},
-                {"account": AP, "credit": x, "job_id": job, "memo": memo},
+                {"account": RET, "debit": x, **release_job, "memo": memo},
+                {"account": AP, "credit": x, **release_job, "memo": memo},
             ]
         return out
 
@@ -509,6 +511,24 @@ class GRetainageReclass(
                     answers=self._report(c, withheld=w + x),
                 ),
             ]
+            if w and w != x:
+                out.append(
+                    mutant(
+                        "careless",
+                        f"the release moved back at the withheld amount ({dollars(w)}, not {dollars(x)})",
+                        [self._staged(c, w, w)],
+                        answers=self._report(c, released=w),
+                    )
+                )
+            else:
+                out.append(
+                    mutant(
+                        "careless",
+                        "the release moved back without the job on its lines",
+                        [self._staged(c, w, x, release_job=False)],
+                        answers=report,
+                    )
+                )
             if w:
                 net = w - x
                 out.append(
