@@ -3,11 +3,13 @@
 ``payroll.build_certified_payrolls`` writes the paper's six submissions (``anchors.CERT_JOBS``).
 This module, last in ``generate()`` and on its own RNG stream, writes the same week's draft
 WH-347 (lines and details, from the released payroll and the timecards, exactly as the paper's)
-for every other active prevailing-wage job whose crew that week has two or more workers and no
-violation, and plants on each the ``misclassification`` twist: one journeyman line (drawn from the
-stream) carries a classification that is not on the job's wage determination (the classification
-the payroll system keeps for the worker is unchanged). These crews have no apprentice, so a clean
-week there would have no false-positive trap; every one carries the twist. The twist is registered
+for every other active prevailing-wage job whose crew that week has two or more workers, no
+violation and no daily overtime under 40 hours (each line's gross is then straight time x rate +
+overtime x 1.5 x rate, so the format check stays silent on wages), and plants on each the
+``misclassification`` twist: one journeyman line (drawn from the stream) carries a
+classification that is not on the job's wage determination (the classification the payroll
+system keeps for the worker is unchanged). These crews have no apprentice, so a clean week there
+would have no false-positive trap; every one carries the twist. The twist is registered
 as a ``certified_payroll_exception`` divergence like the paper's plants.
 """
 
@@ -19,12 +21,13 @@ from decimal import Decimal
 
 from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
-from cfab.seeds.determinism import rate, rng, stable_id
+from cfab.seeds.determinism import money, rate, rng, stable_id
 from cfab.seeds.payroll import DAY_KEYS, deductions, violations
 from cfab.seeds.people import Worker
 from cfab.seeds.reference import TRADES
 
 ZERO = Decimal("0.00")
+FORTY = Decimal("40.00")  # the WH-347 straight-time hours of a week
 # What the misclassified line is called instead (a classification no determination lists).
 MISCLASSIFIED = "{classification} - Residential"
 
@@ -54,6 +57,8 @@ def build_extra_certified_payrolls(ctx: Ctx) -> None:
         if len(crew) < 2:
             continue
         if any((e, job) not in earn for e in crew):
+            continue
+        if not all(_weekly_split(earn[(e, job)]) for e in crew):
             continue
         lines = [_line(job, n, workers[e], earn[(e, job)], hours[(job, e)], days) for n, e in enumerate(crew, 1)]
         if violations(ctx, job, lines, days):
@@ -132,6 +137,20 @@ def build_extra_certified_payrolls(ctx: Ctx) -> None:
                 total_deductions=withheld,
                 net_pay=net,
             )
+
+
+def _weekly_split(e: dict) -> bool:
+    """Whether the earnings' hours split as the WH-347 splits them (straight time = the week's first
+    40 hours, the rest overtime), so its gross is straight x rate + overtime x 1.5 x rate to the cent.
+
+    A crew whose week paid daily overtime (over 8 hours a day) under 40 hours would show the format
+    check a wage defect the plant does not mean; such a job gets no further WH-347.
+    """
+    total = e["hours_regular"] + e["hours_overtime"]
+    st, ot = min(total, FORTY), max(total - FORTY, ZERO)
+    return (
+        e["hours_regular"] == st and money(st * e["rate_paid"] + ot * e["rate_paid"] * Decimal("1.5")) == e["gross_pay"]
+    )
 
 
 def _line(job: str, n: int, w: Worker, e: dict, h: dict[date, Decimal], days: list[date]) -> dict:
