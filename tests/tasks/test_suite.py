@@ -32,10 +32,13 @@ CORE = {
     "C_invoice_code": 1,
     "G_sub_accrual": 6,
     "H_procore_erp_sync": 6,
-    "P_certified_payroll": 6,
-    "R_1099nec": 1,
+    "P_certified_payroll": 7,
+    "R_1099nec": 5,
     "T_positive_pay": 5,
 }
+#: The paper's forty core tasks: each core family's keys as the paper lists them (later keys of
+#: an extended family come after them).
+PAPER_CORE = {"P_certified_payroll": 6, "R_1099nec": 1, "T_positive_pay": 1}
 PM_APPS = {"redteam", "ingenious_build", "ressio", "smartbuild"}
 
 
@@ -66,7 +69,12 @@ def test_shape_of_the_suite(committed: tuple[dict, list]) -> None:
     assert header["tasks"] == len(tasks)
     families = Counter(t.family for t in tasks)
     assert {f: families[f] for f in CORE} == CORE
-    core = [t for t in tasks if t.family in CORE]
+    seen: Counter = Counter()
+    core = []
+    for t in tasks:
+        if t.family in CORE and seen[t.family] < PAPER_CORE.get(t.family, CORE[t.family]):
+            core.append(t)
+            seen[t.family] += 1
     assert len(core) == 40 and sum(t.money_movement_guard for t in core) == 26
     pm = [t for t in tasks if set(t.systems) & PM_APPS]
     assert len(pm) == 14

@@ -211,6 +211,9 @@ SMOKE: dict[str, tuple[Callable | None, Callable[[Any], dict]]] = {
     "avalara.returns.efile": (draft_return, lambda s: {"return_id": s["return_id"]}),
     "track1099.payer.get": (None, lambda s: {}),
     "track1099.payees.list": (None, lambda s: {"tin_type": "SSN"}),
+    "track1099.payees.update": (None, lambda s: {"recipient_id": "T1099-0001", "tin": "412-55-6789"}),
+    "track1099.tin_notices.list": (None, lambda s: {"status": "Open"}),
+    "track1099.w9s.list": (None, lambda s: {"recipient_id": "T1099-0001"}),
     "track1099.forms.list": (None, lambda s: {"tax_year": 2025}),
     "track1099.forms.create": (
         None,
