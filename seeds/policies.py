@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from cfab.seeds.context import Ctx
+from cfab.seeds.determinism import stable_id
 from cfab.seeds.policy_text import BODIES
 
 TITLES = {
@@ -32,4 +33,29 @@ def build_policies(ctx: Ctx) -> None:
             title=title,
             body=f"# {title}\n\n{body.strip()}\n",
             effective_date=effective,
+        )
+
+
+def add_late_policy(ctx: Ctx, policy_id: str, title: str, body: str) -> None:
+    """A policy added by a plant that runs after ``docmeta.build_documents``: its
+    ``book.policies`` row and, readable in SharePoint beside the others, its markdown and its
+    typeset PDF in ``book.documents`` (effective January 1 of the window's first year)."""
+    effective = date(ctx.tl.window_start.year, 1, 1)
+    ctx.add(
+        "policies", policy_id=policy_id, title=title, body=f"# {title}\n\n{body.strip()}\n", effective_date=effective
+    )
+    for name, mime in ((policy_id, "text/markdown"), (policy_id.removesuffix(".md") + ".pdf", "application/pdf")):
+        ctx.add(
+            "documents",
+            document_id=stable_id("policy", name),
+            doc_type="policy",
+            natural_key=name,
+            store="sharepoint",
+            folder="/Policies",
+            filename=name,
+            mime_type=mime,
+            title=title,
+            job_number=None,
+            vendor_key=None,
+            created_date=min(effective, ctx.clock),
         )

@@ -25,6 +25,7 @@ from decimal import Decimal
 from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import money, stable_id
+from cfab.seeds.policies import add_late_policy
 from cfab.seeds.reference import CODES, COST_TYPE_ACCOUNT
 from cfab.seeds.timeline import period_of
 
@@ -162,25 +163,7 @@ def build_retainage_reclass(ctx: Ctx) -> None:
             line_one = commitment_lines[c["commitment_id"]][0]
             entries.append(_release(ctx, c, line_one, day, held[c["commitment_id"]], seq, taken))
     _journal(ctx, entries)
-    effective = date(ctx.tl.window_start.year, 1, 1)
-    body = f"# {POLICY_TITLE}\n\n{POLICY_BODY.strip()}\n"
-    ctx.add("policies", policy_id=POLICY_ID, title=POLICY_TITLE, body=body, effective_date=effective)
-    # readable in SharePoint beside the other policies (markdown and its typeset PDF)
-    for name, mime in ((POLICY_ID, "text/markdown"), (POLICY_ID.removesuffix(".md") + ".pdf", "application/pdf")):
-        ctx.add(
-            "documents",
-            document_id=stable_id("policy", name),
-            doc_type="policy",
-            natural_key=name,
-            store="sharepoint",
-            folder="/Policies",
-            filename=name,
-            mime_type=mime,
-            title=POLICY_TITLE,
-            job_number=None,
-            vendor_key=None,
-            created_date=min(effective, ctx.clock),
-        )
+    add_late_policy(ctx, POLICY_ID, POLICY_TITLE, POLICY_BODY)
 
 
 def _number(ctx: Ctx, vendor: str, seq: int, taken: set[tuple[str, str]]) -> str:

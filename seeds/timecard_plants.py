@@ -25,6 +25,7 @@ from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import money, rng, stable_id
 from cfab.seeds.payroll import source_system
 from cfab.seeds.people import Worker, pay_rates
+from cfab.seeds.policies import add_late_policy
 from cfab.seeds.reference import TRADES
 
 FIELD_APPS = ("rhumbix", "busybusy")
@@ -100,28 +101,7 @@ def build_timecard_plants(ctx: Ctx) -> None:
                     w = r.choice(free)
                     used.add(w.employee_id)
                     _terminated_cards(ctx, w, job, app, days, batch)
-    ctx.add(
-        "policies",
-        policy_id=POLICY_ID,
-        title=POLICY_TITLE,
-        body=f"# {POLICY_TITLE}\n\n{POLICY_BODY.strip()}\n",
-        effective_date=tl.window_start.replace(month=1, day=1),
-    )
-    for filename, mime in ((POLICY_ID, "text/markdown"), (POLICY_ID.removesuffix(".md") + ".pdf", "application/pdf")):
-        ctx.add(
-            "documents",
-            document_id=stable_id("policy", filename),
-            doc_type="policy",
-            natural_key=filename,
-            store="sharepoint",
-            folder="/Policies",
-            filename=filename,
-            mime_type=mime,
-            title=POLICY_TITLE,
-            job_number=None,
-            vendor_key=None,
-            created_date=min(tl.window_start.replace(month=1, day=1), tl.clock),
-        )
+    add_late_policy(ctx, POLICY_ID, POLICY_TITLE, POLICY_BODY)
 
 
 def _terminated_cards(ctx: Ctx, w: Worker, job: str, app: str, days: list, batch: str) -> None:
