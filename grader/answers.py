@@ -48,34 +48,31 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 _ID_NOISE = re.compile(r"[\s\-_.,#/'\"]+")
 _AMOUNT = re.compile(r"^[+-]?\d+(?:\.\d+)?$")
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
-_NUMBER_WORDS = {
-    w: i
-    for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-}
+#: Counts as words, zero to twenty: how instructions write a count and how a reply may give one.
+NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+)
+_NUMBER_WORDS = {w: i for i, w in enumerate(NUMBER_WORDS)}
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%Y/%m/%d")
 _EMPTY_WORDS = frozenset({"", "none", "na", "nil", "nothing", "noneofthem", "empty"})
 _MAX_TEXT = 10_000  # longer values are not answers; compared as wrong without parsing

@@ -10,31 +10,9 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-CENT = Decimal("0.01")
+from cfab.grader.answers import NUMBER_WORDS
 
-_WORDS = (
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-)
+CENT = Decimal("0.01")
 
 
 def money_str(value: Any) -> str:
@@ -65,7 +43,7 @@ def quantity(value: Any) -> str:
 
 def count_word(n: int) -> str | int:
     """A count as a person may spell it in an answer: ``"three"`` (zero to twenty), else the number."""
-    return _WORDS[n] if 0 <= n < len(_WORDS) else n
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else n
 
 
 __all__ = ["CENT", "cents", "count_word", "dollars", "money_str", "percent", "quantity"]
