@@ -102,7 +102,8 @@ def plant_coi(ctx: Ctx) -> None:
         legal = ctx.vendors[key].legal_name
         spelled = SPELLERS["vista_erp"](legal)
         for row in ctx.rows("vendor_identities"):
-            if row["vendor_key"] == key and row["system"] == "vista_erp" and spelled != legal:
+            # a vendor build_identities already fragmented keeps its (same) spelling and divergence
+            if row["vendor_key"] == key and row["system"] == "vista_erp" and row["spelled_name"] != spelled:
                 row["spelled_name"] = spelled
                 ctx.diverge(
                     "vendor_spelling",
