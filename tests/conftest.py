@@ -35,7 +35,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--run-slow",
         action="store_true",
         default=False,
-        help="also run the tests marked slow (e.g. every family compiled at ten seeds and three "
+        help="also run the tests marked slow (e.g. every family compiled at eleven seeds and three "
         "clocks: one golden book each); `-m slow` runs only those",
     )
     parser.addoption(
