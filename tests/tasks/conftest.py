@@ -6,7 +6,10 @@ module that starts after the code changed uses that code's book). A family's tes
 exactly) or ``COUNT`` (how many, when the keys are chosen by property), and optionally
 ``OVER_EAGER_KEYS`` (the tasks the over-eager policies run on; the first key by default). Its
 ``compiled`` fixture is then that family compiled, and its ``TestContract(FamilyContract)`` runs
-the checks every family passes, one ``task`` per key.
+the checks every family passes, one ``task`` per key. The whole admission gate (mutants,
+alternatives) runs on the family's first key in the quick tier and on every key with
+``--run-slow``; every key's oracle and no-op run in both (``.ci/run`` admits the whole packaged
+suite with ``runner tasks admit``).
 """
 
 from __future__ import annotations
@@ -41,7 +44,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     mod = metafunc.module
     keys = getattr(mod, "KEYS", None)
     if "task_index" in metafunc.fixturenames:
-        metafunc.parametrize("task_index", range(len(keys) if keys else mod.COUNT), ids=keys)
+        indexes = range(len(keys) if keys else mod.COUNT)
+        if metafunc.definition.get_closest_marker("sample_in_quick_tier"):
+            # The whole gate on every task is the slow tier's (and .ci/run's `runner tasks admit`);
+            # the quick tier runs it on the family's first key.
+            params = [pytest.param(i, marks=() if i == 0 else pytest.mark.slow) for i in indexes]
+            metafunc.parametrize("task_index", params, ids=keys)
+        else:
+            metafunc.parametrize("task_index", indexes, ids=keys)
     if "over_eager" in metafunc.fixturenames:
         chosen = getattr(mod, "OVER_EAGER_KEYS", None)
         indexes = [keys.index(k) for k in chosen] if chosen else [0]

@@ -11,9 +11,12 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cfab.grader.answers import check_answers
 from cfab.runner.admit import Admission, admit_task
 from cfab.runner.attempt import AttemptOutcome, run_attempt
+from cfab.runner.policies.baselines import NoopPolicy
 from cfab.runner.policies.oracle import DoEverythingPolicy, ExecutePolicy, OraclePolicy
 from cfab.runner.results.records import Episode, ToolCallRecord
 from cfab.seeds.determinism import BuildInputs
@@ -263,10 +266,19 @@ class FamilyContract:
     """What every family's tasks pass; a family's module subclasses it as ``TestContract`` (see
     tests/tasks/conftest.py for the module attributes that parametrize it)."""
 
+    @pytest.mark.sample_in_quick_tier
     def test_admitted(self, compiled: dict[str, Task], golden: Path, task_index: int) -> None:
         """The whole gate: k=2 identical oracle runs, the no-op failing, every mutant killed, every
-        alternative passing (one test per task, so parallel test workers share the load)."""
+        alternative passing (one test per task, so parallel test workers share the load; the quick
+        tier runs it on the first key, ``--run-slow`` on all)."""
         assert_admitted(list(compiled.values())[task_index], golden)
+
+    def test_oracle_passes_and_noop_fails(self, compiled: dict[str, Task], golden: Path, task_index: int) -> None:
+        """Every key, in every tier: the oracle's trajectory passes and doing nothing fails."""
+        task = list(compiled.values())[task_index]
+        out = run_attempt(task, OraclePolicy(), golden=golden, inputs=INPUTS)
+        assert out.grade.passed, (task.instance_id, out.grade.reason)
+        assert_fails(task, golden, NoopPolicy())
 
     def test_over_eager_policies_fail(
         self, request: Any, compiled: dict[str, Task], golden: Path, over_eager: tuple[int, type]
