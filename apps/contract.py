@@ -136,6 +136,9 @@ class App:
     TOOL_NAMES: ClassVar[dict[str, str]] = {}  # archetype tool name → native name
     DISABLED_TOOLS: ClassVar[frozenset[str]] = frozenset()
     ARTIFACTS: ClassVar[Artifacts | None] = None  # None: the app's SQL and rules are packaged files
+    #: tables (unqualified) the app derives from its own stored artifacts (Excel's cells from the
+    #: .xlsx bytes): only the app's tools write them; agent SQL (``sql.execute``) is refused
+    DERIVED_TABLES: ClassVar[Mapping[str, str]] = {}  # table -> the tool that writes it
 
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx

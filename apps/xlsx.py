@@ -272,13 +272,16 @@ def cells(content: bytes, *, evaluate: bool = False) -> list[Cell]:
     return _cells(_load(content), evaluate)
 
 
-def sheets_and_cells(content: bytes) -> tuple[list[tuple[str, str]], list[Cell]]:
+def sheets_and_cells(content: bytes, *, evaluate: bool = False) -> tuple[list[tuple[str, str]], list[Cell]]:
     """(sheet title, sheet state) in workbook order and :func:`cells`, from one parse."""
     wb = _load(content)
-    return [(ws.title, ws.sheet_state) for ws in wb.worksheets], _cells(wb, False)
+    return [(ws.title, ws.sheet_state) for ws in wb.worksheets], _cells(wb, evaluate, soft_budget=True)
 
 
-def _cells(wb: WorkbookType, evaluate: bool) -> list[Cell]:
+def _cells(wb: WorkbookType, evaluate: bool, *, soft_budget: bool = False) -> list[Cell]:
+    """The stored cells; with ``evaluate`` each formula cell carries its computed value. Past the
+    evaluation budget a read raises, unless ``soft_budget``: then the formulas not yet computed
+    carry None (deterministically: cells are computed in workbook order)."""
     ev = _Evaluator(wb) if evaluate else None
     out: list[Cell] = []
     for ws in wb.worksheets:
@@ -288,7 +291,13 @@ def _cells(wb: WorkbookType, evaluate: bool) -> list[Cell]:
                 if raw is None:
                     continue
                 if _is_formula(raw):
-                    value = ev.value(ws.title, cell.coordinate) if ev else None
+                    value = None
+                    if ev is not None:
+                        try:
+                            value = ev.value(ws.title, cell.coordinate)
+                        except XlsxError:
+                            if not soft_budget:
+                                raise
                     out.append(Cell(sheet=ws.title, cell=cell.coordinate, value=value, formula=raw, data_type="f"))
                 else:
                     out.append(

@@ -32,9 +32,11 @@ CREATE TABLE excel.worksheets (
     PRIMARY KEY (workbook_id, name)
 );
 
--- Every non-empty cell, as stored: a formula cell has formula '=SUM(E6:E36)' and value NULL
--- (its result is computed on read, so editing an input changes exactly that cell's row);
+-- Every non-empty cell, as stored: a formula cell has formula '=SUM(E6:E36)' and value NULL;
 -- a value cell has value as exact text ('14350.5', 'Walsh Electrical', 'true') and its type.
+-- computed is what Excel shows (a formula's result, exactly, in Decimal arithmetic), so an
+-- artifact is graded by the numbers it shows however the agent arrived at them; editing an
+-- input changes that cell's row and the rows of the formulas whose result it changes.
 CREATE TABLE excel.cells (
     workbook_id        VARCHAR NOT NULL,
     sheet              VARCHAR NOT NULL,      -- 'WIP'
@@ -45,5 +47,8 @@ CREATE TABLE excel.cells (
     value              VARCHAR,               -- exact text of the stored value; NULL for formulas
     formula            VARCHAR,               -- '=E6+F6' or NULL
     data_type          VARCHAR NOT NULL,      -- n number|s string|b boolean|d date|f formula
+    computed           VARCHAR,               -- what the cell shows, as exact text: the stored value,
+                                              -- or the formula's result computed exactly ('#DIV/0!'
+                                              -- for an error; NULL past the evaluation budget)
     PRIMARY KEY (workbook_id, sheet, cell)
 );

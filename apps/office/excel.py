@@ -3,14 +3,18 @@
 Every write goes through ``cfab.apps.xlsx`` (openpyxl; formulas stay formulas; numbers are
 exact: Decimal in, a number in the file, exact decimal text back out) and then brings the
 derived relations in step through the write gate: ``excel.worksheets`` and ``excel.cells``
-(one row per non-empty cell; a formula cell keeps its formula and no cached value). Only cells
-whose stored value or formula changed are written, so a state diff shows exactly the cells an
-agent touched.
+(one row per non-empty cell; a formula cell keeps its formula, and every cell carries what it
+shows in ``computed``: the stored value, or the formula's result in exact Decimal arithmetic).
+Only cells whose stored value, formula or shown result changed are written, so a state diff shows
+the cells an agent touched and the results that moved with them, and a written workbook is graded
+as an artifact by the numbers it shows (``computed``), whether the agent typed them or wrote
+formulas.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar
@@ -109,7 +113,7 @@ def workbook_rows(
     workbook's bytes, from one parse."""
     from cfab.apps.xlsx import sheets_and_cells
 
-    states, all_cells = sheets_and_cells(content)
+    states, all_cells = sheets_and_cells(content, evaluate=sheets != set())
     names = {"visible": "Visible", "hidden": "Hidden", "veryHidden": "VeryHidden"}
     sheet_out = [
         {"workbook_id": workbook_id, "name": title, "position": i, "visibility": names.get(state, "Visible")}
@@ -131,6 +135,7 @@ def workbook_rows(
                 "value": None if c.formula else cell_text(c.value),
                 "formula": c.formula,
                 "data_type": c.data_type,
+                "computed": cell_text(c.value),
             }
         )
     return sheet_out, out
@@ -280,6 +285,12 @@ class Excel(App):
     archetype = "Office"
     tier = "A"
     AGENT_LOGIN: ClassVar[str] = "agent@companyA.com"
+    # the workbook bytes and the relations read from them move together, through the tools only
+    DERIVED_TABLES: ClassVar[Mapping[str, str]] = {
+        "workbooks": "excel.workbooks.create",
+        "worksheets": "excel.sheets.add",
+        "cells": "excel.cells.write",
+    }
 
     # ------------------------------------------------------------------ seed
     @classmethod
@@ -361,13 +372,14 @@ class Excel(App):
                     ("value", pa.string()),
                     ("formula", pa.string()),
                     ("data_type", pa.string()),
+                    ("computed", pa.string()),
                 ]
             )
             con.register("_cfab_cells", pa.Table.from_pylist(cells, schema=schema))
             try:
                 con.execute(
                     "INSERT INTO excel.cells SELECT workbook_id, sheet, cell, workbook, row_index, "
-                    "column_index, value, formula, data_type FROM _cfab_cells"
+                    "column_index, value, formula, data_type, computed FROM _cfab_cells"
                 )
             finally:
                 con.unregister("_cfab_cells")
@@ -429,8 +441,9 @@ class Excel(App):
                 return n
         raise ToolError(f"workbook {wb['name']} has no sheet {sheet!r}; its sheets are {names}", "not_found")
 
-    def _save(self, wb: dict[str, Any], content: bytes, sheets: set[str] | None) -> dict[str, int]:
-        """Store new bytes and bring worksheets and cells (of ``sheets``, or all) in step."""
+    def _save(self, wb: dict[str, Any], content: bytes) -> dict[str, int]:
+        """Store new bytes and bring worksheets and cells in step: every sheet's, since a formula
+        on another sheet may compute from the cells just written."""
         self.update(
             "workbooks",
             {"id": wb["id"]},
@@ -453,24 +466,22 @@ class Excel(App):
                     {"workbook_id": wb["id"], "name": s["name"]},
                     {"position": s["position"], "visibility": s["visibility"]},
                 )
-        new = {(c["sheet"], c["cell"]): c for c in cell_rows(wb["id"], wb["name"], content, sheets)}
-        where = {"workbook_id": wb["id"]}
-        if sheets is not None:
-            where["sheet"] = sorted(sheets)
-        old_cells = {(c["sheet"], c["cell"]): c for c in self.select("cells", where)}
-        counts = {"inserted": 0, "updated": 0, "deleted": 0}
+        new = {(c["sheet"], c["cell"]): c for c in cell_rows(wb["id"], wb["name"], content)}
+        old_cells = {(c["sheet"], c["cell"]): c for c in self.select("cells", {"workbook_id": wb["id"]})}
+        counts = {"inserted": 0, "updated": 0, "deleted": 0, "recomputed": 0}
+        stored = ("value", "formula", "data_type")
         for key, c in new.items():
             o = old_cells.get(key)
             if o is None:
                 self.insert("cells", c)
                 counts["inserted"] += 1
-            elif (o["value"], o["formula"], o["data_type"]) != (c["value"], c["formula"], c["data_type"]):
+            elif any(o[k] != c[k] for k in (*stored, "computed")):
                 self.update(
                     "cells",
                     {"workbook_id": wb["id"], "sheet": key[0], "cell": key[1]},
-                    {"value": c["value"], "formula": c["formula"], "data_type": c["data_type"]},
+                    {k: c[k] for k in (*stored, "computed")},
                 )
-                counts["updated"] += 1
+                counts["updated" if any(o[k] != c[k] for k in stored) else "recomputed"] += 1
         for key in old_cells.keys() - new.keys():
             self.delete("cells", {"workbook_id": wb["id"], "sheet": key[0], "cell": key[1]})
             counts["deleted"] += 1
@@ -616,8 +627,8 @@ class Excel(App):
 
     @tool("cells.write", writes=True)
     def cells_write(self, args: CellsWriteArgs) -> dict[str, Any]:
-        """Write cells of a worksheet (values, text or formulas); the .xlsx is saved and the cells
-        relation updated, so only the cells you change show up as changed.
+        """Write cells of a worksheet (values, text or formulas); the .xlsx is saved and the formulas
+        that depend on them are recomputed.
 
         Args:
             workbook: id, name or full path, e.g. "Subcontract Accrual 2026-01.xlsx".
@@ -626,7 +637,8 @@ class Excel(App):
                 exactly, "=..." is a formula, null clears a cell, "'00123" stores the text 00123.
 
         Returns {"workbook": {...}, "sheet": "Accrual", "written": [{cell, value, formula}], "cells_changed":
-        {"inserted": n, "updated": n, "deleted": n}}.
+        {"inserted": n, "updated": n, "deleted": n, "recomputed": n}} (recomputed: formula cells whose
+        result changed).
         """
         from cfab.apps.xlsx import write_cells
 
@@ -639,7 +651,7 @@ class Excel(App):
             content = write_cells(bytes(wb["content"]), sheet, values)
         except XlsxError as exc:
             raise self._xlsx_error(exc) from None
-        counts = self._save(wb, content, {sheet})
+        counts = self._save(wb, content)
         written = [
             {
                 "cell": ref.replace("$", ""),
@@ -679,7 +691,7 @@ class Excel(App):
                 content = write_cells(content, args.name, values)
         except XlsxError as exc:
             raise self._xlsx_error(exc) from None
-        self._save(wb, content, {args.name})
+        self._save(wb, content)
         return {
             "workbook": self._record(self._workbook(wb["id"], with_content=False)),
             "sheet": args.name,

@@ -113,6 +113,14 @@ class SqlTool(App):
         except SqlRefused as exc:
             raise ToolError(str(getattr(exc, "reason", exc)), "rejected") from None
         table = f"{intent.schema}.{intent.table}"
+        for app in self.ctx.apps.values():
+            if app.schema_name() == intent.schema:
+                derived = {t.lower(): w for t, w in app.DERIVED_TABLES.items()}.get(intent.table.lower())
+                if derived:
+                    raise ToolError(
+                        f"{table} is derived from {app.label}'s stored files and changes only with them: use {derived}",
+                        "rejected",
+                    )
         if intent.op == "insert":
             info = self.ctx.catalog.get(table)
             cols = intent.columns or list(info.columns)

@@ -106,9 +106,10 @@ REJECTS = [
         "cannot be overwritten",
     ),
     ("DELETE FROM sharepoint.driveItems WHERE name = 'change_mgmt_policy.md'", "cannot be deleted"),
-    ("DELETE FROM excel.workbooks WHERE name = 'WIP 2026-01.xlsx'", "cannot be deleted"),
-    ("DELETE FROM excel.worksheets WHERE name = 'WIP'", "cannot be deleted"),
-    ("INSERT INTO excel.cells VALUES ('nope', 'S', 'A1', 'w', 1, 1, '1', NULL, 'n')", "has no worksheet"),
+    # Excel's relations are derived from the workbook bytes: agent SQL never writes them
+    ("DELETE FROM excel.workbooks WHERE name = 'WIP 2026-01.xlsx'", "derived from Excel's stored files"),
+    ("DELETE FROM excel.worksheets WHERE name = 'WIP'", "use excel.sheets.add"),
+    ("INSERT INTO excel.cells VALUES ('nope', 'S', 'A1', 'w', 1, 1, '1', NULL, 'n', '1')", "use excel.cells.write"),
     ("UPDATE outlook.messages SET subject = 'x' WHERE subject LIKE 'Invoice JSM%'", "cannot be changed"),
     ("DELETE FROM outlook.messages WHERE subject LIKE 'Invoice JSM%'", "cannot be changed"),
     ("DELETE FROM outlook.attachments WHERE name = 'JSM-88421.pdf'", "cannot be changed"),

@@ -302,13 +302,20 @@ def test_cells_write_shows_exactly_that_cell(docs_golden: Path, open_env) -> Non
     env = open_env(docs_golden, ["excel"])
     before = ok(env.call("excel.range.read", workbook="WIP 2026-01.xlsx", sheet="WIP", range="F6"))["values"][0][0]
     res = ok(env.call("excel.cells.write", workbook="WIP 2026-01.xlsx", sheet="WIP", values={"F6": "1712500.25"}))
-    assert res["cells_changed"] == {"inserted": 0, "updated": 1, "deleted": 0}
     diff = env.state_diff()
     assert sorted(diff.tables()) == ["excel.cells", "excel.workbooks"]
-    (cell,) = diff["excel.cells"].changed
-    assert cell.pk[1:] == ("WIP", "F6") and cell.after["workbook"] == "WIP 2026-01.xlsx"
+    changed = {c.pk[1:]: c for c in diff["excel.cells"].changed}
+    cell = changed.pop(("WIP", "F6"))
+    assert cell.after["workbook"] == "WIP 2026-01.xlsx"
     assert Decimal(cell.before["value"]) == Decimal(before) and Decimal(cell.after["value"]) == Decimal("1712500.25")
-    assert diff["excel.cells"].counts() == {"added": 0, "removed": 0, "changed": 1}
+    assert Decimal(cell.after["computed"]) == Decimal("1712500.25")
+    # the other changed rows are formulas whose shown result moved with F6 (G6 = E6+F6 among them)
+    assert ("WIP", "G6") in changed
+    for c in changed.values():
+        assert c.after["formula"] and c.before["formula"] == c.after["formula"], c.pk
+        assert c.before["computed"] != c.after["computed"] and c.after["value"] is None, c.pk
+    assert res["cells_changed"] == {"inserted": 0, "updated": 1, "deleted": 0, "recomputed": len(changed)}
+    assert diff["excel.cells"].counts() == {"added": 0, "removed": 0, "changed": 1 + len(changed)}
     assert diff["excel.workbooks"].counts()["changed"] == 1
     # the value reads back exactly, dependent formulas recompute, formulas stay formulas
     row = ok(env.call("excel.range.read", workbook="WIP 2026-01.xlsx", sheet="WIP", range="E6:G6"))
@@ -514,3 +521,60 @@ def test_python_integration_methods(docs_golden: Path, open_env) -> None:
     att = env.con.execute("SELECT id FROM outlook.attachments WHERE linked_file_id = ?", [JSM]).fetchone()[0]
     meta, content = outlook.attachment_bytes(att)
     assert meta["linked_file_id"] == JSM and content == box.file_bytes(JSM)[1]
+
+
+def _forecast_grade(env) -> bool:
+    """The artifact check a task makes of a written workbook: the cells it names show these amounts."""
+    from cfab.grader import Evaluator, RowPredicate, grade
+
+    shows = {"B2": "1200.00", "B3": "300.25", "B4": "1500.25"}
+    ev = Evaluator(
+        expected=[
+            RowPredicate(
+                app="excel",
+                table="cells",
+                op="added",
+                where={"workbook": "Forecast.xlsx", "sheet": "Weeks", "cell": ref},
+                assert_={"computed": value},
+                label=f"Weeks!{ref} shows {value}",
+            )
+            for ref, value in shows.items()
+        ],
+        money_movement_guard=False,
+    )
+    return grade(ev, env.state_diff(), guarded_calls=[], tool_calls=[]).passed
+
+
+@pytest.mark.parametrize(
+    ("rows", "passes"),
+    [
+        ([["Week", "Cash"], ["1", 1200], ["2", "300.25"], ["3", "1500.25"]], True),  # typed
+        ([["Week", "Cash"], ["1", "1200"], ["2", "=B2/4+0.25"], ["3", "=SUM(B2:B3)"]], True),  # formulas
+        ([["Week", "Cash"], ["1", "1200"], ["2", "300.25"], ["3", "=B2+B3+0.01"]], False),  # a cent off
+        ([["Week", "Cash"], ["1", "1200"], ["2", "300.25"], ["3", "=B2+B3+C9"]], True),  # an empty input is 0
+    ],
+    ids=["typed", "formulas", "cent-off", "empty-input"],
+)
+def test_a_written_workbook_is_graded_by_what_it_shows(docs_golden: Path, open_env, rows, passes) -> None:
+    env = open_env(docs_golden, ["excel"])
+    ok(env.call("excel.workbooks.create", name="Forecast", folder="/Close", sheets={"Weeks": rows}))
+    assert _forecast_grade(env) is passes
+
+
+def test_a_shown_result_moves_with_its_inputs_and_cannot_be_forged(docs_golden: Path, open_env) -> None:
+    env = open_env(docs_golden, ["excel"], sql_write=True)
+    rows = [["Week", "Cash"], ["1", "1000"], ["2", "300.25"], ["3", "=SUM(B2:B3)"]]
+    ok(env.call("excel.workbooks.create", name="Forecast", folder="/Close", sheets={"Weeks": rows}))
+    assert not _forecast_grade(env)
+    res = ok(env.call("excel.cells.write", workbook="Forecast.xlsx", sheet="Weeks", values={"B2": "1200"}))
+    assert res["cells_changed"] == {"inserted": 0, "updated": 1, "deleted": 0, "recomputed": 1}
+    assert _forecast_grade(env)
+    # agent SQL cannot make the relation say what the workbook does not
+    for sql in (
+        "UPDATE excel.cells SET computed = '99' WHERE cell = 'B4'",
+        "INSERT INTO excel.cells VALUES ('x', 'Weeks', 'Z9', 'Forecast.xlsx', 9, 26, '1', NULL, 'n', '1')",
+        "DELETE FROM excel.worksheets WHERE name = 'Weeks'",
+        "UPDATE excel.workbooks SET description = 'x' WHERE name = 'Forecast.xlsx'",
+    ):
+        res = env.call("sql.execute", sql=sql)
+        assert not res["ok"] and res["error_type"] == "rejected" and "derived" in res["error"], res
