@@ -6,7 +6,11 @@
 * :mod:`~cfab.tasks.kit.steps` — tool steps and trajectories (``step``, ``with_args``,
   ``trajectory``, ``mutant``);
 * :mod:`~cfab.tasks.kit.figures` — amounts, percentages, quantities and counts as tasks write them;
-* :mod:`~cfab.tasks.kit.sql` — SQL literals, lists and CASE expressions for entries and SQL reads.
+* :mod:`~cfab.tasks.kit.sql` — SQL literals, lists and CASE expressions for entries and SQL reads;
+* :mod:`~cfab.tasks.kit.mail` — an Outlook draft graded by its recipients and the facts it states
+  (``expect_draft``, ``states``);
+* :mod:`~cfab.tasks.kit.workbook` — an Excel workbook graded by what its named cells show
+  (``expect_cells``).
 
 Families import from here (``from cfab.tasks.kit import amount_answer, expect_changed, step``).
 """
@@ -35,11 +39,14 @@ from cfab.tasks.kit.entries import (
     forbid_removed,
 )
 from cfab.tasks.kit.figures import CENT, cents, count_word, dollars, money_str, percent, quantity
+from cfab.tasks.kit.mail import addressed_to, expect_draft, fact_pattern, states
 from cfab.tasks.kit.sql import case_of, case_when, in_list, quoted, sql_list
 from cfab.tasks.kit.steps import mutant, step, trajectory, with_args
+from cfab.tasks.kit.workbook import expect_cells
 
 __all__ = [
     "CENT",
+    "addressed_to",
     "allow_added",
     "allow_changed",
     "amount_answer",
@@ -55,7 +62,10 @@ __all__ = [
     "dollars",
     "evaluator",
     "expect_added",
+    "expect_cells",
     "expect_changed",
+    "expect_draft",
+    "fact_pattern",
     "forbid_added",
     "forbid_call",
     "forbid_changed",
@@ -69,6 +79,7 @@ __all__ = [
     "quantity",
     "quoted",
     "sql_list",
+    "states",
     "step",
     "trajectory",
     "with_args",

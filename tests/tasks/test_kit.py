@@ -8,6 +8,7 @@ the grader's typed answers (tests/grader/test_grader_answers.py).
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -289,3 +290,66 @@ def test_build_composes_the_named_steps_into_one_task() -> None:
         True,
     )
     assert task.guarded_step == step("vista_erp.payments.create", vendor_id="13571")
+
+
+def _says(fact: Any, text: str) -> bool:
+    """What the grader decides: DuckDB (RE2) runs the pattern over the text."""
+    from cfab.tasks.kit.mail import states
+
+    return _sql_bool(f"SELECT {states(fact, 'x')} FROM (SELECT ? AS x)", text)
+
+
+def _sql_bool(sql: str, text: str) -> bool:
+    import duckdb
+
+    con = duckdb.connect()
+    try:
+        row = con.execute(sql, [text]).fetchone()
+    finally:
+        con.close()
+    assert row is not None
+    return bool(row[0])
+
+
+@pytest.mark.parametrize(
+    ("fact", "text", "found"),
+    [
+        (Decimal("12345.67"), "Please remit $12,345.67 by Friday.", True),
+        (Decimal("12345.67"), "amount 12345.67", True),
+        (Decimal("12345.67"), "USD 12,345.67.", True),
+        (Decimal("12345.67"), "total $112,345.67", False),
+        (Decimal("12345.67"), "total 12,345.675", False),
+        (Decimal("12345.67"), "total 12,345.6", False),
+        (Decimal("12345.00"), "a retainage of $12,345 is held", True),
+        (Decimal("12345.00"), "a retainage of $12,345.00, held", True),
+        (Decimal("12345.00"), "a retainage of $12,345.50 is held", False),
+        (Decimal("12345.00"), "a balance of 12,345,678.00", False),
+        (Decimal("-250.00"), "a credit of -$250.00 applies", True),
+        (Decimal("250.00"), "a credit of -$250.00 applies", False),
+        (date(2026, 1, 31), "expires 2026-01-31", True),
+        (date(2026, 1, 31), "expires 01/31/2026.", True),
+        (date(2026, 2, 3), "expires 2/3/2026", True),
+        (date(2026, 1, 31), "expires January 31, 2026", True),
+        (date(2026, 1, 31), "expires Jan. 31 2026", True),
+        (date(2026, 1, 31), "expires 31 January 2026", True),
+        (date(2026, 1, 31), "expires 2026-01-30", False),
+        (date(2026, 1, 3), "expires 01/31/2026", False),
+        ("INV-1042", "re: inv-1042 (Walsh)", True),
+        ("INV-1042", "re: INV-10425", False),
+        ("V1003", "vendor XV1003", False),
+    ],
+)
+def test_draft_facts_match_the_ways_people_write_them(fact: Any, text: str, found: bool) -> None:
+    assert _says(fact, text) is found
+
+
+def test_a_draft_entry_names_its_recipients_and_facts() -> None:
+    from cfab.tasks.kit import addressed_to, expect_cells, expect_draft
+
+    entry = expect_draft(["ap@walsh.com"], [Decimal("980.00"), "INV-7"], label="the hold notice")
+    assert entry.op == "added" and entry.count == 1 and entry.where == {"isDraft": True}
+    for to, found in (("AP@walsh.com; pm@companyA.com", True), ("xap@walsh.com", False), ("ap@walsh.com.evil", False)):
+        assert _sql_bool(f"SELECT {addressed_to(['ap@walsh.com'], 'x')} FROM (SELECT ? AS x)", to) is found, to
+    (cell,) = expect_cells("Forecast.xlsx", "Weeks", {"c17": Decimal("48211.5")}, op="changed")
+    assert cell.where == {"workbook": "Forecast.xlsx", "sheet": "Weeks", "cell": "C17"}
+    assert cell.assert_ == {"computed": "48211.50"} and set(cell.allow_columns) == {"value", "formula", "data_type"}
