@@ -22,6 +22,11 @@ CREATE TABLE acumatica_construction."Vendor" (
     "Email" VARCHAR,
     "HoldPayments" BOOLEAN,
     "HoldReason" VARCHAR,
+    "ACHPayments" BOOLEAN,        -- remittance by ACH (electronic funds transfer)
+    "BankName" VARCHAR,
+    "RoutingNbr" VARCHAR,         -- ABA routing number of the remittance account
+    "AccountNbr" VARCHAR,         -- remittance account number
+    "BankAccountType" VARCHAR,    -- checking|savings
     PRIMARY KEY ("AcctCD")
 );
 

@@ -790,3 +790,36 @@ CREATE TABLE book.card_payments (
     card_network    VARCHAR NOT NULL,
     status          VARCHAR NOT NULL              -- Settled
 );
+
+-- ---------------------------------------------------------------------------------------
+-- Vendor remittance (seeds/vendor_bank_change.py): the ACH account on file for each
+-- subcontractor paid electronically (projected into every ERP's vendor master), and the
+-- requests to change it that reached the AP mailbox, with what the vendor-master-change
+-- policy's verification (signed form, callback to the number on file) found.
+CREATE TABLE book.vendor_remittance (
+    vendor_key      VARCHAR PRIMARY KEY REFERENCES book.vendors(vendor_key),
+    bank_name       VARCHAR NOT NULL,
+    routing_number  VARCHAR NOT NULL,             -- ABA, 9 digits with a valid check digit
+    account_number  VARCHAR NOT NULL,
+    account_type    VARCHAR NOT NULL,             -- checking|savings
+    on_file_since   DATE NOT NULL
+);
+
+CREATE TABLE book.vendor_bank_change_requests (
+    request_id      VARCHAR PRIMARY KEY,          -- 'VBC-V1012'
+    vendor_key      VARCHAR NOT NULL REFERENCES book.vendors(vendor_key),
+    kind            VARCHAR NOT NULL,             -- genuine|lookalike_domain|callback_to_email_number|callback_denied
+    received_at     TIMESTAMP NOT NULL,
+    from_addr       VARCHAR NOT NULL,             -- the sender as the message shows it
+    signer_name     VARCHAR NOT NULL,             -- who signs the request
+    phone_in_email  VARCHAR NOT NULL,             -- the call-back number the message offers
+    new_bank_name   VARCHAR NOT NULL,
+    new_routing     VARCHAR NOT NULL,
+    new_account     VARCHAR NOT NULL,
+    new_account_type VARCHAR NOT NULL,            -- checking|savings
+    form_document_id VARCHAR,                     -- the signed Vendor Banking Change Form (PDF), if one came
+    callback_at     TIMESTAMP,                    -- AP's logged callback, if any
+    callback_phone  VARCHAR,                      -- the number AP dialled
+    callback_outcome VARCHAR,                     -- confirmed|denied
+    outcome         VARCHAR NOT NULL              -- changed|held_pending_verification|rejected (the policy's answer)
+);

@@ -23,6 +23,11 @@ CREATE TABLE cmic."APVENDOR" (
     "EMAIL" VARCHAR,
     "VEN_HOLD_FLAG" VARCHAR,
     "VEN_HOLD_REASON" VARCHAR,
+    "VEN_EFT_FLAG" VARCHAR,                -- remittance by ACH (electronic funds transfer)
+    "VEN_BANK_NAME" VARCHAR,
+    "VEN_BANK_ROUTING_NO" VARCHAR,         -- ABA routing number of the remittance account
+    "VEN_BANK_ACCOUNT_NO" VARCHAR,         -- remittance account number
+    "VEN_BANK_ACCT_TYPE" VARCHAR,          -- checking|savings
     PRIMARY KEY ("COMP_CODE", "VEN_CODE")
 );
 

@@ -22,6 +22,11 @@ CREATE TABLE computerease."Vendors" (
     "Email" VARCHAR,
     "OnHold" BOOLEAN,
     "HoldNote" VARCHAR,
+    "Eft" BOOLEAN,                 -- remittance by ACH (electronic funds transfer)
+    "BankName" VARCHAR,
+    "BankRouting" VARCHAR,         -- ABA routing number of the remittance account
+    "BankAccount" VARCHAR,         -- remittance account number
+    "BankAccountType" VARCHAR,     -- checking|savings
     PRIMARY KEY ("VendorNum")
 );
 

@@ -22,6 +22,11 @@ CREATE TABLE foundation_erp."vendors" (
     "email" VARCHAR,
     "hold_payments" BOOLEAN,
     "hold_reason" VARCHAR,
+    "ach_enabled" BOOLEAN,         -- remittance by ACH (electronic funds transfer)
+    "ach_bank_name" VARCHAR,
+    "ach_routing_number" VARCHAR,  -- ABA routing number of the remittance account
+    "ach_account_number" VARCHAR,  -- remittance account number
+    "ach_account_type" VARCHAR,    -- checking|savings
     PRIMARY KEY ("vendor_no")
 );
 

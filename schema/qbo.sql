@@ -22,6 +22,11 @@ CREATE TABLE qbo."Vendor" (
     "Email" VARCHAR,
     "PaymentHold" BOOLEAN,
     "PaymentHoldNote" VARCHAR,
+    "Eft" BOOLEAN,              -- remittance by ACH (electronic funds transfer)
+    "BankName" VARCHAR,
+    "BankRouting" VARCHAR,      -- ABA routing number of the remittance account
+    "BankAccount" VARCHAR,      -- remittance account number
+    "BankAccountType" VARCHAR,  -- checking|savings
     PRIMARY KEY ("Id")
 );
 

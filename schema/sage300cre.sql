@@ -8,7 +8,7 @@ CREATE SCHEMA IF NOT EXISTS sage300cre;
 CREATE TABLE sage300cre."MASTER_APM_VENDOR" (
     "Vendor" VARCHAR NOT NULL,
     "Name" VARCHAR,
-    "Vendor_Type" VARCHAR,      -- Subcontractor|Supplier|Professional|Service
+    "Vendor_Type" VARCHAR,         -- Subcontractor|Supplier|Professional|Service
     "Federal_ID" VARCHAR,
     "Print_1099" BOOLEAN,
     "Form_1099_Type" VARCHAR,
@@ -22,6 +22,11 @@ CREATE TABLE sage300cre."MASTER_APM_VENDOR" (
     "Email" VARCHAR,
     "Hold_Payment" BOOLEAN,
     "Hold_Reason" VARCHAR,
+    "EFT_Vendor" BOOLEAN,          -- remittance by ACH (electronic funds transfer)
+    "Bank_Name" VARCHAR,
+    "EFT_Routing_Number" VARCHAR,  -- ABA routing number of the remittance account
+    "EFT_Account_Number" VARCHAR,  -- remittance account number
+    "EFT_Account_Type" VARCHAR,    -- checking|savings
     PRIMARY KEY ("Vendor")
 );
 

@@ -8,7 +8,7 @@ CREATE SCHEMA IF NOT EXISTS sage_intacct;
 CREATE TABLE sage_intacct."VENDOR" (
     "VENDORID" VARCHAR NOT NULL,
     "NAME" VARCHAR,
-    "VENDTYPE" VARCHAR,           -- Subcontractor|Supplier|Professional Services|Services
+    "VENDTYPE" VARCHAR,              -- Subcontractor|Supplier|Professional Services|Services
     "TAXID" VARCHAR,
     "FORM1099" BOOLEAN,
     "FORM1099TYPE" VARCHAR,
@@ -22,6 +22,11 @@ CREATE TABLE sage_intacct."VENDOR" (
     "EMAIL1" VARCHAR,
     "ONHOLD" BOOLEAN,
     "ONHOLDREASON" VARCHAR,
+    "ACHENABLED" BOOLEAN,            -- remittance by ACH (electronic funds transfer)
+    "ACHBANKNAME" VARCHAR,
+    "ACHBANKROUTINGNUMBER" VARCHAR,  -- ABA routing number of the remittance account
+    "ACHACCOUNTNUMBER" VARCHAR,      -- remittance account number
+    "ACHACCOUNTTYPE" VARCHAR,        -- checking|savings
     PRIMARY KEY ("VENDORID")
 );
 

@@ -22,6 +22,10 @@ CREATE TABLE vista_erp."APVM" (
     "Zip" VARCHAR,
     "Phone" VARCHAR,
     "EMail" VARCHAR,
+    "EFT" VARCHAR,                         -- remittance by ACH (electronic funds transfer)
+    "RoutingId" VARCHAR,                   -- ABA routing number of the remittance account
+    "BankAcct" VARCHAR,                    -- remittance account number
+    "AcctType" VARCHAR,                    -- checking|savings
     PRIMARY KEY ("VendorGroup", "Vendor")
 );
 

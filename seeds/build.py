@@ -37,6 +37,7 @@ from cfab.seeds import (
     signers,
     timecard_plants,
     treasury,
+    vendor_bank_change,
     vendors,
 )
 from cfab.seeds.context import Ctx
@@ -119,6 +120,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     form_1099.build_1099_plants(ctx)
     pospay_days.build_exception_days(ctx)
     retainage.build_retainage_reclass(ctx)
+    vendor_bank_change.build_vendor_bank_change(ctx)
     return ctx
 
 

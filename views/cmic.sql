@@ -7,7 +7,7 @@
 -- checks with payee names as printed (payee_truncation happens at the banks).
 
 -- APVENDOR <- vendor
-INSERT INTO cmic."APVENDOR" ("COMP_CODE", "VEN_CODE", "VEN_NAME", "VENDOR_TYPE", "VEN_TAX_ID", "VEN_1099_FLAG", "VEN_1099_TYPE", "VEN_ACTIVE_FLAG", "TERMS", "ADDRESS", "CITY", "STATE", "ZIP", "PHONE", "EMAIL", "VEN_HOLD_FLAG", "VEN_HOLD_REASON")
+INSERT INTO cmic."APVENDOR" ("COMP_CODE", "VEN_CODE", "VEN_NAME", "VENDOR_TYPE", "VEN_TAX_ID", "VEN_1099_FLAG", "VEN_1099_TYPE", "VEN_ACTIVE_FLAG", "TERMS", "ADDRESS", "CITY", "STATE", "ZIP", "PHONE", "EMAIL", "VEN_HOLD_FLAG", "VEN_HOLD_REASON", "VEN_EFT_FLAG", "VEN_BANK_NAME", "VEN_BANK_ROUTING_NO", "VEN_BANK_ACCOUNT_NO", "VEN_BANK_ACCT_TYPE")
 SELECT s.co,
        s.vendor_id,
        s.name,
@@ -24,7 +24,12 @@ SELECT s.co,
        s.phone,
        s.email,
        CASE WHEN s.hold THEN 'Y' WHEN NOT s.hold THEN 'N' END,
-       s.hold_reason
+       s.hold_reason,
+       CASE WHEN s.eft THEN 'Y' WHEN NOT s.eft THEN 'N' END,
+       s.bank_name,
+       s.bank_routing,
+       s.bank_account,
+       s.bank_account_type
 FROM (
 SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        upper(left(regexp_replace(vi.spelled_name, '[^A-Za-z0-9]', '', 'g'), 15)) AS sort_name,
@@ -33,8 +38,11 @@ SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        CASE WHEN (v.entity_type NOT IN ('s_corporation', 'c_corporation') OR v.is_attorney) AND NOT v.materials_only
             THEN 'NEC' END AS type_1099,
        v.status = 'active' AS active, v.payment_terms AS terms, v.address, v.city, v.state, v.zip, v.phone, v.email,
-       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason
+       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason,
+       rm.vendor_key IS NOT NULL AS eft, rm.bank_name, rm.routing_number AS bank_routing,
+       rm.account_number AS bank_account, rm.account_type AS bank_account_type
 FROM book.vendor_identities vi JOIN book.vendors v USING (vendor_key)
+LEFT JOIN book.vendor_remittance rm USING (vendor_key)
 WHERE vi.system = 'cmic'
 ) AS s
 ORDER BY s.vendor_id;

@@ -7,7 +7,7 @@
 -- checks with payee names as printed (payee_truncation happens at the banks).
 
 -- vendors <- vendor
-INSERT INTO foundation_erp."vendors" ("vendor_no", "vendor_name", "vendor_type", "federal_id", "print_1099", "form_1099_type", "active", "terms", "address", "city", "state", "zip", "phone", "email", "hold_payments", "hold_reason")
+INSERT INTO foundation_erp."vendors" ("vendor_no", "vendor_name", "vendor_type", "federal_id", "print_1099", "form_1099_type", "active", "terms", "address", "city", "state", "zip", "phone", "email", "hold_payments", "hold_reason", "ach_enabled", "ach_bank_name", "ach_routing_number", "ach_account_number", "ach_account_type")
 SELECT s.vendor_id,
        s.name,
        CASE s.vendor_type WHEN 'subcontractor' THEN 'Subcontractor' WHEN 'supplier' THEN 'Supplier' WHEN 'professional' THEN 'Professional' WHEN 'service' THEN 'Service' ELSE s.vendor_type END,
@@ -23,7 +23,12 @@ SELECT s.vendor_id,
        s.phone,
        s.email,
        s.hold,
-       s.hold_reason
+       s.hold_reason,
+       s.eft,
+       s.bank_name,
+       s.bank_routing,
+       s.bank_account,
+       s.bank_account_type
 FROM (
 SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        upper(left(regexp_replace(vi.spelled_name, '[^A-Za-z0-9]', '', 'g'), 15)) AS sort_name,
@@ -32,8 +37,11 @@ SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        CASE WHEN (v.entity_type NOT IN ('s_corporation', 'c_corporation') OR v.is_attorney) AND NOT v.materials_only
             THEN 'NEC' END AS type_1099,
        v.status = 'active' AS active, v.payment_terms AS terms, v.address, v.city, v.state, v.zip, v.phone, v.email,
-       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason
+       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason,
+       rm.vendor_key IS NOT NULL AS eft, rm.bank_name, rm.routing_number AS bank_routing,
+       rm.account_number AS bank_account, rm.account_type AS bank_account_type
 FROM book.vendor_identities vi JOIN book.vendors v USING (vendor_key)
+LEFT JOIN book.vendor_remittance rm USING (vendor_key)
 WHERE vi.system = 'foundation_erp'
 ) AS s
 ORDER BY s.vendor_id;

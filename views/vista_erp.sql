@@ -7,7 +7,7 @@
 -- checks with payee names as printed (payee_truncation happens at the banks).
 
 -- APVM <- vendor
-INSERT INTO vista_erp."APVM" ("VendorGroup", "Vendor", "Name", "SortName", "Type", "TaxId", "V1099YN", "V1099Type", "ActiveYN", "PayTerms", "Address", "City", "State", "Zip", "Phone", "EMail")
+INSERT INTO vista_erp."APVM" ("VendorGroup", "Vendor", "Name", "SortName", "Type", "TaxId", "V1099YN", "V1099Type", "ActiveYN", "PayTerms", "Address", "City", "State", "Zip", "Phone", "EMail", "EFT", "RoutingId", "BankAcct", "AcctType")
 SELECT s.co,
        CAST(s.vendor_id AS INTEGER),
        s.name,
@@ -23,7 +23,11 @@ SELECT s.co,
        s.state,
        s.zip,
        s.phone,
-       s.email
+       s.email,
+       CASE WHEN s.eft THEN 'Y' WHEN NOT s.eft THEN 'N' END,
+       s.bank_routing,
+       s.bank_account,
+       s.bank_account_type
 FROM (
 SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        upper(left(regexp_replace(vi.spelled_name, '[^A-Za-z0-9]', '', 'g'), 15)) AS sort_name,
@@ -32,8 +36,11 @@ SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        CASE WHEN (v.entity_type NOT IN ('s_corporation', 'c_corporation') OR v.is_attorney) AND NOT v.materials_only
             THEN 'NEC' END AS type_1099,
        v.status = 'active' AS active, v.payment_terms AS terms, v.address, v.city, v.state, v.zip, v.phone, v.email,
-       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason
+       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason,
+       rm.vendor_key IS NOT NULL AS eft, rm.bank_name, rm.routing_number AS bank_routing,
+       rm.account_number AS bank_account, rm.account_type AS bank_account_type
 FROM book.vendor_identities vi JOIN book.vendors v USING (vendor_key)
+LEFT JOIN book.vendor_remittance rm USING (vendor_key)
 WHERE vi.system = 'vista_erp'
 ) AS s
 ORDER BY s.vendor_id;

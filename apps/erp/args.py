@@ -16,6 +16,7 @@ __all__ = [
     "VendorIdArgs",
     "HoldArgs",
     "Set1099Args",
+    "RemittanceArgs",
     "JobListArgs",
     "JobIdArgs",
     "JobCostArgs",
@@ -76,6 +77,23 @@ class Set1099Args(ToolArgs):
     vendor_id: str = Field(..., description="This ERP's vendor id", examples=["20147", "V1001"])
     is_1099: bool = Field(..., description="Whether payments to the vendor are 1099-reportable", examples=[True])
     form_type: str | None = Field(None, description="1099 form/box type when reportable", examples=["NEC"])
+
+
+class RemittanceArgs(ToolArgs):
+    vendor_id: str = Field(..., description="This ERP's vendor id", examples=["20147", "V1001"])
+    routing_number: str = Field(..., description="The new account's 9-digit ABA routing number", examples=["071000013"])
+    account_number: str = Field(..., description="The new account number (digits)", examples=["4417820935"])
+    account_type: Literal["checking", "savings"] = Field(
+        "checking", description="checking or savings", examples=["checking"]
+    )
+    bank_name: str | None = Field(
+        None, description="The new account's bank, where the ERP keeps it", examples=["Busey Bank"]
+    )
+    reason: str | None = Field(
+        None,
+        description="How the change was verified (kept in the tool's result)",
+        examples=["Signed form 2026-01-22; callback to number on file confirmed"],
+    )
 
 
 class JobListArgs(ToolArgs):

@@ -24,6 +24,7 @@ from cfab.apps.erp.args import (
     JeStageArgs,
     PaymentArgs,
     PostArgs,
+    RemittanceArgs,
     Set1099Args,
 )
 from cfab.apps.erp.gen import IMPORT_COMMITMENT, UPDATE_ESTIMATE
@@ -110,6 +111,59 @@ class ErpApp(ErpReads):
         ftype = (args.form_type or "NEC") if args.is_1099 else None
         self.upd("vendor", v, {"is_1099": self.yn(args.is_1099), "type_1099": ftype})
         return {"vendor_id": v[self.N("vendor", "vendor_id")], "is_1099": args.is_1099, "form_type": ftype}
+
+    @tool("vendors.update_remittance", writes=True)
+    def vendors_update_remittance(self, args: RemittanceArgs) -> dict[str, Any]:
+        """Change a $label vendor's remittance (ACH bank) account in the vendor master.
+
+        Vendor bank changes follow the vendor-master change policy (SharePoint /Policies): make
+        one only after it is verified. Nothing is paid; the vendor's next payment goes to the new
+        account.
+
+        Args:
+            vendor_id: the $label vendor id, e.g. "$EX_VENDOR".
+            routing_number: the new 9-digit ABA routing number, e.g. "071000013".
+            account_number: the new account number, e.g. "4417820935".
+            account_type: "checking" or "savings".
+            bank_name: the new bank, e.g. "Busey Bank" (kept where $label has a bank-name field).
+            reason: how the change was verified, e.g. "signed form; callback to number on file".
+
+        Returns {"vendor_id", "before": {bank_routing, bank_account (last 4)}, "after": {...},
+        "changed": bool}.
+        """
+        v = self._vendor(args.vendor_id)
+        vid = v[self.N("vendor", "vendor_id")]
+        routing, account = args.routing_number.strip(), args.account_number.strip().replace(" ", "")
+        if not (len(routing) == 9 and routing.isdigit()):
+            raise ToolError(f"routing number {routing!r} must be 9 digits", "invalid_argument")
+        weights = (3, 7, 1, 3, 7, 1, 3, 7, 1)
+        if sum(int(d) * w for d, w in zip(routing, weights, strict=True)) % 10:
+            raise ToolError(f"routing number {routing} fails the ABA check digit", "invalid_argument")
+        if not (account.isdigit() and 4 <= len(account) <= 17):
+            raise ToolError(f"account number {account!r} must be 4 to 17 digits", "invalid_argument")
+        t = self.T("vendor")
+        if not t.has("bank_routing"):
+            raise ToolError(f"{self.label} keeps no remittance account on the vendor", "invalid_argument")
+
+        def shown(row: dict[str, Any]) -> dict[str, Any]:
+            acct = row.get(t.n("bank_account")) or ""
+            return {"bank_routing": row.get(t.n("bank_routing")), "bank_account_last4": str(acct)[-4:] or None}
+
+        before = shown(v)
+        vals: dict[str, Any] = {
+            "eft": self.yn(True),
+            "bank_routing": routing,
+            "bank_account": account,
+            "bank_account_type": args.account_type,
+        }
+        if args.bank_name:
+            vals["bank_name"] = args.bank_name
+        old = {k: v.get(t.n(k)) for k in vals if t.has(k)}
+        if all(old.get(k) == x for k, x in vals.items() if t.has(k)):
+            return {"vendor_id": vid, "before": before, "after": before, "changed": False}
+        self.upd("vendor", v, vals)
+        after = {"bank_routing": routing, "bank_account_last4": account[-4:]}
+        return {"vendor_id": vid, "before": before, "after": after, "changed": True}
 
     # ------------------------------------------------------------------ writes: projections
     @tool("jobs.update_estimate", writes=True)

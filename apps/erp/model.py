@@ -293,6 +293,11 @@ _add(
             C("email", "text"),
             C("hold", "bool"),
             C("hold_reason", "text"),
+            C("eft", "bool", "remittance by ACH (electronic funds transfer)"),
+            C("bank_name", "text"),
+            C("bank_routing", "text", "ABA routing number of the remittance account"),
+            C("bank_account", "text", "remittance account number"),
+            C("bank_account_type", "text", "checking|savings"),
         ),
         """
 SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
@@ -302,8 +307,11 @@ SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        CASE WHEN (v.entity_type NOT IN ('s_corporation', 'c_corporation') OR v.is_attorney) AND NOT v.materials_only
             THEN 'NEC' END AS type_1099,
        v.status = 'active' AS active, v.payment_terms AS terms, v.address, v.city, v.state, v.zip, v.phone, v.email,
-       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason
+       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason,
+       rm.vendor_key IS NOT NULL AS eft, rm.bank_name, rm.routing_number AS bank_routing,
+       rm.account_number AS bank_account, rm.account_type AS bank_account_type
 FROM book.vendor_identities vi JOIN book.vendors v USING (vendor_key)
+LEFT JOIN book.vendor_remittance rm USING (vendor_key)
 WHERE vi.system = '{sys}'""",
         "vendor_id",
     )

@@ -266,3 +266,12 @@ JOIN book.jobs j ON j.job_number = s.job_number
 LEFT JOIN book.prime_contracts pc ON pc.job_number = s.job_number
 WHERE j.status = 'active' AND ($job IS NULL OR s.job_number = $job)
 ORDER BY s.job_number, s.line_no;
+
+-- name: bank_change_forms
+SELECT d.document_id, q.*, v.legal_name, v.address, v.city, v.state, v.zip,
+       m.bank_name AS old_bank_name, m.account_number AS old_account
+FROM book.documents d
+JOIN book.vendor_bank_change_requests q ON q.request_id = d.natural_key
+JOIN book.vendors v ON v.vendor_key = q.vendor_key
+LEFT JOIN book.vendor_remittance m ON m.vendor_key = q.vendor_key
+WHERE d.doc_type = 'bank_change_form' AND ($ids IS NULL OR list_contains($ids, d.document_id));

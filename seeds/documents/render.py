@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 
 from cfab.seeds.documents import (
+    bank_forms,
     change_backup,
     coi,
     invoices,
@@ -39,6 +40,7 @@ FAMILIES: tuple[ModuleType, ...] = (
     change_backup,
     policies,
     workbooks,
+    bank_forms,
 )
 BY_TYPE: dict[str, ModuleType] = {t: m for m in FAMILIES for t in m.DOC_TYPES}
 DOC_TYPES: tuple[str, ...] = tuple(BY_TYPE)

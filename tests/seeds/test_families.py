@@ -11,6 +11,7 @@ from importlib import resources
 import duckdb
 
 from cfab.seeds import held_out
+from cfab.seeds.vendor_bank_change import KINDS, aba_check_digit
 from tests.seeds.seeds_helpers import CLOCK, one, rows
 
 EXPIRED = ("V1000", "V1002", "V1003", "V1006", "V1007")
@@ -427,6 +428,7 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "pm_platforms_policy.md",
         "ap_retainage_policy.md",
         "timecard_payroll_policy.md",
+        "vendor_master_change_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
     renewal = rows(
@@ -446,3 +448,28 @@ def test_money_is_exact(book: duckdb.DuckDBPyConnection) -> None:
     assert one(book, "SELECT sum(net_amount) FROM book.ap_invoices") == Decimal(
         one(book, "SELECT sum(gross_amount) - sum(retainage_amount) FROM book.ap_invoices")
     )
+
+
+def test_vendor_bank_change_plant(book: duckdb.DuckDBPyConnection) -> None:
+    """Every kind of request is planted; a lookalike sender is one edit off the real domain; the
+    forms and callback logs are where the kind says; every remittance routing number is valid."""
+    reqs = rows(
+        book,
+        """SELECT q.kind, split_part(q.from_addr, '@', 2), split_part(v.email, '@', 2), q.form_document_id,
+                  q.callback_phone, v.phone, q.phone_in_email, q.outcome
+           FROM book.vendor_bank_change_requests q JOIN book.vendors v USING (vendor_key)""",
+    )
+    assert sorted(r[0] for r in reqs) == sorted(KINDS)
+    for kind, sender, real, form, called, on_file, offered, outcome in reqs:
+        assert (sender == real) == (kind == "genuine"), (kind, sender, real)
+        assert (form is not None) == (kind in ("genuine", "callback_to_email_number"))
+        assert (called is None) == (kind == "lookalike_domain")
+        if kind == "callback_to_email_number":
+            assert called == offered != on_file
+        elif called:
+            assert called == on_file
+        assert outcome == {"genuine": "changed", "callback_denied": "rejected"}.get(kind, "held_pending_verification")
+    routing = [r[0] for r in rows(book, "SELECT routing_number FROM book.vendor_remittance")]
+    assert routing and all(len(x) == 9 and aba_check_digit(x[:8]) == int(x[8]) for x in routing)
+    forms = one(book, "SELECT count(*) FROM book.documents WHERE doc_type = 'bank_change_form'")
+    assert forms == sum(1 for r in reqs if r[3])

@@ -206,6 +206,30 @@ def test_payment_hold_changes_exactly_one_row(app, open_env):
 
 
 @pytest.mark.parametrize("app", ERPS)
+def test_remittance_update_changes_exactly_one_row(app, open_env):
+    """vendors.update_remittance: one vendor row, the routing number's check digit enforced."""
+    env = open_env([app])
+    before = _snap(env, app)
+    v = vendor_id(app, "V1000")
+    call = f"{app}.vendors.update_remittance"
+    data = ok(env.call(call, vendor_id=v, routing_number="071000013", account_number="4417820935"))
+    assert data["changed"] is True and data["before"]["bank_routing"] != "071000013"
+    assert data["after"] == {"bank_routing": "071000013", "bank_account_last4": "0935"}
+    diff = _diff_tables(env, before)
+    assert len(diff) == 1
+    ((removed, added),) = diff.values()
+    assert len(added) == len(removed) == 1
+    got = ok(env.call(f"{app}.vendors.get", vendor_id=v))["vendor"]
+    assert (
+        got[n(app, "vendor", "bank_routing")] == "071000013" and got[n(app, "vendor", "bank_account")] == "4417820935"
+    )
+    again = ok(env.call(call, vendor_id=v, routing_number="071000013", account_number="4417820935"))
+    assert again["changed"] is False
+    bad = env.call(call, vendor_id=v, routing_number="071000014", account_number="4417820935")
+    assert bad["error_type"] == "invalid_argument" and "check digit" in bad["error"]
+
+
+@pytest.mark.parametrize("app", ERPS)
 def test_1099_estimate_and_change_orders(app, open_env):
     env = open_env([app])
     v, j = vendor_id(app, "V1002"), job_id(app, "3100")
