@@ -30,6 +30,7 @@ MODULES: tuple[str, ...] = (
     "r_1099nec",
     "r_coi_expiry",
     "t_positive_pay",
+    "t_vendor_bank_change",
     "c_redteam_eapp_review",
     "a_ingenious_funding",
     "c_ressio_bill_match",
