@@ -316,6 +316,29 @@ CREATE TABLE book.certificates_of_insurance (
     document_id     VARCHAR
 );
 
+-- The company's own insurance program: policies whose premiums are paid in advance and carried in
+-- 1400 Prepaid Expenses, amortized to 6200 Insurance (seeds/prepaid.py). The declarations page in
+-- Box is the record of each premium and term; scheduled_premium is the broker's proposal figure on
+-- the prepaid insurance register in the accounting policy (stale where the policy bound at another
+-- premium).
+CREATE TABLE book.insurance_policies (
+    policy_id       VARCHAR PRIMARY KEY,          -- 'IP-casualty-general_liability-2026'
+    program         VARCHAR NOT NULL,             -- casualty|property|fleet|management|...
+    coverage        VARCHAR NOT NULL,             -- general_liability|umbrella|pollution|cyber|...
+    coverage_name   VARCHAR NOT NULL,             -- 'Commercial General Liability'
+    policy_number   VARCHAR NOT NULL,
+    insurer         VARCHAR NOT NULL,
+    producer        VARCHAR NOT NULL,
+    effective_date  DATE NOT NULL,
+    expiry_date     DATE NOT NULL,                -- 12:01 a.m. of this date: one year after effective
+    premium         DECIMAL(18,2) NOT NULL,       -- the declarations page's total premium
+    scheduled_premium DECIMAL(18,2) NOT NULL,     -- the register's (broker proposal) figure
+    cancelled_date  DATE,                         -- cancellation effective (coverage ends 12:01 a.m.)
+    return_premium  DECIMAL(18,2),                -- refunded on cancellation (credited to 1400)
+    document_id     VARCHAR NOT NULL,             -- the declarations page (Box)
+    cancel_document_id VARCHAR                    -- the cancellation endorsement (Box)
+);
+
 -- ---------------------------------------------------------------------------------------
 -- Commitments (subcontracts and purchase orders) with SOVs
 -- ---------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from cfab.seeds import (
     people,
     policies,
     pospay_days,
+    prepaid,
     retainage,
     scale,
     signers,
@@ -121,6 +122,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     pospay_days.build_exception_days(ctx)
     retainage.build_retainage_reclass(ctx)
     vendor_bank_change.build_vendor_bank_change(ctx)
+    prepaid.build_prepaid(ctx)
     return ctx
 
 

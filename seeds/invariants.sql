@@ -69,6 +69,30 @@ pending AS (  -- as above: the import's retainage (withheld or released) awaitin
 gl AS (SELECT coalesce(sum(credit - debit), 0) AS bal FROM book.journal_lines WHERE account = '2010')
 SELECT sub.bal AS subledger, gl.bal AS gl FROM sub, pending, gl WHERE sub.bal - pending.bal <> gl.bal;
 
+-- name: prepaid_premiums_capitalized_once
+-- every policy of the insurance program effective by the open month's end: its premium paid to 1400 once, on its
+-- effective date, at the declarations page's premium (base universe: replicas share the program)
+SELECT p.policy_id FROM book.insurance_policies p
+WHERE p.effective_date <= (SELECT last_day(CAST(min(period) || '-01' AS DATE)) FROM book.gl_periods WHERE status = 'open')
+  AND (SELECT count(*) FROM book.journal_entries e JOIN book.journal_lines l USING (je_id)
+       WHERE e.source_ref = 'PREMIUM:' || p.policy_id AND e.je_number NOT LIKE '%-R%' AND l.account = '1400'
+         AND l.debit = p.premium AND e.entry_date = p.effective_date) <> 1;
+
+-- name: prepaid_amortization_within_premium
+-- posted amortization plus any return premium never exceeds the premium; a term that ended before
+-- the open month is amortized to exactly its premium
+WITH a AS (
+    SELECT p.policy_id, p.premium, p.expiry_date, coalesce(p.return_premium, 0) AS ret,
+           (SELECT coalesce(sum(l.debit), 0) FROM book.journal_entries e JOIN book.journal_lines l USING (je_id)
+             WHERE e.source_ref LIKE 'PREPAID:' || p.program || ':%' AND e.je_number NOT LIKE '%-R%'
+               AND l.account = '6200' AND l.memo = p.policy_number) AS amortized
+    FROM book.insurance_policies p
+)
+SELECT * FROM a
+WHERE amortized + ret > premium
+   OR (expiry_date <= (SELECT CAST(min(period) || '-01' AS DATE) FROM book.gl_periods WHERE status = 'open')
+       AND amortized <> premium);
+
 -- name: ar_ties_to_gl_1200
 WITH sub AS (SELECT coalesce(sum(current_payment_due), 0) AS bal FROM book.owner_pay_apps WHERE status = 'certified'),
 gl AS (SELECT coalesce(sum(debit - credit), 0) AS bal FROM book.journal_lines WHERE account = '1200')

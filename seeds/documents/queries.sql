@@ -275,3 +275,12 @@ JOIN book.vendor_bank_change_requests q ON q.request_id = d.natural_key
 JOIN book.vendors v ON v.vendor_key = q.vendor_key
 LEFT JOIN book.vendor_remittance m ON m.vendor_key = q.vendor_key
 WHERE d.doc_type = 'bank_change_form' AND ($ids IS NULL OR list_contains($ids, d.document_id));
+
+-- name: insurance_policy_rows
+-- The company's own policies: a declarations page (document_id) or a cancellation endorsement
+-- (cancel_document_id), with which one the document is.
+SELECT d.document_id, p.* EXCLUDE (document_id), p.cancel_document_id = d.document_id AS is_cancellation
+FROM book.documents d
+JOIN book.insurance_policies p ON p.document_id = d.document_id OR p.cancel_document_id = d.document_id
+WHERE d.doc_type = 'insurance_policy' AND ($ids IS NULL OR list_contains($ids, d.document_id))
+ORDER BY d.document_id;

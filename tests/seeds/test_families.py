@@ -429,6 +429,7 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "ap_retainage_policy.md",
         "timecard_payroll_policy.md",
         "vendor_master_change_policy.md",
+        "prepaid_insurance_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
     renewal = rows(
