@@ -24,6 +24,7 @@ MODULES: tuple[str, ...] = (
     "c_invoice_code",
     "g_sub_accrual",
     "g_retainage_reclass",
+    "g_prepaid_amortization",
     "h_procore_erp_sync",
     "p_certified_payroll",
     "p_timecard_to_payroll",
