@@ -533,6 +533,27 @@ CREATE TABLE book.apprentice_ratio_rules (
     source          VARCHAR NOT NULL
 );
 
+CREATE TABLE book.union_agreements (               -- the collective agreements' fringe rates (P_union_fringe)
+    local_code      VARCHAR PRIMARY KEY REFERENCES book.union_locals(local_code),
+    agreement       VARCHAR NOT NULL,             -- 'CARP-58 Area Agreement 2024-2027'
+    journeyman_rate DECIMAL(9,4) NOT NULL,        -- total fringe contribution per hour worked
+    apprentice_rate DECIMAL(9,4)                  -- the apprentice tier; NULL: apprentices at the journeyman rate
+);
+
+CREATE TABLE book.union_jurisdictions (            -- the counties each local's agreement covers
+    local_code      VARCHAR NOT NULL REFERENCES book.union_locals(local_code),
+    county          VARCHAR NOT NULL,
+    PRIMARY KEY (local_code, county)
+);
+
+CREATE TABLE book.union_transfers (                -- members who moved locals (travel / transfer cards)
+    employee_id     VARCHAR NOT NULL REFERENCES book.employees(employee_id),
+    from_local      VARCHAR NOT NULL REFERENCES book.union_locals(local_code),
+    to_local        VARCHAR NOT NULL REFERENCES book.union_locals(local_code),
+    effective_date  DATE NOT NULL,                -- a Sunday: weeks ending before it stay with from_local
+    PRIMARY KEY (employee_id, effective_date)
+);
+
 CREATE TABLE book.timecards (
     timecard_id     VARCHAR PRIMARY KEY,
     employee_id     VARCHAR NOT NULL REFERENCES book.employees(employee_id),

@@ -39,6 +39,7 @@ from cfab.seeds import (
     timecard_plants,
     treasury,
     vendor_bank_change,
+    union_fringe,
     vendors,
 )
 from cfab.seeds.context import Ctx
@@ -123,6 +124,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     retainage.build_retainage_reclass(ctx)
     vendor_bank_change.build_vendor_bank_change(ctx)
     prepaid.build_prepaid(ctx)
+    union_fringe.build_union_fringe(ctx)
     return ctx
 
 

@@ -447,3 +447,19 @@ LEFT JOIN stored s USING (job_number, app_number)
 WHERE r.job_number IS NULL OR r.retainage_pct <> app.pct
    OR r.completed_work_retainage + r.stored_material_retainage <> app.retainage
    OR r.stored_material_retainage <> coalesce(s.amt, 0) OR r.completed_work_retainage < 0;
+
+-- ---------------------------------------------------------------------------------------------
+-- Union fringe agreements (seeds/union_fringe.py)
+-- name: union_agreement_per_local
+SELECT u.local_code FROM book.union_locals u
+LEFT JOIN book.union_agreements a USING (local_code)
+LEFT JOIN (SELECT DISTINCT local_code FROM book.union_jurisdictions) j USING (local_code)
+WHERE a.local_code IS NULL OR j.local_code IS NULL;
+
+-- name: union_apprentice_tier_below_journeyman
+SELECT local_code FROM book.union_agreements
+WHERE apprentice_rate IS NOT NULL AND (apprentice_rate <= 0 OR apprentice_rate >= journeyman_rate);
+
+-- name: union_transfer_lands_in_master
+SELECT t.employee_id FROM book.union_transfers t JOIN book.employees e USING (employee_id)
+WHERE e.union_local <> t.to_local OR t.from_local = t.to_local OR dayofweek(t.effective_date) <> 0;

@@ -208,6 +208,95 @@ ORDER BY
   2,
   3;
 
+-- pr_union_remittances (remittances): The months before the work month now due, as remitted under the
+-- collective agreements: each local's members' hours (transfer cards honoured) on jobs inside its
+-- jurisdiction, of the pay weeks ending in the month, at the agreement's rate for the level, paid on the 20th
+-- of the following month.
+INSERT INTO foundation_payroll.pr_union_remittances (
+  remittance_id,
+  union_local,
+  period,
+  hours,
+  amount,
+  status,
+  memo,
+  staged_at,
+  paid_at
+)
+WITH clock AS (
+  SELECT
+    CAST(value AS DATE) AS d
+  FROM cfab_internal.meta
+  WHERE
+    key = 'clock'
+), lines AS (
+  SELECT
+    CAST(DATE_TRUNC('MONTH', b.period_end) AS DATE) AS m,
+    CASE
+      WHEN NOT t.employee_id IS NULL AND b.period_end < t.effective_date
+      THEN t.from_local
+      ELSE e.union_local
+    END AS union_local,
+    e.level,
+    j.county,
+    pe.hours_regular + pe.hours_overtime AS hours
+  FROM book.payroll_batches AS b
+  JOIN book.payroll_earnings AS pe
+    ON pe.batch_id = b.batch_id
+  JOIN book.employees AS e
+    ON e.employee_id = pe.employee_id AND NOT e.union_local IS NULL
+  JOIN book.jobs AS j
+    ON j.job_number = pe.job_number
+  LEFT JOIN book.union_transfers AS t
+    ON t.employee_id = e.employee_id
+  WHERE
+    b.status = 'released'
+    AND b.period_end < (
+      SELECT
+        CAST(DATE_TRUNC('MONTH', d) - INTERVAL '1' MONTH AS DATE)
+      FROM clock
+    )
+), per_local AS (
+  SELECT
+    l.union_local,
+    l.m,
+    CAST(SUM(l.hours) AS DECIMAL(9, 2)) AS hours,
+    CAST(ROUND(
+      SUM(
+        l.hours * CASE
+          WHEN l.level = 'apprentice'
+          THEN COALESCE(a.apprentice_rate, a.journeyman_rate)
+          ELSE a.journeyman_rate
+        END
+      ),
+      2
+    ) AS DECIMAL(18, 2)) AS amount
+  FROM lines AS l
+  JOIN book.union_agreements AS a
+    ON a.local_code = l.union_local
+  JOIN book.union_jurisdictions AS uj
+    ON uj.local_code = l.union_local AND uj.county = l.county
+  GROUP BY
+    l.union_local,
+    l.m
+)
+SELECT
+  'UF' || STRFTIME(p.m, '%Y%m') || '-' || p.union_local,
+  p.union_local,
+  STRFTIME(p.m, '%Y-%m'),
+  p.hours,
+  p.amount,
+  'Paid',
+  NULL,
+  CAST(p.m + INTERVAL '1' MONTH + INTERVAL '14' DAY AS TIMESTAMP) + INTERVAL '9' HOUR,
+  CAST(p.m + INTERVAL '1' MONTH + INTERVAL '19' DAY AS TIMESTAMP) + INTERVAL '10' HOUR
+FROM per_local AS p
+WHERE
+  p.hours > 0
+ORDER BY
+  p.m,
+  p.union_local;
+
 -- pr_checks (payments): One payment per employee per released batch; a paper check when the register holds
 -- one for that employee, account, date and amount, otherwise a direct deposit.
 INSERT INTO foundation_payroll.pr_checks (

@@ -106,6 +106,27 @@ class ReleaseArgs(ToolArgs):
     batch_id: str = Field(..., description="The staged batch to release", examples=["WK260131"])
 
 
+class RemittancesArgs(ToolArgs):
+    union_local: str | None = Field(None, description="Union local code", examples=["CARP-58"])
+    period: str | None = Field(None, description="Work month YYYY-MM", examples=["2025-12"])
+    status: str | None = Field(None, description="Remittance status word", examples=["Paid"])
+
+
+PERIOD = r"^\d{4}-(0[1-9]|1[0-2])$"
+
+
+class RemittanceStageArgs(ToolArgs):
+    union_local: str = Field(..., description="Union local code", examples=["CARP-58"])
+    period: str = Field(..., description="Work month YYYY-MM", examples=["2025-12"], pattern=PERIOD)
+    hours: Decimal = Field(..., description="Hours worked reported to the local", examples=["1240.00"], ge=0)
+    amount: Decimal = Field(..., description="Contributions owed, in dollars", examples=["43120.50"], gt=0)
+    memo: str | None = Field(None, description="Free-text note for the approver", examples=["December 2025"])
+
+
+class RemittancePayArgs(ToolArgs):
+    remittance_id: str = Field(..., description="The staged remittance to pay", examples=["REM202512-CARP-58"])
+
+
 class PayrollApp(App):
     """A payroll system: the tools written once, each vendor's tables and words read from its dialect ``D``.
 
@@ -479,6 +500,99 @@ class PayrollApp(App):
             "total_gross": total,
             "replaced_lines": replaced,
             "earnings": lines,
+        }
+
+    # ------------------------------------------------------------------ union fringe remittances
+    @tool("remittances.list")
+    def remittances_list(self, args: RemittancesArgs) -> dict[str, Any]:
+        """List union fringe-benefit remittances in $label (one per local and work month).
+
+        Args:
+            union_local: the local's code, e.g. "CARP-58".
+            period: the work month, e.g. "2025-12".
+            status: e.g. "$remittance_staged" or "$remittance_paid".
+
+        Returns {"remittances": [{remittance_id, union_local, period, hours, amount, status, memo, staged_at,
+        paid_at}], "count": n}.
+        """
+        rows = self.select(
+            self.D.tables.remittances,
+            {
+                "union_local": args.union_local.strip().upper() if args.union_local else None,
+                "period": args.period,
+                "status": args.status,
+            },
+            order_by=["period", "union_local"],
+        )
+        return {"remittances": rows, "count": len(rows)}
+
+    @tool("remittances.stage", writes=True)
+    def remittances_stage(self, args: RemittanceStageArgs) -> dict[str, Any]:
+        """Stage a union local's fringe-benefit remittance for one work month in $label (nothing is paid).
+
+        You compute the hours and the amount (from the payroll detail and the local's collective
+        agreement); this records them as a '$remittance_staged' remittance for the controller to
+        approve. Staging the same local and month again replaces the staged remittance; a month
+        already paid cannot be staged again. Paying is a separate, guarded step.
+
+        Args:
+            union_local: the local's code, e.g. "CARP-58".
+            period: the work month, e.g. "2025-12".
+            hours: hours worked reported to the local, e.g. "1240.00".
+            amount: contributions owed in dollars, e.g. "43120.50".
+            memo: optional note, e.g. "December 2025".
+
+        Returns {"remittance": {remittance_id, union_local, period, hours, amount, status, memo, staged_at,
+        paid_at}, "replaced": true|false}.
+        """
+        local = args.union_local.strip().upper()
+        known = self.query("SELECT 1 FROM book.union_locals WHERE upper(local_code) = ?", [local])
+        if not known:
+            raise ToolError(f"no union local {args.union_local!r}", "not_found")
+        words = self.D.words
+        rid = self.D.remittance_ids.of(local, args.period)
+        info = self.tbl(self.D.tables.remittances)
+        current = self.select(self.D.tables.remittances, {"remittance_id": rid})
+        if current and current[0]["status"] == words.remittance_paid:
+            raise ToolError(f"remittance {rid} for {local} {args.period} is already paid", "conflict")
+        row = {
+            "remittance_id": rid,
+            "union_local": local,
+            "period": args.period,
+            "hours": Decimal(args.hours).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP),
+            "amount": cents(Decimal(args.amount)),
+            "status": words.remittance_staged,
+            "memo": args.memo,
+            "staged_at": self.now,
+            "paid_at": None,
+        }
+        if current:
+            self.gate.delete_where(info.qualified, equals_all({"remittance_id": rid}, info))
+        self.gate.insert_many(info.qualified, [row])
+        return {"remittance": row, "replaced": bool(current)}
+
+    @tool("remittances.pay", guarded="payment")
+    def remittances_pay(self, args: RemittancePayArgs) -> dict[str, Any]:
+        """Pay a staged fringe remittance to the local's benefit funds (ACH from the payroll account).
+
+        This MOVES MONEY: it is never executed here; the request is validated and staged for a human
+        approver.
+
+        Args:
+            remittance_id: the staged remittance, as the stage step returned it, e.g. "UF202512-CARP-58".
+
+        Returns what would be paid: {"would_pay": {remittance_id, union_local, period, hours, amount}}.
+        """
+        rem = self.require(self.D.tables.remittances, "remittance", remittance_id=args.remittance_id.strip())
+        staged = self.D.words.remittance_staged
+        if rem["status"] != staged:
+            raise ToolError(
+                f"remittance {rem['remittance_id']} is {rem['status']}; only a {staged} remittance can be paid",
+                "conflict",
+            )
+        return {
+            "would_pay": {k: rem[k] for k in ("remittance_id", "union_local", "period", "hours", "amount")},
+            "note": f"{self.label} holds the payment for a human approver; nothing was paid.",
         }
 
     @tool("pr_release", guarded="payroll")

@@ -23,6 +23,7 @@ class PayrollTables:
     batches: str
     earnings: str
     payments: str
+    remittances: str = "remittances"  # union fringe-benefit remittances per local and work month
 
 
 @dataclass(frozen=True)
@@ -38,11 +39,27 @@ class PayrollWords:
     payment_direct_deposit: str
     job_active: str = "Active"
     job_closed: str = "Closed"
+    remittance_staged: str = "Staged"  # a fringe remittance prepared, awaiting payment approval
+    remittance_paid: str = "Paid"  # paid to the local's benefit funds: final
 
     def __post_init__(self) -> None:
         batch = (self.batch_open, self.batch_staged, self.batch_released)
         if len(set(batch)) != len(batch):
             raise ValueError(f"the open, staged and released batch words must differ: {batch}")
+        if self.remittance_staged == self.remittance_paid:
+            raise ValueError("the staged and paid remittance words must differ")
+
+
+@dataclass(frozen=True)
+class RemittanceIds:
+    """A fringe remittance is named ``prefix`` + the work month (``%Y%m``) + ``-`` + the local code:
+    ``UF202512-IBEW-134``."""
+
+    prefix: str = "REM"
+
+    def of(self, local: str, period: str) -> str:
+        """The id of ``local``'s remittance for ``period`` ('2025-12')."""
+        return f"{self.prefix}{period.replace('-', '')}-{local}"
 
 
 @dataclass(frozen=True)
@@ -81,6 +98,7 @@ class PayrollDialect:
     batch_ids: DatedBatchIds | HashedBatchIds
     examples: PayrollExamples
     tool_names: dict[str, str] = field(default_factory=dict)  # archetype tool name -> native name
+    remittance_ids: RemittanceIds = field(default_factory=RemittanceIds)
     shares_job_ids_with: str | None = None  # the system whose job ids it keeps (book.system_job_id)
 
     @property
@@ -100,6 +118,7 @@ FOUNDATION_PAYROLL = PayrollDialect(
         batches="pr_payrolls",
         earnings="pr_payroll_detail",
         payments="pr_checks",
+        remittances="pr_union_remittances",
     ),
     words=PayrollWords(
         employee_active="A",
@@ -109,6 +128,8 @@ FOUNDATION_PAYROLL = PayrollDialect(
         batch_released="Posted",
         payment_check="Check",
         payment_direct_deposit="Direct Deposit",
+        remittance_staged="Pending Approval",
+        remittance_paid="Paid",
     ),
     batch_ids=DatedBatchIds(prefix="PR", date_format="%Y%m%d"),
     examples=PayrollExamples(employee="0001", batch="PR20260131", job="1042-00"),
@@ -119,7 +140,11 @@ FOUNDATION_PAYROLL = PayrollDialect(
         "payments.list": "checks.list",
         "batches.stage": "payrolls.calculate",
         "hours.import": "time_entries.import",
+        "remittances.list": "union_remittances.list",
+        "remittances.stage": "union_remittances.create",
+        "remittances.pay": "union_remittances.pay",
     },
+    remittance_ids=RemittanceIds(prefix="UF"),
     shares_job_ids_with="foundation_erp",
 )
 
@@ -134,6 +159,7 @@ ADP = PayrollDialect(
         batches="payroll_runs",
         earnings="earnings",
         payments="pay_statements",
+        remittances="benefit_remittances",
     ),
     words=PayrollWords(
         employee_active="Active",
@@ -143,6 +169,8 @@ ADP = PayrollDialect(
         batch_released="Processed",
         payment_check="Check",
         payment_direct_deposit="Direct Deposit",
+        remittance_staged="Prepared",
+        remittance_paid="Remitted",
     ),
     batch_ids=DatedBatchIds(prefix="WK", date_format="%y%m%d"),
     examples=PayrollExamples(employee="100201", batch="WK260131", job="1042"),
@@ -155,7 +183,11 @@ ADP = PayrollDialect(
         "payments.list": "pay_statements.list",
         "batches.stage": "payroll_runs.preview",
         "hours.import": "time_cards.import",
+        "remittances.list": "benefit_remittances.list",
+        "remittances.stage": "benefit_remittances.prepare",
+        "remittances.pay": "benefit_remittances.submit_payment",
     },
+    remittance_ids=RemittanceIds(prefix="BR"),
 )
 
 RIPPLING = PayrollDialect(
@@ -169,6 +201,7 @@ RIPPLING = PayrollDialect(
         batches="pay_runs",
         earnings="pay_run_earnings",
         payments="payments",
+        remittances="union_fringe_payments",
     ),
     words=PayrollWords(
         employee_active="ACTIVE",
@@ -178,6 +211,8 @@ RIPPLING = PayrollDialect(
         batch_released="PAID",
         payment_check="CHECK",
         payment_direct_deposit="DIRECT_DEPOSIT",
+        remittance_staged="DRAFT",
+        remittance_paid="PAID",
     ),
     batch_ids=HashedBatchIds(namespace="rippling:payrun:", length=24),
     examples=PayrollExamples(employee="5f00000000000000000003e9", batch="6a1f0c2d9e8b7a6f5e4d3c2b", job="1042"),
@@ -187,7 +222,11 @@ RIPPLING = PayrollDialect(
         "earnings.list": "pay_runs.earnings",
         "batches.stage": "pay_runs.create_draft",
         "hours.import": "time_entries.sync",
+        "remittances.list": "union_fringe_payments.list",
+        "remittances.stage": "union_fringe_payments.create_draft",
+        "remittances.pay": "union_fringe_payments.pay",
     },
+    remittance_ids=RemittanceIds(prefix="ufp_"),
 )
 
 DIALECTS: dict[str, PayrollDialect] = {d.app: d for d in (FOUNDATION_PAYROLL, ADP, RIPPLING)}

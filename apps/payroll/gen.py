@@ -118,6 +118,18 @@ def batch_id(d: PayrollDialect, book_batch_id: exp.Expr, period_end: exp.Expr) -
     )
 
 
+def remittance_id(d: PayrollDialect, local: exp.Expr, month: exp.Expr) -> exp.Expr:
+    """The vendor's id of a fringe remittance: prefix + the month's ``%Y%m`` + '-' + the local
+    (``RemittanceIds.of`` in Python)."""
+    return exp.DPipe(
+        this=exp.DPipe(
+            this=exp.DPipe(this=lit(d.remittance_ids.prefix), expression=exp.func("strftime", month, lit("%Y%m"))),
+            expression=lit("-"),
+        ),
+        expression=local,
+    )
+
+
 def system_job_id(system: str, job_number: exp.Expr) -> exp.Expr:
     """``book.system_job_id(system, job_number)``: how ``system`` spells a job number."""
     return exp.Dot(
@@ -134,6 +146,7 @@ def vendor_sql(d: PayrollDialect) -> VendorSql:
         functions={
             "job_id": lambda job_number: system_job_id(d.job_system, job_number),
             "batch_id": lambda book_id, period_end: batch_id(d, book_id, period_end),
+            "remittance_id": lambda local, month: remittance_id(d, local, month),
         },
         values={"system": lit(d.app), "job_system": lit(d.job_system), **{k: lit(v) for k, v in words.items()}},
     )
@@ -148,13 +161,20 @@ def rules(d: PayrollDialect) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
     """The gate's rules and assertions: released payroll is final (releasing it is guarded), paying is
     guarded, hours come from the field, and an earnings line's gross is its hours at its rate."""
     v, s, released = vendor_sql(d), d.app, d.words.batch_released
-    batches, earnings, hours, payments = (sql_text(v.table(n)) for n in ("batches", "earnings", "hours", "payments"))
+    batches, earnings, hours, payments, remittances = (
+        sql_text(v.table(n)) for n in ("batches", "earnings", "hours", "payments", "remittances")
+    )
     is_released = lit(released.lower())
     became_released = exp.and_(
         exp.EQ(this=_status("new"), expression=is_released),
         exp.not_(exp.func("coalesce", exp.EQ(this=_status("old"), expression=is_released), exp.false())),
     )
     locked = f"{s}.released_batch_locked"
+    paid = lit(d.words.remittance_paid.lower())
+    became_paid = exp.and_(
+        exp.EQ(this=_status("new"), expression=paid),
+        exp.not_(exp.func("coalesce", exp.EQ(this=_status("old"), expression=paid), exp.false())),
+    )
     rs = [
         rule(
             f"{s}.release_payroll",
@@ -208,6 +228,23 @@ def rules(d: PayrollDialect) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
             on=["update", "delete"],
             partial=f"an INSERT here is issuing a payment, which {s}.payment_issue stages for a human "
             f"(a guard, not a lock)",
+        ),
+        rule(
+            f"{s}.remittance_pay",
+            remittances,
+            "guard",
+            "paying a union fringe remittance moves money to the local's benefit funds and needs a human approver.",
+            on=["update", "insert"],
+            when=sql_text(became_paid),
+            guarded_kind="payment",
+        ),
+        rule(
+            f"{s}.paid_remittance_locked",
+            remittances,
+            "reject",
+            f"remittance {{remittance_id}} is paid ({d.words.remittance_paid}) and cannot be changed; "
+            f"a correction is a new remittance",
+            fact=sql_text(exp.EQ(this=_status("row"), expression=paid)),
         ),
     ]
     released_batch_of_line = (
@@ -270,8 +307,9 @@ def render(d: PayrollDialect) -> dict[str, str]:
         TABLES,
         [
             f"-- {d.app}: {d.label}. Employees, prevailing-wage rate tables per job, hours imported from the",
-            "-- field-time systems (approved timecards per employee/week/job), pay batches, earnings lines and",
-            "-- the checks / direct deposits of released batches. Releasing payroll is guarded.",
+            "-- field-time systems (approved timecards per employee/week/job), pay batches, earnings lines,",
+            "-- the checks / direct deposits of released batches and union fringe remittances. Releasing",
+            "-- payroll and paying a remittance are guarded.",
             *comment_lines(GENERATED),
         ],
         asdict(d.words),

@@ -140,6 +140,23 @@ TABLES: tuple[Table, ...] = (
         ("batch_id", "employee_id", "job_id"),
     ),
     Table(
+        "remittances",
+        "Union fringe-benefit remittances: one per local and work month, staged here and paid to the "
+        "local's benefit funds (paying is guarded).",
+        (
+            _c("remittance_id", note="{label}'s remittance id"),
+            _c("union_local", note="the local's code 'CARP-58'"),
+            _c("period", note="the work month 'YYYY-MM'"),
+            _c("hours", HOURS, note="hours worked reported to the local"),
+            _c("amount", MONEY, note="contributions owed"),
+            _c("status", words=("remittance_staged", "remittance_paid")),
+            _c("memo", required=False),
+            _c("staged_at", "TIMESTAMP", required=False),
+            _c("paid_at", "TIMESTAMP", required=False),
+        ),
+        ("remittance_id",),
+    ),
+    Table(
         "payments",
         "Checks and direct deposits of released batches (one per employee per batch).",
         (
@@ -232,6 +249,43 @@ FROM book.payroll_earnings pe
 JOIN book.payroll_batches b ON b.batch_id = pe.batch_id AND b.status = 'released'
 JOIN book.employee_identities ei ON ei.employee_id = pe.employee_id AND ei.system = $system
 ORDER BY 1, 2, 3""",
+    ),
+    "remittances": (
+        "The months before the work month now due, as remitted under the collective agreements: "
+        "each local's members' hours (transfer cards honoured) on jobs inside its jurisdiction, of the "
+        "pay weeks ending in the month, at the agreement's rate for the level, paid on the 20th of the "
+        "following month.",
+        """
+WITH clock AS (SELECT CAST(value AS DATE) AS d FROM cfab_internal.meta WHERE key = 'clock'),
+lines AS (
+    SELECT CAST(date_trunc('month', b.period_end) AS DATE) AS m,
+           CASE WHEN t.employee_id IS NOT NULL AND b.period_end < t.effective_date THEN t.from_local
+                ELSE e.union_local END AS union_local,
+           e.level, j.county, pe.hours_regular + pe.hours_overtime AS hours
+    FROM book.payroll_batches b
+    JOIN book.payroll_earnings pe ON pe.batch_id = b.batch_id
+    JOIN book.employees e ON e.employee_id = pe.employee_id AND e.union_local IS NOT NULL
+    JOIN book.jobs j ON j.job_number = pe.job_number
+    LEFT JOIN book.union_transfers t ON t.employee_id = e.employee_id
+    WHERE b.status = 'released'
+      AND b.period_end < (SELECT CAST(date_trunc('month', d) - INTERVAL 1 MONTH AS DATE) FROM clock)
+),
+per_local AS (
+    SELECT l.union_local, l.m, CAST(sum(l.hours) AS DECIMAL(9,2)) AS hours,
+           CAST(round(sum(l.hours * CASE WHEN l.level = 'apprentice' THEN coalesce(a.apprentice_rate, a.journeyman_rate)
+                                         ELSE a.journeyman_rate END), 2) AS DECIMAL(18,2)) AS amount
+    FROM lines l
+    JOIN book.union_agreements a ON a.local_code = l.union_local
+    JOIN book.union_jurisdictions uj ON uj.local_code = l.union_local AND uj.county = l.county
+    GROUP BY l.union_local, l.m
+)
+SELECT vendor_remittance_id(p.union_local, p.m), p.union_local, strftime(p.m, '%Y-%m'), p.hours, p.amount,
+       $remittance_paid, NULL,
+       CAST(p.m + INTERVAL 1 MONTH + INTERVAL 14 DAY AS TIMESTAMP) + INTERVAL 9 HOUR,
+       CAST(p.m + INTERVAL 1 MONTH + INTERVAL 19 DAY AS TIMESTAMP) + INTERVAL 10 HOUR
+FROM per_local p
+WHERE p.hours > 0
+ORDER BY p.m, p.union_local""",
     ),
     "payments": (
         "One payment per employee per released batch; a paper check when the register holds one "

@@ -265,6 +265,32 @@ def test_positive_pay_file(book: duckdb.DuckDBPyConnection) -> None:
     }
 
 
+def test_union_fringe_agreements(book: duckdb.DuckDBPyConnection) -> None:
+    """seeds/union_fringe.py: every local has an agreement and a jurisdiction; one transfer card
+    moves a member mid-month to a second local of the trade (the master shows the new one); an
+    apprentice tier where apprentices worked; one local's members worked outside its counties."""
+    locals_ = one(book, "SELECT count(*) FROM book.union_locals")
+    assert one(book, "SELECT count(*) FROM book.union_agreements") == locals_ == 8
+    assert one(book, "SELECT count(DISTINCT local_code) FROM book.union_jurisdictions") == locals_
+    moved = rows(
+        book,
+        """SELECT t.from_local, t.to_local, e.union_local, dayofweek(t.effective_date) FROM book.union_transfers t
+           JOIN book.employees e USING (employee_id)""",
+    )
+    assert len(moved) == 1 and moved[0][1] == moved[0][2] != moved[0][0] and moved[0][3] == 0
+    assert one(book, "SELECT count(*) FROM book.union_agreements WHERE apprentice_rate IS NOT NULL") == 2
+    away = one(
+        book,
+        """SELECT count(DISTINCT e.union_local) FROM book.payroll_earnings pe
+           JOIN book.payroll_batches b USING (batch_id) JOIN book.employees e USING (employee_id)
+           JOIN book.jobs j ON j.job_number = pe.job_number
+           LEFT JOIN book.union_jurisdictions uj ON uj.local_code = e.union_local AND uj.county = j.county
+           WHERE b.period_end BETWEEN DATE '2025-12-01' AND DATE '2025-12-31' AND uj.county IS NULL
+             AND e.employee_id NOT IN (SELECT employee_id FROM book.union_transfers)""",
+    )
+    assert away == 1
+
+
 def test_positive_pay_files_beyond_cashpro(book: duckdb.DuckDBPyConnection) -> None:
     """seeds/pospay_days.py: two files (the clock and the business day before, both due at the
     clock) on each of the payroll, money-market and PNC accounts, against manual checks whose
@@ -430,6 +456,7 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "timecard_payroll_policy.md",
         "vendor_master_change_policy.md",
         "prepaid_insurance_policy.md",
+        "union_fringe_remittance_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
     renewal = rows(

@@ -195,6 +195,8 @@ def test_the_new_vendor_projects_the_book_as_adp_does_in_its_own_words(env):
             return value.removeprefix("g-")
         if name == "batch_id":
             return batches[value]
+        if name == "remittance_id":  # the default prefix (Gusto names none) read as ADP's
+            return ADP.remittance_ids.prefix + value.removeprefix(GUSTO.remittance_ids.prefix)
         return words.get(value, value) if name in ("status", "payment_method") else value
 
     for t in TABLES:
