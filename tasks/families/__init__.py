@@ -28,6 +28,7 @@ MODULES: tuple[str, ...] = (
     "h_procore_erp_sync",
     "p_certified_payroll",
     "p_timecard_to_payroll",
+    "p_union_fringe",
     "r_1099nec",
     "r_coi_expiry",
     "t_positive_pay",
