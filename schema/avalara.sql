@@ -70,3 +70,31 @@ CREATE TABLE avalara.filing_returns (
     filed_date            DATE,
     created_at            TIMESTAMP NOT NULL
 );
+
+-- Exemption certificates on file (given to suppliers for tax-exempt projects): a purchase from
+-- the vendor delivered to the location, dated inside the certificate's term, is exempt.
+CREATE TABLE avalara.exemption_certificates (
+    certificate_id        VARCHAR PRIMARY KEY,      -- 'CERT-<hash>'
+    company_code          VARCHAR NOT NULL,
+    exposure_zone         VARCHAR NOT NULL,         -- state
+    vendor_code           VARCHAR NOT NULL,         -- master vendor id
+    vendor_name           VARCHAR NOT NULL,
+    location_code         VARCHAR NOT NULL,         -- the job
+    exempt_reason         VARCHAR NOT NULL,
+    exemption_number      VARCHAR NOT NULL,
+    signed_date           DATE NOT NULL,
+    expiration_date       DATE NOT NULL,
+    status                VARCHAR NOT NULL          -- Valid | Expired (at the clock)
+);
+
+-- The lines of a use-tax return drafted from reviewed purchases: one per location.
+CREATE TABLE avalara.filing_return_lines (
+    return_id             VARCHAR NOT NULL,
+    line_no               INTEGER NOT NULL,
+    location_code         VARCHAR NOT NULL,
+    description           VARCHAR,
+    taxable_amount        DECIMAL(18,2) NOT NULL,
+    tax_rate              DECIMAL(9,6) NOT NULL,    -- the location's combined rate
+    tax_amount            DECIMAL(18,2) NOT NULL,   -- taxable x rate, to the cent
+    PRIMARY KEY (return_id, line_no)
+);

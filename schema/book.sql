@@ -406,6 +406,20 @@ CREATE TABLE book.ap_invoice_lines (
     PRIMARY KEY (invoice_id, line_no)
 );
 
+-- Sales/use-tax exemption certificates the company gave its suppliers for a job (a tax-exempt
+-- owner's project): purchases from that supplier for that job, while the certificate is valid,
+-- owe no use tax (R_use_tax; shown in Avalara's certificates).
+CREATE TABLE book.tax_exemption_certificates (
+    certificate_id  VARCHAR PRIMARY KEY,          -- hashed from (vendor_key, job_number)
+    vendor_key      VARCHAR NOT NULL REFERENCES book.vendors(vendor_key),
+    job_number      VARCHAR NOT NULL REFERENCES book.jobs(job_number),
+    region          VARCHAR NOT NULL,             -- the state the certificate is good in
+    exempt_reason   VARCHAR NOT NULL,             -- 'Exempt organization (government) project'
+    exemption_number VARCHAR NOT NULL,            -- the owner's state exemption number
+    signed_date     DATE NOT NULL,
+    expiration_date DATE NOT NULL
+);
+
 CREATE TABLE book.lien_waivers (
     waiver_id       VARCHAR PRIMARY KEY,
     vendor_key      VARCHAR NOT NULL REFERENCES book.vendors(vendor_key),

@@ -1,7 +1,8 @@
 -- avalara: the company, its office and job-site locations, the jurisdiction rates there (a fixed
 -- state table and deterministic county/city add-ons keyed by name), use-tax transactions for
 -- supplier invoices entered in the ERP (Committed once posted), and a Filed return per state for
--- every period before the clock's month. The rate macros are temporary (build connection only).
+-- every period before the clock's month, and the exemption certificates given to suppliers. The
+-- rate macros are temporary (build connection only).
 
 CREATE OR REPLACE TEMP MACRO avalara_state_rate(st) AS coalesce(
     (SELECT r.rate FROM (VALUES ('IL', 0.062500), ('IN', 0.070000), ('WI', 0.050000), ('MI', 0.060000),
@@ -78,6 +79,15 @@ FROM (SELECT (SELECT 'COMPANY' || upper(company_id) FROM book.company ORDER BY c
       WHERE i.erp_status = 'posted'
         AND strftime(i.invoice_date, '%Y-%m') < strftime((SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock'), '%Y-%m')) t
 GROUP BY t.company_code, t.period, t.region;
+
+INSERT INTO avalara.exemption_certificates
+SELECT 'CERT-' || substr(c.certificate_id, 1, 10),
+       (SELECT 'COMPANY' || upper(company_id) FROM book.company ORDER BY company_id LIMIT 1),
+       c.region, c.vendor_key, v.legal_name, c.job_number, c.exempt_reason, c.exemption_number, c.signed_date,
+       c.expiration_date,
+       CASE WHEN c.expiration_date >= (SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock')
+            THEN 'Valid' ELSE 'Expired' END
+FROM book.tax_exemption_certificates c JOIN book.vendors v USING (vendor_key);
 
 DROP MACRO IF EXISTS temp.main.avalara_state_rate;
 DROP MACRO IF EXISTS temp.main.avalara_county_rate;

@@ -59,6 +59,28 @@ class ReturnDraftArgs(ToolArgs):
     region: str = Field(..., description="State to file in", examples=["IL"])
 
 
+class CertificateListArgs(ToolArgs):
+    vendor_code: str | None = Field(None, description="Vendor code (master vendor id)", examples=["V1041"])
+    location_code: str | None = Field(None, description="Location (job number)", examples=["3578"])
+    exposure_zone: str | None = Field(None, description="State the certificate is good in", examples=["IL"])
+    status: str | None = Field(None, description="Valid or Expired", examples=["Valid"])
+
+
+class UseTaxLine(ToolArgs):
+    location_code: str = Field(..., description="Location the goods were delivered to (job number)", examples=["3578"])
+    taxable_amount: Decimal = Field(..., description="Purchase price subject to use tax", examples=["18250.00"])
+    description: str | None = Field(None, description="What the line covers", examples=["Jan materials, no tax billed"])
+
+
+class UseTaxDraftArgs(ReturnDraftArgs):
+    lines: list[UseTaxLine] = Field(
+        ...,
+        min_length=1,
+        description="The purchases subject to use tax, by location; lines of one location are added together",
+        examples=[[{"location_code": "3578", "taxable_amount": "18250.00", "description": "Jan materials"}]],
+    )
+
+
 class ReturnRefArgs(ToolArgs):
     return_id: str = Field(..., description="Return id", examples=["5be0c1d2e3f4"])
 
@@ -240,6 +262,32 @@ class SalesTaxArchetype(App):
         )
         return {"returns": rows, "count": len(rows)}
 
+    @tool("certificates.list")
+    def certificates_list(self, args: CertificateListArgs) -> dict[str, Any]:
+        """List the exemption certificates on file: certificates the company gave a supplier for a tax-exempt
+        project, so purchases from that vendor delivered to that location during the certificate's term are exempt.
+
+        Args:
+            vendor_code: e.g. "V1041".
+            location_code: e.g. "3578".
+            exposure_zone: state, e.g. "IL".
+            status: "Valid" or "Expired".
+
+        Returns {"certificates": [{certificate_id, exposure_zone, vendor_code, vendor_name, location_code,
+        exempt_reason, exemption_number, signed_date, expiration_date, status}], "count": n}.
+        """
+        rows = self.select(
+            "exemption_certificates",
+            {
+                "vendor_code": args.vendor_code,
+                "location_code": args.location_code,
+                "exposure_zone": args.exposure_zone.upper() if args.exposure_zone else None,
+                "status": args.status,
+            },
+            order_by=["location_code", "vendor_code", "certificate_id"],
+        )
+        return {"certificates": rows, "count": len(rows)}
+
     # ------------------------------------------------------------------ writes
     @tool("returns.create_draft", writes=True)
     def returns_create_draft(self, args: ReturnDraftArgs) -> dict[str, Any]:
@@ -297,6 +345,100 @@ class SalesTaxArchetype(App):
                 },
             )
         return {"return": self.require("filing_returns", "return", return_id=return_id)}
+
+    @tool("returns.use_tax.create_draft", writes=True)
+    def returns_use_tax_create_draft(self, args: UseTaxDraftArgs) -> dict[str, Any]:
+        """Draft the use-tax return of one period and state from the purchases you reviewed: one return line per
+        location, its tax at the location's combined rate (drafting again replaces the draft's lines). Nothing is
+        filed.
+
+        Args:
+            filing_period: e.g. "2026-01".
+            region: e.g. "IL".
+            lines: [{location_code, taxable_amount, description}], e.g.
+                [{"location_code": "3578", "taxable_amount": "18250.00", "description": "Jan materials"}];
+                every location must be in the region.
+
+        Returns {"return_id", "return": {return_id, filing_period, region, form_name, transaction_count, total_taxable,
+        total_tax_due, due_date, status "Draft"}, "lines": [{line_no, location_code, taxable_amount, tax_rate,
+        tax_amount}]}.
+        """  # noqa: E501 - the docstring is the tool description, kept as it is
+        if not _PERIOD.match(args.filing_period):
+            raise ToolError(f"filing_period must look like 'YYYY-MM', got {args.filing_period!r}", "invalid_argument")
+        if args.filing_period > self.today.strftime("%Y-%m"):
+            raise ToolError(f"period {args.filing_period} has not started", "invalid_argument")
+        region = args.region.upper()
+        if not self.select("jurisdiction_rates", {"jurisdiction_type": "STA", "region": region}):
+            raise ToolError(f"{self.label} has no nexus in {region}", "not_found")
+        by_location: dict[str, tuple[Decimal, list[str]]] = {}
+        for ln in args.lines:
+            loc = self.require("locations", "location", location_code=ln.location_code)
+            if loc["region"] != region:
+                raise ToolError(
+                    f"location {ln.location_code} is in {loc['region']}, not {region}: it belongs on the "
+                    f"{loc['region']} return",
+                    "invalid_argument",
+                )
+            amount = money_arg(ln.taxable_amount, "taxable_amount")
+            total, notes = by_location.get(loc["location_code"], (ZERO, []))
+            by_location[loc["location_code"]] = (
+                total + amount,
+                [*notes, *([ln.description] if ln.description else [])],
+            )
+        existing = self.select("filing_returns", {"filing_period": args.filing_period, "region": region})
+        if existing and existing[0]["status"] != "Draft":
+            raise ToolError(
+                f"the {region} return for {args.filing_period} is already {existing[0]['status']}", "conflict"
+            )
+        lines: list[dict[str, Any]] = []
+        for n, (code, (taxable, notes)) in enumerate(sorted(by_location.items()), start=1):
+            rate = self.combined_rate(code)
+            lines.append(
+                {
+                    "line_no": n,
+                    "location_code": code,
+                    "description": "; ".join(notes)[:200] or None,
+                    "taxable_amount": taxable,
+                    "tax_rate": rate,
+                    "tax_amount": cents(taxable * rate),
+                }
+            )
+        company = self._company()
+        year, month = (int(x) for x in args.filing_period.split("-"))
+        values: dict[str, Any] = {
+            "transaction_count": len(lines),
+            "total_taxable": sum((ln["taxable_amount"] for ln in lines), ZERO),
+            "total_tax_due": sum((ln["tax_amount"] for ln in lines), ZERO),
+        }
+        if existing:
+            return_id = existing[0]["return_id"]
+            self.update("filing_returns", {"return_id": return_id}, values)
+            for old in self.select("filing_return_lines", {"return_id": return_id}):
+                self.delete("filing_return_lines", {"return_id": return_id, "line_no": old["line_no"]})
+        else:
+            return_id = self.new_id("return", company["company_code"], args.filing_period, region)
+            self.insert(
+                "filing_returns",
+                {
+                    "return_id": return_id,
+                    "company_code": company["company_code"],
+                    "filing_period": args.filing_period,
+                    "region": region,
+                    "form_name": "ST-1" if region == "IL" else f"{region}-SUT",
+                    **values,
+                    "due_date": date(year + (month == 12), month % 12 + 1, 20),
+                    "status": "Draft",
+                    "filed_date": None,
+                    "created_at": self.now,
+                },
+            )
+        for row in lines:
+            self.insert("filing_return_lines", {"return_id": return_id, **row})
+        return {
+            "return_id": return_id,
+            "return": self.require("filing_returns", "return", return_id=return_id),
+            "lines": self.select("filing_return_lines", {"return_id": return_id}, order_by=["line_no"]),
+        }
 
     # ------------------------------------------------------------------ guarded
     @tool("returns.efile", guarded="efile", aliases=("efile_submit",))

@@ -209,6 +209,15 @@ SMOKE: dict[str, tuple[Callable | None, Callable[[Any], dict]]] = {
     "avalara.returns.list": (None, lambda s: {}),
     "avalara.returns.create_draft": (None, lambda s: {"filing_period": "2026-01", "region": "IL"}),
     "avalara.returns.efile": (draft_return, lambda s: {"return_id": s["return_id"]}),
+    "avalara.certificates.list": (None, lambda s: {"exposure_zone": "IL"}),
+    "avalara.returns.use_tax.create_draft": (
+        None,
+        lambda s: {
+            "filing_period": "2026-01",
+            "region": "IL",
+            "lines": [{"location_code": "1042", "taxable_amount": "1000.00"}],
+        },
+    ),
     "track1099.payer.get": (None, lambda s: {}),
     "track1099.payees.list": (None, lambda s: {"tin_type": "SSN"}),
     "track1099.payees.update": (None, lambda s: {"recipient_id": "T1099-0001", "tin": "412-55-6789"}),
