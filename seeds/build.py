@@ -40,6 +40,7 @@ from cfab.seeds import (
     treasury,
     vendor_bank_change,
     union_fringe,
+    use_tax,
     vendors,
 )
 from cfab.seeds.context import Ctx
@@ -125,6 +126,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     vendor_bank_change.build_vendor_bank_change(ctx)
     prepaid.build_prepaid(ctx)
     union_fringe.build_union_fringe(ctx)
+    use_tax.build_use_tax(ctx)
     return ctx
 
 

@@ -380,6 +380,43 @@ def test_pm_extension_plants(book: duckdb.DuckDBPyConnection) -> None:
     assert owner_ce
 
 
+def test_use_tax_plants(book: duckdb.DuckDBPyConnection) -> None:
+    """R_use_tax: non-PO supplier purchases posted in the clock month (ids after every hex id, each
+    with its AP entry), one supplier-taxed and one freight invoice at least, and on a public job a
+    valid and an expired exemption certificate for suppliers that invoiced it."""
+    month = f"{CLOCK:%Y-%m}"
+    planted = rows(
+        book,
+        """SELECT i.invoice_id, i.erp_status, i.commitment_id, i.retainage_amount,
+                  (SELECT count(*) FROM book.journal_entries e WHERE e.source_ref = i.invoice_id) AS entries
+           FROM book.ap_invoices i WHERE i.invoice_id LIKE 'u%'""",
+    )
+    assert len(planted) >= 10
+    assert all(r[1] == "posted" and r[2] is None and r[3] == 0 and r[4] == 1 for r in planted)
+    assert one(book, "SELECT count(*) FROM book.ap_invoices WHERE invoice_id NOT LIKE 'u%' AND invoice_id >= 'g'") == 0
+    lines = {
+        r[0]
+        for r in rows(
+            book,
+            f"""SELECT CASE WHEN l.description ILIKE 'sales tax%' THEN 'tax'
+                            WHEN l.description ILIKE 'freight%' THEN 'freight' END
+                FROM book.ap_invoice_lines l JOIN book.ap_invoices i USING (invoice_id)
+                WHERE i.invoice_id LIKE 'u%' AND strftime(i.invoice_date, '%Y-%m') = '{month}'""",
+        )
+    }
+    assert {"tax", "freight"} <= lines
+    certs = rows(
+        book,
+        """SELECT j.job_type, c.expiration_date >= ? AS valid,
+                  EXISTS (SELECT 1 FROM book.ap_invoices i WHERE i.vendor_key = c.vendor_key
+                          AND i.job_number = c.job_number AND i.invoice_id LIKE 'u%') AS invoiced
+           FROM book.tax_exemption_certificates c JOIN book.jobs j USING (job_number)""",
+        CLOCK,
+    )
+    assert certs and all(r[0] == "public" and r[2] for r in certs)
+    assert {r[1] for r in certs} == {True, False}
+
+
 def test_divergences_reference_kinds_and_keys(book: duckdb.DuckDBPyConnection) -> None:
     kinds = tomllib.loads(resources.files("cfab.views").joinpath("divergences.toml").read_text())["kinds"]
     keys = {
@@ -457,6 +494,7 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "vendor_master_change_policy.md",
         "prepaid_insurance_policy.md",
         "union_fringe_remittance_policy.md",
+        "use_tax_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
     renewal = rows(
