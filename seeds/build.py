@@ -38,9 +38,9 @@ from cfab.seeds import (
     signers,
     timecard_plants,
     treasury,
-    vendor_bank_change,
     union_fringe,
     use_tax,
+    vendor_bank_change,
     vendors,
 )
 from cfab.seeds.context import Ctx

@@ -31,6 +31,7 @@ MODULES: tuple[str, ...] = (
     "p_union_fringe",
     "r_1099nec",
     "r_coi_expiry",
+    "r_use_tax",
     "t_positive_pay",
     "t_vendor_bank_change",
     "c_redteam_eapp_review",
