@@ -26,6 +26,7 @@ from cfab.seeds import (
     invoices,
     jobs,
     ledger,
+    lien_waivers,
     load,
     mail,
     payroll,
@@ -111,6 +112,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     cash.build_checks(ctx)
     cash.build_positive_pay(ctx)
     cash.build_lien_waivers(ctx)
+    lien_waivers.build_lien_waiver_audit(ctx)
     ledger.build_ledger(ctx)
     treasury.build_treasury(ctx)
     signers.build_officers(ctx)
