@@ -32,6 +32,7 @@ MODULES: tuple[str, ...] = (
     "r_1099nec",
     "r_coi_expiry",
     "r_use_tax",
+    "r_lien_waiver_audit",
     "t_positive_pay",
     "t_vendor_bank_change",
     "c_redteam_eapp_review",

@@ -87,7 +87,12 @@ def test_vendor_identities(book: duckdb.DuckDBPyConnection) -> None:
     legal = dict(rows(book, "SELECT vendor_key, legal_name FROM book.vendors"))
     spelled = {(k, s): n for k, s, _i, n in ids if n != legal[k]}
     registered = {
-        (r[0], r[1]) for r in rows(book, "SELECT entity_key, apps FROM book.divergences WHERE kind = 'vendor_spelling'")
+        (r[0], r[1])
+        for r in rows(
+            book,
+            """SELECT entity_key, apps FROM book.divergences
+               WHERE kind IN ('vendor_spelling', 'levelset_trade_name')""",  # the latter R_lien_waiver_audit's
+        )
     }
     assert set(spelled) == registered
     fragmented = {k for k, _s in spelled}
@@ -415,6 +420,42 @@ def test_use_tax_plants(book: duckdb.DuckDBPyConnection) -> None:
     )
     assert certs and all(r[0] == "public" and r[2] for r in certs)
     assert {r[1] for r in certs} == {True, False}
+
+
+def test_lien_waiver_audit_plants(book: duckdb.DuckDBPyConnection) -> None:
+    """R_lien_waiver_audit: the month's subcontractor payments missing their unconditional waiver are
+    exactly the planted ones (never returned, short, conditional only); the trade-name subs keep theirs."""
+    uncovered = rows(
+        book,
+        """WITH paid AS (SELECT a.invoice_id, sum(a.amount) AS amount FROM book.check_applications a
+                         JOIN book.checks c USING (check_id)
+                         WHERE c.status <> 'void' AND strftime(c.issue_date, '%Y-%m') = ? GROUP BY 1)
+           SELECT p.invoice_id,
+                  max(w.amount) FILTER (WHERE w.waiver_type LIKE 'unconditional%') AS unconditional,
+                  bool_or(w.waiver_type LIKE 'conditional%') AS conditional
+           FROM paid p JOIN book.ap_invoices i USING (invoice_id)
+           JOIN book.vendors v ON v.vendor_key = i.vendor_key AND v.vendor_type = 'subcontractor'
+           JOIN book.commitments k ON k.commitment_id = i.commitment_id AND k.commitment_type = 'subcontract'
+           LEFT JOIN book.lien_waivers w ON w.invoice_id = p.invoice_id
+           GROUP BY p.invoice_id, p.amount
+           HAVING coalesce(max(w.amount) FILTER (WHERE w.waiver_type LIKE 'unconditional%'), 0) < p.amount""",
+        CLOCK.strftime("%Y-%m"),
+    )
+    planted = {r[0] for r in rows(book, "SELECT entity_key FROM book.divergences WHERE kind = 'lien_waiver_missing'")}
+    assert {r[0] for r in uncovered} == planted and len(planted) >= 7
+    assert any(r[1] is not None for r in uncovered)  # a short waiver
+    assert any(r[1] is None and r[2] for r in uncovered)  # a conditional waiver only
+    respelled = rows(
+        book,
+        """SELECT v.legal_name, i.spelled_name, count(w.waiver_id) FROM book.divergences d
+           JOIN book.vendors v ON v.vendor_key = d.entity_key
+           JOIN book.vendor_identities i ON i.vendor_key = v.vendor_key AND i.system = 'levelset'
+           LEFT JOIN book.lien_waivers w ON w.vendor_key = v.vendor_key
+           WHERE d.kind = 'levelset_trade_name' GROUP BY ALL""",
+    )
+    assert respelled
+    for legal, spelled, waivers in respelled:
+        assert not legal.startswith(spelled) and waivers > 0
 
 
 def test_divergences_reference_kinds_and_keys(book: duckdb.DuckDBPyConnection) -> None:
