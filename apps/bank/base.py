@@ -9,7 +9,7 @@ tool names, ...), which the tools read. :class:`BankBase` holds what Plaid share
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
@@ -92,6 +92,11 @@ class Bai2Args(ToolArgs):
         None, description="First as-of date (ISO); default the latest reported day", examples=["2026-01-26"]
     )
     date_to: date | None = Field(None, description="Last as-of date (ISO); default date_from", examples=["2026-01-30"])
+
+
+class StatementArgs(ToolArgs):
+    account: str = Field(..., description="Account number or nickname", examples=["Operating"])
+    month: str = Field(..., pattern=r"^\d{4}-\d{2}$", description="Statement month YYYY-MM", examples=["2026-01"])
 
 
 class ExceptionsArgs(ToolArgs):
@@ -352,6 +357,69 @@ class TreasuryPortal(BankBase):
             "accounts": len({a for g in groups for a in (x.account_number for x in g.accounts)}),
             "transactions": len(txns),
             "content": content,
+        }
+
+    @tool("statements.get")
+    def statements_get(self, args: StatementArgs) -> dict[str, Any]:
+        """Get one account's monthly statement from $label: opening and closing ledger balance, credit and
+        debit totals and every transaction posted in the month.
+
+        The current month's statement is an interim one: it runs through today (statement_end) and says so.
+
+        Args:
+            account: account number or nickname, e.g. "$example_account".
+            month: the statement month "YYYY-MM", e.g. "2026-01".
+
+        Returns {"account_number", "account_nickname", "month", "statement_start", "statement_end", "interim",
+        "opening_balance", "closing_balance", "total_credits", "credit_count", "total_debits", "debit_count",
+        "transactions": [{bank_reference, posted_date, bai_type_code, dr_cr, amount, check_number,
+        customer_reference, description}], "count": n}; amounts are exact decimal strings, unsigned with dr_cr.
+        """
+        acct = self._account(args.account)
+        assert acct is not None
+        year, mon = (int(x) for x in args.month.split("-"))
+        if not 1 <= mon <= 12:
+            raise ToolError(f"month {args.month!r} is not YYYY-MM")
+        start = date(year, mon, 1)
+        if start > self.today:
+            raise ToolError(f"no statement for {args.month}: the month has not started", "not_found")
+        following = date(year + mon // 12, mon % 12 + 1, 1)
+        end = min(following - timedelta(days=1), self.today)
+        number = acct["account_number"]
+        reports = self.select(
+            self.D.tables.balance_reports,
+            {"account_number": number},
+            extra=exp.LTE(this=col("as_of_date"), expression=literal(end, "DATE")),
+            order_by=["as_of_date"],
+        )
+        if not reports:
+            raise ToolError(f"no statement for {args.month} on account {number} in {self.label}", "not_found")
+        txns = self.select(
+            self.D.tables.activity,
+            {"account_number": number},
+            extra=date_range("posted_date", start, end),
+            order_by=["posted_date", "bank_reference"],
+        )
+        credits = [t["amount"] for t in txns if t["dr_cr"] == "CR"]
+        debits = [t["amount"] for t in txns if t["dr_cr"] == "DR"]
+        closing = reports[-1]["closing_ledger"]
+        zero = Decimal("0.00")
+        opening = closing - sum(credits, zero) + sum(debits, zero)
+        return {
+            "account_number": number,
+            "account_nickname": acct["account_nickname"],
+            "month": args.month,
+            "statement_start": start,
+            "statement_end": end,
+            "interim": end < following - timedelta(days=1),
+            "opening_balance": opening,
+            "closing_balance": closing,
+            "total_credits": sum(credits, zero),
+            "credit_count": len(credits),
+            "total_debits": sum(debits, zero),
+            "debit_count": len(debits),
+            "transactions": [{k: v for k, v in t.items() if k != "account_number"} for t in txns],
+            "count": len(txns),
         }
 
     @tool("positive_pay.exceptions")

@@ -94,6 +94,7 @@ SUMMIT = PortalDialect(
         "balances.get": "cash_position.balances",
         "transactions.list": "cash_position.activity",
         "statements.bai2": "cash_position.bai2_file",
+        "statements.get": "cash_position.statements",
         "positive_pay.exceptions": "positive_pay.decisions.list",
         "positive_pay.issued_checks": "positive_pay.issue_file.list",
         "positive_pay.decide": "positive_pay.decisions.submit",
@@ -294,7 +295,7 @@ def _specs(env: Environment, app: str) -> dict[str, Any]:
 @pytest.mark.parametrize("app", [BANK_OF_AMERICA_CASHPRO.app, APP])
 def test_tool_surface_checks(world, app):
     specs = _specs(world, app)
-    assert len(specs) == 8
+    assert len(specs) == 9
     by_sanitized = {s.sanitized: n for n, s in world.tools.items()}
     descriptions = {by_sanitized[e["function"]["name"]]: e["function"]["description"] for e in world.tool_specs()}
     tool_checks.test_docstrings_say_what_how_and_returns(specs, descriptions)

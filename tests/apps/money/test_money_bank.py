@@ -358,3 +358,23 @@ def test_check_filters_and_plaid_reads(open_env) -> None:
     assert tx["total_transactions"] == len(BOOK["bank_transactions"])
     wire = next(t for t in tx["transactions"] if t["name"] == "WIRE OUT PRAIRIE STEEL")
     assert wire["amount"] == "35000.00"  # Plaid: positive = money out
+
+
+@pytest.mark.parametrize("app", BANKS)
+def test_monthly_statement_ties_to_the_reported_balances(app: str, open_env) -> None:
+    env = open_env([app])
+    acct = next(iter(accounts_at(BANK_OF[app]).values()))
+    res = env.call(tool(app, "statements.get"), account=acct[3], month="2026-01")
+    assert res["ok"], res
+    st = res["data"]
+    opening, closing = Decimal(st["opening_balance"]), Decimal(st["closing_balance"])
+    assert opening + Decimal(st["total_credits"]) - Decimal(st["total_debits"]) == closing
+    assert st["count"] == st["credit_count"] + st["debit_count"] == len(st["transactions"])
+    assert all("2026-01-01" <= str(t["posted_date"]) <= st["statement_end"] for t in st["transactions"])
+    book = [b for b in BOOK["bank_balances"] if b[0] == acct[0] and b[1] <= date.fromisoformat(st["statement_end"])]
+    if book:
+        latest = max(book, key=lambda b: b[1])
+        txns = [t for t in BOOK["bank_transactions"] if t[1] == acct[0] and latest[1] < t[2] <= date(2026, 1, 31)]
+        assert closing == latest[2] + sum((t[3] for t in txns), Decimal("0.00"))
+    assert env.call(tool(app, "statements.get"), account=acct[3], month="2027-01")["error_type"] == "not_found"
+    assert env.call(tool(app, "statements.get"), account="nope", month="2026-01")["error_type"] == "not_found"
