@@ -14,6 +14,7 @@ import duckdb
 
 from cfab.schema import schema_ddl
 from cfab.seeds import (
+    bank_rec,
     billing,
     budgets,
     cash,
@@ -129,6 +130,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     prepaid.build_prepaid(ctx)
     union_fringe.build_union_fringe(ctx)
     use_tax.build_use_tax(ctx)
+    bank_rec.build_bank_rec(ctx)
     return ctx
 
 

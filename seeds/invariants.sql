@@ -114,10 +114,27 @@ WITH gl AS (
             WHERE l.account = a.gl_account AND e.entry_date <= b.as_of_date) AS gl_cash,
            (SELECT coalesce(sum(c.amount), 0) FROM book.checks c
             WHERE c.bank_account_id = a.bank_account_id AND c.status <> 'void' AND c.issue_date <= b.as_of_date
-              AND (c.cleared_date IS NULL OR c.cleared_date > b.as_of_date)) AS outstanding
+              AND (c.cleared_date IS NULL OR c.cleared_date > b.as_of_date)) AS outstanding,
+           -- T_bank_rec's registered reconciling items: bank-only transactions, GL deposits the bank
+           -- has not credited (yet), checks the bank paid for another amount than the register's
+           (SELECT coalesce(sum(t.amount), 0) FROM book.bank_transactions t
+             JOIN book.divergences d ON d.kind = 'bank_reconciling_item' AND d.entity_key = t.txn_id
+            WHERE t.bank_account_id = a.bank_account_id AND t.posted_date <= b.as_of_date) AS bank_only,
+           (SELECT coalesce(sum(l.debit - l.credit), 0) FROM book.journal_lines l
+             JOIN book.journal_entries e USING (je_id)
+             JOIN book.divergences d ON d.kind = 'book_reconciling_item' AND d.entity_key = e.je_number
+            WHERE l.account = a.gl_account AND e.entry_date <= b.as_of_date
+              AND NOT EXISTS (SELECT 1 FROM book.bank_transactions t WHERE t.reference = e.je_number
+                              AND t.bank_account_id = a.bank_account_id AND t.posted_date <= b.as_of_date))
+               AS book_only,
+           (SELECT coalesce(sum(t.amount + c.amount), 0) FROM book.checks c
+             JOIN book.divergences d ON d.kind = 'check_amount_mismatch'
+                 AND d.entity_key = c.bank_account_id || '|' || CAST(c.check_number AS VARCHAR)
+             JOIN book.bank_transactions t ON t.bank_account_id = c.bank_account_id AND t.check_number = c.check_number
+            WHERE c.bank_account_id = a.bank_account_id AND t.posted_date <= b.as_of_date) AS check_delta
     FROM book.bank_balances b JOIN book.bank_accounts a USING (bank_account_id)
 )
-SELECT * FROM gl WHERE ledger_balance <> gl_cash + outstanding;
+SELECT * FROM gl WHERE ledger_balance <> gl_cash + outstanding + bank_only - book_only + check_delta;
 
 -- ---------------------------------------------------------------------------------------------
 -- Budgets and change orders

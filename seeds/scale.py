@@ -155,6 +155,10 @@ _TABLES: dict[str, str] = {
              WHEN 'employee' THEN e.ne
              WHEN 'change_event' THEN cj.nj || '|' || split_part(b.entity_key, '|', 2)
              WHEN 'commitment' THEN {rj_div}
+             WHEN 'bank_transaction' THEN {rh_div}
+             WHEN 'journal_entry' THEN b.entity_key || {suffix}
+             WHEN 'check' THEN split_part(b.entity_key, '|', 1) || '|'
+                  || CAST(CAST(split_part(b.entity_key, '|', 2) AS INTEGER) + 1000000 * rr.r AS VARCHAR)
         END, b.field, b.apps, b.family, '[replica ' || rr.r || '] ' || b.reason
         FROM book.divergences b CROSS JOIN _reps rr
         LEFT JOIN _rv v ON b.entity = 'vendor' AND v.vendor_key = b.entity_key AND v.r = rr.r

@@ -336,7 +336,7 @@ def test_positive_pay_files_beyond_cashpro(book: duckdb.DuckDBPyConnection) -> N
         book,
         """SELECT count(*) FROM book.positive_pay_exceptions e JOIN book.divergences d
            ON d.entity_key = e.bank_account_id || '|' || CAST(e.check_number AS VARCHAR)
-           WHERE e.bank_account_id <> 'BA-OPER'""",
+           AND d.family = 'T_positive_pay' WHERE e.bank_account_id <> 'BA-OPER'""",
     )
     assert planted == 18
 
@@ -469,6 +469,8 @@ def test_divergences_reference_kinds_and_keys(book: duckdb.DuckDBPyConnection) -
         "change_event": "SELECT job_number || '|' || number FROM book.change_events",
         "check": """SELECT bank_account_id || '|' || check_number FROM book.checks
                     UNION SELECT bank_account_id || '|' || check_number FROM book.positive_pay_exceptions""",
+        "bank_transaction": "SELECT txn_id FROM book.bank_transactions",
+        "journal_entry": "SELECT je_number FROM book.journal_entries",
     }
     known = {e: {r[0] for r in rows(book, sql)} for e, sql in keys.items()}
     for div_id, kind, entity, key, apps, family in rows(
@@ -536,6 +538,7 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "prepaid_insurance_policy.md",
         "union_fringe_remittance_policy.md",
         "use_tax_policy.md",
+        "bank_reconciliation_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
     renewal = rows(
