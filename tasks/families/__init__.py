@@ -35,6 +35,7 @@ MODULES: tuple[str, ...] = (
     "r_lien_waiver_audit",
     "t_positive_pay",
     "t_vendor_bank_change",
+    "t_bank_rec",
     "c_redteam_eapp_review",
     "a_ingenious_funding",
     "c_ressio_bill_match",

@@ -39,7 +39,9 @@ def _compile(inputs: BuildInputs) -> list[Task]:
     month = f"{inputs.clock:%B %Y}"
     for t in tasks:
         text = t.instruction
-        if inputs.clock != date(2026, 1, 31):  # nothing names the default world's month or tax year
+        prior = f"{tl.prior_month_end:%Y-%m}"
+        own_prior_month = t.family == "T_bank_rec" and t.key.endswith(prior)  # last month's reconciliation
+        if inputs.clock != date(2026, 1, 31) and not own_prior_month:  # nothing names the default world's month
             assert "January 2026" not in text and "2026-01-31" not in text, (t.instance_id, text)
         if t.family == "R_1099nec":
             # the year's filing (key = the tax year) or one payee's case (<tax year>-<kind>-<vendor>)
@@ -49,6 +51,8 @@ def _compile(inputs: BuildInputs) -> list[Task]:
             day = t.key.rpartition("_")[2]  # a CashPro day, or <portal>_<day>
             prev = previous_business_day(inputs.clock)
             assert day in (inputs.clock.isoformat(), prev.isoformat()), t.instance_id
+        if t.family == "T_bank_rec":  # the clock month or the month before
+            assert t.key.rpartition("_")[2] in (f"{inputs.clock:%Y-%m}", prior), t.instance_id
         if t.family in ("H_procore_erp_sync", "G_sub_accrual"):
             assert month in text or inputs.clock.isoformat() in text, (t.instance_id, text)
         if t.family == "P_certified_payroll":
