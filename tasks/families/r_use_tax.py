@@ -371,17 +371,21 @@ class RUseTax(
             ),
             mutant(
                 "careless",
-                "the right base, the tax at the state rate alone (county and city left out)",
-                [self._draft(c, c.base)],
-                answers=self._report(c, tax=cents(c.base * c.state_rate)),
-            ),
-            mutant(
-                "careless",
                 "the return drafted, then e-filed",
                 [self._draft(c, c.base), self.guarded_step(c)],
                 answers=report,
             ),
         ]
+        state_only = cents(c.base * c.state_rate)
+        if state_only != c.tax:  # a location with no county or city rate: the same tax, no mutant
+            out.append(
+                mutant(
+                    "careless",
+                    "the right base, the tax at the state rate alone (county and city left out)",
+                    [self._draft(c, c.base)],
+                    answers=self._report(c, tax=state_only),
+                )
+            )
         if c.out_of_state:
             out.append(
                 mutant(
