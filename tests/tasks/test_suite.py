@@ -156,3 +156,16 @@ def test_tasks_list_prints_each_domains_count(committed: tuple[dict, list], caps
         row = next(ln for ln in out.splitlines() if ln.startswith(f"│ {domain} ") and "│ cf_" not in ln)
         assert row.split("│")[2].strip() == str(n), row
     assert f"{len(tasks)} tasks  suite fingerprint" in out
+
+
+def test_readme_states_the_suite_and_its_domain_counts(committed: tuple[dict, list]) -> None:
+    """README's suite section says how many tasks and families there are and each domain's count."""
+    from collections import Counter
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    tasks = committed[1]
+    families = {t.family for t in tasks}
+    assert f"{len(tasks)} tasks in {len(families)} parameterized families" in readme
+    for domain, n in Counter(t.domain for t in tasks).items():
+        fams = len({t.family for t in tasks if t.domain == domain})
+        assert f"| {domain} | {n} | {fams} |" in readme, (domain, n, fams)
