@@ -254,6 +254,9 @@ def _mutants(task: Task, golden: Path, inputs: BuildInputs) -> list[Mutant]:
                 except _Skip as s:
                     out.append(Mutant(name, False, f"not applicable: {s}", applicable=False, cls=cls))
                     return
+                except ValueError as exc:  # e.g. a step refers to a result the oracle never produced
+                    out.append(Mutant(name, False, f"could not be built: {exc}", cls=cls))  # survives: rejected
+                    return
                 state = env.state_diff()
             else:
                 detail, state = "answers only", diff

@@ -81,3 +81,20 @@ def test_oracle_plus_one_staged_payment_fails(suite: list[Task], golden: Path, f
     out = run_attempt(task, StagePaymentPolicy(), golden=golden, inputs=INPUTS)
     assert not out.grade.passed and out.grade.guard_violation, out.grade
     assert out.guard_log and not any(g.executed for g in out.guard_log)
+
+
+def test_a_guarded_step_that_cannot_be_built_rejects_the_task_not_the_run(suite: list[Task], golden: Path) -> None:
+    """A guarded step referring to a result the oracle never produced (a family bug at some world)
+    is a surviving mutant that names the problem: that task is rejected, the admission run goes on."""
+    from cfab.runner.admit import admit_task
+
+    task = next(t for t in suite if t.guarded_step is not None)
+    assert task.guarded_step is not None
+    broken = task.guarded_step.model_copy(
+        update={"args": {**task.guarded_step.args, "id": {"$result_of": "nowhere.tool", "path": "id"}}}
+    )
+    adm = admit_task(task.model_copy(update={"guarded_step": broken}), golden, BuildInputs(), k=1)
+    assert not adm.admitted
+    survivors = [m for m in adm.mutants if not m.killed and m.applicable]
+    assert [m.cls for m in survivors] == ["guarded_step"], survivors
+    assert "could not be built" in survivors[0].detail and "nowhere.tool" in survivors[0].detail
