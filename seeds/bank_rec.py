@@ -46,6 +46,7 @@ from cfab.seeds.timeline import month_start
 from cfab.seeds.treasury import _Entry, _post
 
 OPER, PAYR, MM, LOAN = "BA-OPER", "BA-PAYR", "BA-WFMM", "BA-PNCEQ"
+OWNER_RECEIPT = "ACH CREDIT OWNER PAYMENT"  # the description ledger.py gives an owner's ACH receipt
 MANUAL_CHECK_FIRST = 58001  # BA-PAYR's second manual check stock (pospay_days uses 59001+)
 CENTS = Decimal("0.01")
 POLICY_ID = "bank_reconciliation_policy.md"
@@ -215,7 +216,12 @@ def build_bank_rec(ctx: Ctx) -> None:
     # BA-OPER, this month: an owner's check returned unpaid, its fees, a deposit in transit
     r = ctx.rng("bank-rec", OPER)
     receipts = sorted(
-        (t for t in ctx.rows("bank_transactions") if t["bank_account_id"] == OPER and t["bai_type_code"] == "165"),
+        (
+            t
+            for t in ctx.rows("bank_transactions")
+            # an owner's pay-app receipt (ledger.py), not another ACH credit (a return premium)
+            if t["bank_account_id"] == OPER and t["bai_type_code"] == "165" and t["description"] == OWNER_RECEIPT
+        ),
         key=lambda t: (t["posted_date"], t["txn_id"]),
     )
     inside = [t for t in receipts if ms <= t["posted_date"] < clock]
