@@ -44,6 +44,7 @@ from cfab.seeds import (
     use_tax,
     vendor_bank_change,
     vendors,
+    wip_schedule,
 )
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import BuildInputs
@@ -131,6 +132,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     union_fringe.build_union_fringe(ctx)
     use_tax.build_use_tax(ctx)
     bank_rec.build_bank_rec(ctx)
+    wip_schedule.build_wip_schedule(ctx)
     return ctx
 
 

@@ -585,9 +585,10 @@ SELECT book.system_job_id('acumatica_construction', s.job_id),
        s.source_ref
 FROM (
 WITH cos AS (
-    SELECT co.*, row_number() OVER (PARTITION BY co.job_number ORDER BY co.approved_date, co.co_id) AS seq
+    SELECT co.*,
+           row_number() OVER (PARTITION BY co.job_number ORDER BY co.approved_date NULLS LAST, co.co_id) AS seq
     FROM book.change_orders co
-    WHERE co.co_type IN ('owner', 'internal') AND co.status = 'approved'
+    WHERE co.co_type IN ('owner', 'internal') AND co.status IN ('approved', 'pending')
 )
 SELECT 1 AS co, c.job_number AS job_id, lpad(CAST(c.seq AS VARCHAR), 3, '0') AS co_number, c.description,
        c.co_type AS co_kind, c.increases_contract,
@@ -609,9 +610,10 @@ SELECT book.system_job_id('acumatica_construction', s.job_id),
        CAST(s.contract_amount AS DECIMAL(18,2))
 FROM (
 WITH cos AS (
-    SELECT co.*, row_number() OVER (PARTITION BY co.job_number ORDER BY co.approved_date, co.co_id) AS seq
+    SELECT co.*,
+           row_number() OVER (PARTITION BY co.job_number ORDER BY co.approved_date NULLS LAST, co.co_id) AS seq
     FROM book.change_orders co
-    WHERE co.co_type IN ('owner', 'internal') AND co.status = 'approved'
+    WHERE co.co_type IN ('owner', 'internal') AND co.status IN ('approved', 'pending')
 )
 SELECT 1 AS co, c.job_number AS job_id, lpad(CAST(c.seq AS VARCHAR), 3, '0') AS co_number, l.line_no AS item,
        m.erp_phase AS phase, m.erp_cost_type AS cost_type, cc.description, l.amount AS budget_amount,

@@ -678,9 +678,10 @@ FROM book.gl_periods p""",
 
 _CO_SRC = """
 WITH cos AS (
-    SELECT co.*, row_number() OVER (PARTITION BY co.job_number ORDER BY co.approved_date, co.co_id) AS seq
+    SELECT co.*,
+           row_number() OVER (PARTITION BY co.job_number ORDER BY co.approved_date NULLS LAST, co.co_id) AS seq
     FROM book.change_orders co
-    WHERE co.co_type IN ('owner', 'internal') AND co.status = 'approved'
+    WHERE co.co_type IN ('owner', 'internal') AND co.status IN ('approved', 'pending')
 )"""
 _add(
     LTable(
