@@ -45,6 +45,7 @@ MODULES: tuple[str, ...] = (
     "h_ingenious_vista_etc",
     "h_ressio_vista_ap",
     "h_smartbuild_vista_reestimate",
+    "r_wip_schedule",
 )
 
 

@@ -458,6 +458,34 @@ def test_lien_waiver_audit_plants(book: duckdb.DuckDBPyConnection) -> None:
         assert not legal.startswith(spelled) and waivers > 0
 
 
+def test_wip_schedule_plants(book: duckdb.DuckDBPyConnection) -> None:
+    """R_wip_schedule: pending owner COs (lines, no approval) and raised ERP estimates (job master and
+    its lines together, Procore's forecast not), one twist per PM portfolio, never on an anchor job."""
+    pending = rows(
+        book,
+        """SELECT o.co_id, o.job_number, o.amount, o.approved_date, sum(l.amount) FROM book.change_orders o
+           JOIN book.change_order_lines l USING (co_id) WHERE o.status = 'pending' GROUP BY ALL""",
+    )
+    assert pending and all(r[3] is None and r[2] == r[4] > 0 for r in pending)
+    raised = rows(
+        book,
+        """SELECT j.job_number, j.erp_est_cost_to_complete,
+                  sum(b.pm_forecast_to_complete) FILTER (WHERE b.include_in_erp)
+           FROM book.divergences d JOIN book.jobs j ON j.job_number = d.entity_key
+           JOIN book.budget_lines b ON b.job_number = j.job_number
+           WHERE d.kind = 'wip_estimate_raised' GROUP BY ALL""",
+    )
+    assert raised and all(erp > pm for _, erp, pm in raised)
+    planted = [r[1] for r in pending] + [r[0] for r in raised]
+    assert len(planted) == len(set(planted)) and not set(planted) & {"1042", "2014", "2200", "3100", "3412", "9140"}
+    pms = rows(
+        book,
+        "SELECT project_manager, count(*) FROM book.jobs WHERE job_number IN ? GROUP BY ALL HAVING count(*) > 1",
+        planted,
+    )
+    assert not pms
+
+
 def test_divergences_reference_kinds_and_keys(book: duckdb.DuckDBPyConnection) -> None:
     kinds = tomllib.loads(resources.files("cfab.views").joinpath("divergences.toml").read_text())["kinds"]
     keys = {
@@ -539,6 +567,7 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "union_fringe_remittance_policy.md",
         "use_tax_policy.md",
         "bank_reconciliation_policy.md",
+        "wip_schedule_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
     renewal = rows(
