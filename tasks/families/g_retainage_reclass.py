@@ -50,6 +50,7 @@ from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added
 from cfab.tasks.kit.figures import dollars, money_str
+from cfab.tasks.kit.journal import line_side
 from cfab.tasks.kit.steps import mutant, step, trajectory
 from cfab.tasks.model import MutantClass, Rubric, ToolStep, Trajectory, result_of
 
@@ -206,14 +207,7 @@ class GRetainageReclass(
     # ------------------------------------------------------------------ evaluator
     def _side(self, c: Case, account: str, debit: bool) -> tuple[str, str]:
         """(where, total column) for the added lines on ``account``'s debit or credit side."""
-        line, acct = c.D.t("je_open_line"), c.D.t("je_open_line").n("account")
-        if line.has("debit"):
-            col = line.n("debit" if debit else "credit")
-            return f"{acct} = '{account}' AND {col} > 0", col
-        if line.has("tr_type"):
-            return f"{acct} = '{account}' AND {line.n('tr_type')} = {1 if debit else -1}", line.n("abs_amount")
-        col = line.n("amount")
-        return f"{acct} = '{account}' AND {col} {'>' if debit else '<'} 0", col
+        return line_side(c.D, account, debit)
 
     def _total(self, c: Case, account: str, debit: bool, value: Decimal, what: str) -> RowPredicate:
         where, col = self._side(c, account, debit)

@@ -51,6 +51,7 @@ from cfab.tasks.family import BookReader, Family
 from cfab.tasks.kit.answers import amount_answer, ask, count_answer
 from cfab.tasks.kit.entries import allow_added, evaluator, expect_added, forbid_added
 from cfab.tasks.kit.figures import dollars, money_str
+from cfab.tasks.kit.journal import line_side
 from cfab.tasks.kit.steps import mutant, step, trajectory
 from cfab.tasks.model import Rubric, ToolStep, Trajectory, result_of
 
@@ -268,14 +269,8 @@ class TBankRec(
 
     # ------------------------------------------------------------------ evaluator
     def _side(self, c: Case, account: str, debit: bool) -> tuple[str, str]:
-        line, acct = c.E.t("je_open_line"), c.E.t("je_open_line").n("account")
-        if line.has("debit"):
-            col = line.n("debit" if debit else "credit")
-            return f"{acct} = '{account}' AND {col} > 0", col
-        if line.has("tr_type"):
-            return f"{acct} = '{account}' AND {line.n('tr_type')} = {1 if debit else -1}", line.n("abs_amount")
-        col = line.n("amount")
-        return f"{acct} = '{account}' AND {col} {'>' if debit else '<'} 0", col
+        """(where, total column) for the added lines on ``account``'s debit or credit side."""
+        return line_side(c.E, account, debit)
 
     def _total(self, c: Case, account: str, debit: bool, value: Decimal, job: str | None, what: str) -> RowPredicate:
         where, col = self._side(c, account, debit)

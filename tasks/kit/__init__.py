@@ -7,6 +7,8 @@
   ``trajectory``, ``mutant``);
 * :mod:`~cfab.tasks.kit.figures` — amounts, percentages, quantities and counts as tasks write them;
 * :mod:`~cfab.tasks.kit.sql` — SQL literals, lists and CASE expressions for entries and SQL reads;
+* :mod:`~cfab.tasks.kit.journal` — a staged journal entry's debit or credit lines in each ERP's
+  columns (``line_side``);
 * :mod:`~cfab.tasks.kit.mail` — an Outlook draft graded by its recipients and the facts it states
   (``expect_draft``, ``states``);
 * :mod:`~cfab.tasks.kit.workbook` — an Excel workbook graded by what its named cells show
@@ -39,6 +41,7 @@ from cfab.tasks.kit.entries import (
     forbid_removed,
 )
 from cfab.tasks.kit.figures import CENT, cents, count_word, dollars, money_str, percent, quantity
+from cfab.tasks.kit.journal import line_side
 from cfab.tasks.kit.mail import addressed_to, expect_draft, fact_pattern, states
 from cfab.tasks.kit.sql import case_of, case_when, in_list, quoted, sql_list
 from cfab.tasks.kit.steps import mutant, step, trajectory, with_args
@@ -73,6 +76,7 @@ __all__ = [
     "id_answer",
     "id_list_answer",
     "in_list",
+    "line_side",
     "money_str",
     "mutant",
     "percent",
