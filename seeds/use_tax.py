@@ -164,7 +164,7 @@ def build_use_tax(ctx: Ctx) -> None:
 
 
 def _number(r, vendor: dict, taken: set[tuple[str, str]]) -> str:
-    prefix = "".join(w[0] for w in vendor["legal_name"].split()[:3]).upper()
+    prefix = "".join(w[0] for w in vendor["legal_name"].split()[:3] if w[0].isalnum()).upper()  # "D&" reads back as "D"
     while True:
         num = f"{prefix}-{r.randint(10000, 99999)}"
         if (vendor["vendor_key"], num) not in taken:
