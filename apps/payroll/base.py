@@ -118,8 +118,12 @@ PERIOD = r"^\d{4}-(0[1-9]|1[0-2])$"
 class RemittanceStageArgs(ToolArgs):
     union_local: str = Field(..., description="Union local code", examples=["CARP-58"])
     period: str = Field(..., description="Work month YYYY-MM", examples=["2025-12"], pattern=PERIOD)
-    hours: Decimal = Field(..., description="Hours worked reported to the local", examples=["1240.00"], ge=0)
-    amount: Decimal = Field(..., description="Contributions owed, in dollars", examples=["43120.50"], gt=0)
+    hours: Decimal = Field(
+        ..., description="Hours worked reported to the local", examples=["1240.00"], ge=0, le=Decimal("999999.99")
+    )
+    amount: Decimal = Field(
+        ..., description="Contributions owed, in dollars", examples=["43120.50"], gt=0, le=Decimal("9999999999.99")
+    )
     memo: str | None = Field(None, description="Free-text note for the approver", examples=["December 2025"])
 
 

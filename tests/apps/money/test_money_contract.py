@@ -33,12 +33,14 @@ def test_registered_and_manifest(app: str) -> None:
     ]
     assert m.state_tables == ddl_tables and ddl_tables
     assert m.tools == sorted(cls.tools())
-    guarded = {"payment"} if app in ALL_BANKS else {"payroll"} if app in PAYROLLS else set()
+    # payroll apps release payroll and pay a union's fringe remittance (P_union_fringe)
+    guarded = {"payment"} if app in ALL_BANKS else {"payroll", "payment"} if app in PAYROLLS else set()
     assert {cls.tools()[t].guarded for t in m.money_guarded_tools} == guarded
     if app in ALL_BANKS:
         assert m.money_guarded_tools == [f"{app}.bank_initiate_transfer"]
     elif app in PAYROLLS:
-        assert m.money_guarded_tools == [f"{app}.pr_release"]
+        pay = cls.TOOL_NAMES.get("remittances.pay", "remittances.pay")
+        assert sorted(m.money_guarded_tools) == sorted([f"{app}.pr_release", f"{app}.{pay}"])
     else:
         assert m.money_guarded_tools == []
 
