@@ -10,7 +10,7 @@ from decimal import Decimal
 import duckdb
 from openpyxl import load_workbook
 
-from cfab.seeds.documents import render_all, render_document
+from cfab.seeds.documents import DOC_TYPES, render_all, render_document
 from tests.documents.documents_helpers import ocr_fields_many
 
 
@@ -21,6 +21,8 @@ def test_real_book_renders_and_reads_back(real_book: duckdb.DuckDBPyConnection) 
     elapsed = time.perf_counter() - start
     expected = real_book.execute("SELECT count(*) FROM book.documents").fetchone()[0]
     assert len(docs) == expected
+    types = {r[0] for r in real_book.execute("SELECT DISTINCT doc_type FROM book.documents").fetchall()}
+    assert types == set(DOC_TYPES), set(DOC_TYPES) ^ types  # the real book renders every type
     rate = len(docs) / elapsed
     print(
         f"\nrendered {len(docs)} documents in {elapsed:.2f}s ({rate:.0f}/s); mean ms by type: "

@@ -22,7 +22,9 @@ def test_every_fixture_document_renders_with_its_metadata(book: duckdb.DuckDBPyC
         "SELECT document_id, doc_type, mime_type, filename, created_date FROM book.documents ORDER BY document_id"
     ).fetchall()
     assert [d.document_id for d in docs] == [m[0] for m in meta]
-    assert {m[1] for m in meta} == set(DOC_TYPES)
+    # every renderer but two has a document in the fixture book; those two (a vendor's bank-change
+    # form, an insurance declarations page) render from the real book (test_documents_real_book.py)
+    assert set(DOC_TYPES) - {m[1] for m in meta} == {"bank_change_form", "insurance_policy"}
     for doc, (_, doc_type, mime, filename, created) in zip(docs, meta, strict=False):
         assert isinstance(doc, RenderedDocument)
         assert (doc.mime_type, doc.filename, doc.created) == (mime, filename, created)
