@@ -55,6 +55,25 @@ def _doc(
     return doc_id
 
 
+def add_invoice_pdf(
+    ctx: Ctx, invoice_id: str, number: str, vendor_key: str, legal_name: str, job_number: str, day: date
+) -> str:
+    """A planted invoice's PDF in Box, where every recent invoice has one
+    (``/AP/Invoices/<yyyy-mm>/<vendor>_<number>.pdf``); returns its document id."""
+    return _doc(
+        ctx,
+        "invoice",
+        invoice_id,
+        "box",
+        f"/AP/Invoices/{day:%Y-%m}",
+        f"{vendor_key}_{_safe(number)}.pdf",
+        f"Invoice {number} - {legal_name}",
+        day,
+        job=job_number,
+        vendor=vendor_key,
+    )
+
+
 def build_documents(ctx: Ctx) -> None:
     legal = {v["vendor_key"]: v["legal_name"] for v in ctx.rows("vendors")}
     for inv in sorted(ctx.invoices.values(), key=lambda i: i["invoice_id"]):

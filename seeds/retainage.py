@@ -17,7 +17,6 @@ module's rows, so no earlier row changes.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
@@ -25,6 +24,7 @@ from decimal import Decimal
 from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import money, stable_id
+from cfab.seeds.docmeta import add_invoice_pdf
 from cfab.seeds.policies import add_late_policy
 from cfab.seeds.reference import CODES, COST_TYPE_ACCOUNT
 from cfab.seeds.timeline import period_of
@@ -208,21 +208,7 @@ def _invoice(ctx: Ctx, c: dict, day: date, number: str, description: str, lines:
     )
     ctx.invoices[inv_id] = row
     legal = next(v["legal_name"] for v in ctx.rows("vendors") if v["vendor_key"] == c["vendor_key"])
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", number).strip("_")
-    ctx.add(  # the pay request's PDF in Box, as every recent invoice has (cfab.seeds.docmeta)
-        "documents",
-        document_id=row["document_id"],
-        doc_type="invoice",
-        natural_key=inv_id,
-        store="box",
-        folder=f"/AP/Invoices/{day:%Y-%m}",
-        filename=f"{c['vendor_key']}_{safe}.pdf",
-        mime_type="application/pdf",
-        title=f"Invoice {number} - {legal}",
-        job_number=c["job_number"],
-        vendor_key=c["vendor_key"],
-        created_date=min(day, ctx.clock),
-    )
+    add_invoice_pdf(ctx, inv_id, number, c["vendor_key"], legal, c["job_number"], day)
     ctx.invoice_lines[inv_id] = [
         ctx.add("ap_invoice_lines", invoice_id=inv_id, line_no=n, **x) for n, x in enumerate(lines, start=1)
     ]

@@ -30,6 +30,7 @@ from decimal import Decimal
 from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import money, stable_id
+from cfab.seeds.docmeta import add_invoice_pdf
 from cfab.seeds.policies import add_late_policy
 from cfab.seeds.retainage import _journal
 
@@ -225,20 +226,7 @@ def _purchase(
         document_id=stable_id("invoice", inv_id),
     )
     ctx.invoices[inv_id] = row
-    ctx.add(  # the invoice's PDF in Box, as every recent invoice has (cfab.seeds.docmeta)
-        "documents",
-        document_id=row["document_id"],
-        doc_type="invoice",
-        natural_key=inv_id,
-        store="box",
-        folder=f"/AP/Invoices/{day:%Y-%m}",
-        filename=f"{vendor['vendor_key']}_{number}.pdf",
-        mime_type="application/pdf",
-        title=f"Invoice {number} - {vendor['legal_name']}",
-        job_number=job["job_number"],
-        vendor_key=vendor["vendor_key"],
-        created_date=min(day, ctx.clock),
-    )
+    add_invoice_pdf(ctx, inv_id, number, vendor["vendor_key"], vendor["legal_name"], job["job_number"], day)
     rows = [{**x, "commitment_line_no": None, "retainage": Decimal("0.00")} for x in lines]
     ctx.invoice_lines[inv_id] = [
         ctx.add("ap_invoice_lines", invoice_id=inv_id, line_no=n, **x) for n, x in enumerate(rows, start=1)
