@@ -66,6 +66,13 @@ def _compile(inputs: BuildInputs) -> list[Task]:
 @pytest.mark.parametrize("inputs", [BuildInputs(seed=11), BuildInputs(clock=date(2026, 2, 28))], ids=lambda i: i.key())
 def test_every_family_compiles_at_another_world(inputs: BuildInputs, tmp_path: Path, capsys) -> None:
     tasks = _compile(inputs)
+    # and holds out at least one key there, disjoint from the public ones (a planted candidate may
+    # be scarcer on another world: H_procore_erp_sync and C_coi_hold can give fewer than their count)
+    hidden = compile_suite(ensure_golden(inputs), "held_out")
+    got = Counter(t.family for t in hidden)
+    assert not [f.family for f in families() if not got[f.family]], got
+    assert not {t.instance_id for t in tasks} & {t.instance_id for t in hidden}
+    assert 0.2 <= len(hidden) / (len(hidden) + len(tasks)) <= 0.4
     # the compiled file is a suite `runner tasks list|admit --suite PATH` reads at its own world
     path = tmp_path / f"{inputs.key()}.jsonl"
     path.write_text(dump_suite(tasks, inputs), encoding="utf-8")
