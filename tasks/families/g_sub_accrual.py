@@ -26,6 +26,17 @@ Wrong trajectories: each of those careless totals staged and reported; the entry
 neighbouring job; the credit to 2000 Accounts Payable; the job missing from the credit line; an
 entry that does not reverse; the entry staged twice; one debit line per subcontract with one
 subcontract left out; the right entry reported with the synced-only total.
+
+The ERP extension (FAMILIES.md part 2, "G_sub_accrual (extend)"): further jobs whose books are
+kept in another ERP, keyed ``<job>_<erp>`` (``3578_cmic``), compose Procore, that ERP and SharePoint.
+Their instruction gives no rule: the month-end close policy (section 2, readable in SharePoint) says
+what counts as billed, that a subcontract never accrues below zero, the accounts, the job on both
+lines and "auto-reversing where the ERP supports it" (QuickBooks Online does not: its entry is a plain
+draft, and a reversal staged beside it in the same period cancels the accrual). Keys by property
+among the jobs with subcontract work to accrue that no Vista key or Vista held-out key uses: a job
+with a pay request under review (counting it as billed is the careless total:
+``pay_request_under_review``), a job staged in QuickBooks Online (``no_auto_reverse``) and a clean
+control; one more held out.
 """
 
 from __future__ import annotations
@@ -35,13 +46,16 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from cfab.apps.erp.dialects import Dialect
+from cfab.apps.erp.vendors import ERP_APPS
 from cfab.grader.answers import AnswerSpec
-from cfab.grader.predicates import Evaluator
+from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.seeds import anchors
 from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added, forbid_changed
 from cfab.tasks.kit.figures import dollars, money_str
+from cfab.tasks.kit.journal import line_side
 from cfab.tasks.kit.steps import mutant, step, trajectory
 from cfab.tasks.model import MutantClass, Rubric, ToolStep, Trajectory, result_of
 
@@ -58,6 +72,12 @@ _VARIANTS: dict[str, tuple[MutantClass, str]] = {
     "synced_only": ("stale", "only synced approvals counted as billed"),
     "with_purchase_orders": ("careless", "purchase orders accrued as subcontract work"),
 }
+VISTA = "vista_erp"
+POLICY = "month_end_close_policy.md"
+UNDER_REVIEW, NO_REVERSE = "pay_request_under_review", "no_auto_reverse"
+# The ERP extension's slots: (what the job carries, the ERP it is staged in), public then held out.
+ERP_PUBLIC = ((UNDER_REVIEW, "acumatica_construction"), (NO_REVERSE, "qbo"), ("clean", "sage_intacct"))
+ERP_HELD_OUT = ((UNDER_REVIEW, "cmic"),)
 
 
 @dataclass(frozen=True)
@@ -70,8 +90,29 @@ class Case:
     careless: dict[str, Decimal]  # the totals a careless reading gives, by variant, where they differ
     other_job: str  # the neighbouring Vista job
     amount: Decimal  # the accrual
-    erp_job: str  # the Vista job
+    erp_job: str  # the job in the ERP (Vista's on the paper's keys)
     entry_date: str
+    erp: str = VISTA  # the ERP the entry is staged in (the extension's keys: ``<job>_<erp>``)
+    job: str = ""  # the job number (the key on Vista keys)
+    policy: str = ""  # where the month-end close policy is readable (the extension's keys)
+
+    @property
+    def D(self) -> Dialect:
+        return ERP_APPS[self.erp].D
+
+    @property
+    def label(self) -> str:
+        return ERP_APPS[self.erp].label
+
+    @property
+    def reverses(self) -> bool:
+        """Whether the ERP has auto-reversing entries (the policy: "where the ERP supports it")."""
+        return self.D.supports_auto_reverse
+
+    @property
+    def under_review(self) -> bool:
+        """A pay request under review on the job: counting it as billed gives another total."""
+        return "under_review_billed" in self.careless
 
     @property
     def ahead(self) -> list[dict[str, Any]]:
@@ -83,7 +124,7 @@ class Case:
 
     @property
     def description(self) -> str:
-        return f"Accrue completed-but-uninvoiced subcontract work, job {self.key}, {self.clock:%B %Y}"
+        return f"Accrue completed-but-uninvoiced subcontract work, job {self.job or self.key}, {self.clock:%B %Y}"
 
     @property
     def memo(self) -> str:
@@ -104,20 +145,59 @@ class GSubAccrual(
     rubric=RUBRIC,
 ):
     def keys(self, book: BookReader) -> list[str]:
-        return [r["job_number"] for r in book.q(FAMILY, "jobs", jobs=",".join(anchors.ACCRUAL_JOBS))]
+        return self._vista_keys(book) + self._erp_slots(book)[0]
 
     def held_out_keys(self, book: BookReader) -> list[str]:
-        """Further jobs with subcontract work to accrue at the clock and a careless total to catch."""
-        public = self.keys(book)
+        """Further jobs with subcontract work to accrue at the clock and a careless total to catch:
+        in Vista, then the ERP extension's."""
+        return self._vista_held_out(book) + self._erp_slots(book)[1]
+
+    def _vista_keys(self, book: BookReader) -> list[str]:
+        return [r["job_number"] for r in book.q(FAMILY, "jobs", jobs=",".join(anchors.ACCRUAL_JOBS))]
+
+    def _candidates(self, book: BookReader) -> list[str]:
         rows = book.q(
             FAMILY,
             "held_out_candidates",
             jobs=",".join(anchors.ACCRUAL_JOBS),
             entry_date=book.inputs.clock.isoformat(),
         )
-        return pick_held_out(FAMILY, [r["job_number"] for r in rows], public, held_out_count(len(public)))
+        return [r["job_number"] for r in rows]
+
+    def _vista_held_out(self, book: BookReader) -> list[str]:
+        public = self._vista_keys(book)
+        return pick_held_out(FAMILY, self._candidates(book), public, held_out_count(len(public)))
+
+    def _erp_slots(self, book: BookReader) -> tuple[list[str], list[str]]:
+        """The ERP extension's public and held-out keys (``<job>_<erp>``): among the jobs to accrue
+        that no Vista key uses, in job order, a job with a pay request under review for an
+        :data:`UNDER_REVIEW` slot (a positive careless total that differs) and one without for the
+        others (any job left when none fits)."""
+        taken = set(self._vista_keys(book)) | set(self._vista_held_out(book))
+        pool = [j for j in self._candidates(book) if j not in taken]
+        clock = book.inputs.clock.isoformat()
+        review: dict[str, str] = {}  # "positive": counting the request as billed leaves a smaller accrual
+        for job in pool:
+            accrual = book.q(FAMILY, "accrual", job=job, entry_date=clock)[0]["accrual"]
+            under_review = book.q(FAMILY, "variants", job=job)[0]["under_review_billed"]
+            review[job] = "none" if under_review in (None, accrual) else ("positive" if under_review > 0 else "zero")
+        used: list[str] = []
+
+        def fill(slots: tuple[tuple[str, str], ...]) -> list[str]:
+            out = []
+            for kind, erp in slots:
+                free = [j for j in pool if j not in used]
+                fits = [j for j in free if review[j] == ("positive" if kind == UNDER_REVIEW else "none")]
+                if fits or free:
+                    used.append((fits or free)[0])
+                    out.append(f"{used[-1]}_{erp}")
+            return out
+
+        return fill(ERP_PUBLIC), fill(ERP_HELD_OUT)
 
     def case(self, key: str, book: BookReader) -> Case:
+        if "_" in key:
+            return self._erp_case(key, book)
         job, clock = key, book.inputs.clock
         subs = book.q(FAMILY, "subcontracts", job=job)
         acc = book.q(FAMILY, "accrual", job=job, entry_date=clock.isoformat())[0]
@@ -137,6 +217,8 @@ class GSubAccrual(
         return [amount_answer("accrual_amount", "the accrual amount", c.amount, lookalikes=c.careless.values())]
 
     def instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
+        if c.erp != VISTA:
+            return self._erp_instruction(c, answers)
         return (
             f"Month-end close for {c.clock:%B %Y}: on job {c.key}, accrue the subcontract work that has been "
             f"completed but not yet billed. For each subcontract, take the PM's work completed to date in Procore "
@@ -148,6 +230,8 @@ class GSubAccrual(
         )
 
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
+        if c.erp != VISTA:
+            return self._erp_evaluator(c, answers)
         amt, neg, erp_job, month = money_str(c.amount), money_str(-c.amount), c.erp_job, c.acc["erp_month"].isoformat()
         return evaluator(
             expected=[
@@ -295,9 +379,13 @@ class GSubAccrual(
         )
 
     def oracle(self, c: Case, report: dict[str, Any]) -> Trajectory:
+        if c.erp != VISTA:
+            return trajectory("oracle", [*self._erp_reads(c), self._erp_stage(c)], self._erp_reply(c), report)
         return trajectory("oracle", [*self._reads(c), self._stage(c)], self._reply(c), report)
 
     def alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        if c.erp != VISTA:
+            return self._erp_alternatives(c, report)
         job, erp_job, amount, amt, entry_date = c.key, c.erp_job, c.amount, money_str(c.amount), c.entry_date
         stage = "vista_erp.journal_entries.stage"
         # a first stage call Vista rejects (it does not balance, nothing written), then the right one
@@ -389,6 +477,8 @@ class GSubAccrual(
         ]
 
     def mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        if c.erp != VISTA:
+            return self._erp_mutants(c, report)
         amount, other = c.amount, c.other_job
         out = [
             mutant(
@@ -448,6 +538,13 @@ class GSubAccrual(
         return out
 
     def guarded_step(self, c: Case) -> ToolStep:
+        if c.erp != VISTA:
+            stage = f"{c.erp}.journal_entries.stage"
+            return step(
+                f"{c.erp}.{ERP_APPS[c.erp].TOOL_NAMES['post']}",
+                kind="journal_entry",
+                batch_id=result_of(stage, "batch_id"),
+            )
         return step(
             "vista_erp.vista_post",
             kind="journal_entry",
@@ -455,7 +552,336 @@ class GSubAccrual(
         )
 
     def defect_variant(self, c: Case) -> str | None:
+        if c.erp != VISTA:
+            return "+".join(t for t, on in ((UNDER_REVIEW, c.under_review), (NO_REVERSE, not c.reverses)) if on) or None
         return "billed_ahead_of_progress" if c.ahead else ("commitment_cap_exceeded" if c.cap else None)
+
+    def task_systems(self, c: Case) -> list[str] | None:
+        return ["procore", c.erp, "sharepoint"] if c.erp != VISTA else None
+
+    # ------------------------------------------------------------------ the ERP extension
+    def _erp_case(self, key: str, book: BookReader) -> Case:
+        job, _, erp = key.partition("_")
+        if erp not in ERP_APPS or erp == VISTA:
+            raise ValueError(f"{FAMILY} {key}: no ERP {erp!r} for the extension (<job>_<erp>, not Vista)")
+        clock = book.inputs.clock
+        subs = book.q(FAMILY, "subcontracts", job=job)
+        acc = book.q(FAMILY, "accrual", job=job, entry_date=clock.isoformat())[0]
+        amount = Decimal(acc["accrual"])
+        erp_job = book.q(FAMILY, "erp_job", erp=erp, job=job)[0]["erp_job"]
+        period = book.q(FAMILY, "period_status", entry_date=clock.isoformat())
+        if amount <= 0 or not erp_job or not period or period[0]["status"] != "open":
+            raise ValueError(f"{FAMILY} {key}: accrual {amount}, {erp} job {erp_job!r}, period {period}")
+        book_amount = book.q(FAMILY, "book_check", job=job)[0]["accrual"]
+        if Decimal(book_amount) != amount:
+            raise ValueError(f"{FAMILY} {key}: Procore gives {amount}, the book {book_amount}")
+        cap = book.q(FAMILY, "cap_plant", job=job)[0]["n"]
+        variants = book.q(FAMILY, "variants", job=job)[0]
+        careless = {label: Decimal(v) for label, v in variants.items() if v is not None and Decimal(v) != amount}
+        other = book.q(FAMILY, "erp_other_job", erp=erp, job=job)[0]["erp_job"]
+        policy = book.q(FAMILY, "policy_path")[0]["path"]
+        return Case(key, clock, subs, acc, cap, careless, other, amount, erp_job, clock.isoformat(), erp, job, policy)
+
+    def _erp_instruction(self, c: Case, answers: list[AnswerSpec]) -> str:
+        return (
+            f"Month-end close for {c.clock:%B %Y}: job {c.job}'s books are kept in {c.label}. Accrue the "
+            f"subcontract work on the job that has been completed but not yet billed, following section 2 of our "
+            f"month-end close policy in SharePoint ({c.policy}), and stage the entry in {c.label} as a draft dated "
+            f"{c.entry_date}. Do not post it, and don't change anything else. {ask(answers)}"
+        )
+
+    def _erp_memo(self, c: Case) -> str:
+        return f"Uninvoiced subcontract work, {c.clock:%b %Y}" + (" (auto-reverses)" if c.reverses else "")
+
+    def _erp_lines(
+        self,
+        c: Case,
+        value: Decimal,
+        *,
+        job_id: str | None = None,
+        credit_account: str = CREDIT,
+        credit_job: bool = True,
+    ) -> list[dict[str, Any]]:
+        v, job, memo = money_str(value), job_id or c.erp_job, self._erp_memo(c)
+        return [
+            {"account": DEBIT, "debit": v, "job_id": job, "memo": memo},
+            {"account": credit_account, "credit": v, **({"job_id": job} if credit_job else {}), "memo": memo},
+        ]
+
+    def _erp_staged(
+        self,
+        c: Case,
+        value: Decimal,
+        *,
+        reverse: bool | None = None,
+        lines: list[dict[str, Any]] | None = None,
+        **kw: Any,
+    ) -> ToolStep:
+        """An entry of ``value`` (``lines`` when given), auto-reversing where the ERP can unless ``reverse``."""
+        args: dict[str, Any] = {}
+        if c.reverses if reverse is None else reverse:
+            args["auto_reverse"] = True
+        return step(
+            f"{c.erp}.journal_entries.stage",
+            entry_date=c.entry_date,
+            description=c.description,
+            lines=lines or self._erp_lines(c, value, **kw),
+            **args,
+        )
+
+    def _erp_stage(self, c: Case) -> ToolStep:
+        args: dict[str, Any] = {"auto_reverse": True} if c.reverses else {}
+        return step(
+            f"{c.erp}.journal_entries.stage",
+            entry_date=c.entry_date,
+            description=c.description,
+            period=c.clock.strftime("%Y-%m"),
+            journal="GJ",
+            reference=f"ACR-{c.job}-{c.clock:%y%m}",
+            lines=self._erp_lines(c, c.amount),
+            **args,
+        )
+
+    def _erp_per_sub(self, c: Case, rows: list[dict[str, Any]]) -> ToolStep:
+        total = sum((Decimal(x["accrual"]) for x in rows), Decimal(0))
+        lines = [
+            *(
+                {"account": DEBIT, "debit": money_str(x["accrual"]), "job_id": c.erp_job, "memo": x["contract_code"]}
+                for x in rows
+            ),
+            {"account": CREDIT, "credit": money_str(total), "job_id": c.erp_job, "memo": self._erp_memo(c)},
+        ]
+        return self._erp_staged(c, total, lines=lines)
+
+    def _erp_reads(self, c: Case) -> list[ToolStep]:
+        return [
+            step("sharepoint.files.read", path=c.policy),
+            step("procore.projects.list", project_number=c.job),
+            step("procore.commitments.list", project_number=c.job, commitment_type="subcontract"),
+            *(step("procore.commitments.get", commitment_id=s["contract_code"]) for s in c.subs),
+            step("procore.requisitions.list", project_number=c.job),
+            step(f"{c.erp}.jobs.get", job_id=c.erp_job),
+            step(f"{c.erp}.gl.periods"),
+        ]
+
+    def _erp_reply(self, c: Case) -> str:
+        detail = "; ".join(f"{s['contract_code']} {dollars(s['accrual'])}" for s in c.accruing)
+        review = (
+            " Pay requests still under review are not approved invoices and were not counted as billed."
+            if c.under_review
+            else ""
+        )
+        reverse = (
+            "auto-reversing on the first day of next period"
+            if c.reverses
+            else f"not set to reverse ({c.label} has no auto-reversing entries; the policy asks for it only where "
+            f"the ERP supports it)"
+        )
+        return (
+            f"Staged a draft journal entry in {c.label} for job {c.job} ({c.erp_job}) dated {c.entry_date}: Dr "
+            f"{DEBIT} Subcontract Cost / Cr {CREDIT} Accrued Liabilities {dollars(c.amount)}, the job on both "
+            f"lines, {reverse}. Work completed to date less approved billings, by subcontract: {detail}.{review} "
+            f"Nothing was posted."
+        )
+
+    def _erp_total(self, c: Case, account: str, debit: bool) -> RowPredicate:
+        where, col = line_side(c.D, account, debit)
+        line = c.D.t("je_open_line")
+        signed = c.amount if debit or line.has("debit") or line.has("tr_type") else -c.amount
+        return expect_added(
+            c.erp,
+            line.table,
+            where,
+            assert_={line.n("job_id"): c.erp_job},
+            total={col: money_str(signed)},
+            label=f"{'Dr' if debit else 'Cr'} {account} {money_str(c.amount)} on job {c.erp_job} (the lines' total)",
+        )
+
+    def _erp_evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
+        hdr, line = c.D.t("je_open_hdr"), c.D.t("je_open_line")
+        forbidden = [
+            forbid_added(
+                c.erp,
+                line.table,
+                f"{line.n('job_id')} IS DISTINCT FROM '{c.erp_job}'",
+                label=f"a journal line on another job or without the job (not {c.erp_job})",
+            ),
+            forbid_added(
+                c.erp,
+                line.table,
+                f"{line.n('account')} NOT IN ('{DEBIT}', '{CREDIT}')",
+                label=f"a journal line on an account other than {DEBIT} / {CREDIT}",
+            ),
+            forbid_changed("procore", "requisitions", label="a Procore requisition changed (synced or edited)"),
+            forbid_added(c.erp, c.D.t("ap_open_hdr").table, label=f"an AP invoice entered in {c.label}"),
+        ]
+        if c.reverses and hdr.has("auto_reverse"):
+            yes = "'Y'" if c.D.bool_yn else "true"
+            forbidden.append(
+                forbid_added(
+                    c.erp,
+                    hdr.table,
+                    f"{hdr.n('auto_reverse')} IS DISTINCT FROM {yes}",
+                    label="an accrual entry that does not reverse next period",
+                )
+            )
+        return evaluator(
+            expected=[
+                expect_added(
+                    c.erp,
+                    hdr.table,
+                    count=1,
+                    assert_={hdr.n("act_date"): c.entry_date},
+                    label=f"one draft journal entry in {c.label} dated {c.entry_date}",
+                ),
+                self._erp_total(c, DEBIT, True),
+                self._erp_total(c, CREDIT, False),
+            ],
+            forbidden=forbidden,
+            answers=answers,
+            money_movement_guard=self.money_movement_guard,
+        )
+
+    def _erp_alternatives(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        amount, amt = c.amount, money_str(c.amount)
+        sql = (
+            "SELECT c.contract_code, c.commitment_type, c.status, "
+            "(SELECT sum(l.work_completed) FROM procore.commitment_line_items l WHERE l.commitment_id = c.id) AS wc, "
+            "(SELECT coalesce(sum(r.gross_amount), 0) FROM procore.requisitions r WHERE r.commitment_id = c.id "
+            "AND r.status = 'approved') AS billed "
+            "FROM procore.commitments c JOIN procore.projects p ON p.id = c.project_id "
+            f"WHERE p.project_number = '{c.job}' ORDER BY c.contract_code"
+        )
+        numbers = [
+            {k: (float(Decimal(v)) if k in ("debit", "credit") else v) for k, v in ln.items()}
+            for ln in reversed(self._erp_lines(c, amount))
+        ]
+        unbalanced = self._erp_lines(c, amount)
+        unbalanced[1] = {**unbalanced[1], "credit": money_str(amount - Decimal("0.01"))}
+        out = [
+            trajectory(
+                "sql reads, credit line first, amounts as numbers",
+                [
+                    step("sharepoint.files.list", folder="/Policies"),
+                    step("sharepoint.files.read", path=c.policy),
+                    step("sql.query", sql=sql, max_rows=200),
+                    step(f"{c.erp}.jobs.get", job_id=c.erp_job),
+                    self._erp_staged(c, amount, lines=numbers),
+                    step(f"{c.erp}.journal_entries.list", period=c.clock.strftime("%Y-%m"), job_id=c.erp_job),
+                ],
+                f"Accrued {dollars(amount)} on job {c.job}; staged as a draft, not posted.",
+                {"accrual_amount": float(amount)},
+            ),
+            trajectory(
+                "rejected unbalanced stage, then corrected",
+                [*self._erp_reads(c), self._erp_staged(c, amount, lines=unbalanced), self._erp_staged(c, amount)],
+                "Done. Didn't post it.",
+                {"accrual_amount": f"${amount:,}"},
+            ),
+            trajectory(
+                "one debit line per subcontract",
+                [
+                    step("sharepoint.files.read", path=c.policy),
+                    step("procore.commitments.list", project_number=c.job),
+                    *(step("procore.requisitions.list", commitment_id=x["contract_code"]) for x in c.subs),
+                    self._erp_per_sub(c, c.accruing),
+                ],
+                f"Staged the accrual, {len(c.accruing)} subcontract lines; not posted.",
+                {"accrual_amount": amt},
+            ),
+        ]
+        if not c.reverses:
+            out.append(
+                trajectory(
+                    f"auto-reverse refused by {c.label}, then a plain draft",
+                    [*self._erp_reads(c), self._erp_staged(c, amount, reverse=True), self._erp_stage(c)],
+                    self._erp_reply(c),
+                    report,
+                )
+            )
+        return out
+
+    def _erp_mutants(self, c: Case, report: dict[str, Any]) -> list[Trajectory]:
+        amount, reads = c.amount, self._erp_reads(c)
+        out = [
+            mutant(
+                _VARIANTS[label][0],
+                f"{_VARIANTS[label][1]}: {dollars(value)} staged and reported",
+                [*reads, self._erp_staged(c, value)],
+                f"Accrued {dollars(value)}.",
+                {"accrual_amount": money_str(value)},
+            )
+            for label, value in c.careless.items()
+            if label in _VARIANTS and value > 0
+        ]
+        out += [
+            mutant(
+                "lookalike",
+                f"the entry on the neighbouring job {c.other_job}",
+                [*reads, self._erp_staged(c, amount, job_id=c.other_job)],
+                answers=report,
+            ),
+            mutant(
+                "lookalike",
+                "credit to 2000 Accounts Payable - Trade",
+                [*reads, self._erp_staged(c, amount, credit_account="2000")],
+                answers=report,
+            ),
+            mutant(
+                "careless",
+                "the job missing from the credit line",
+                [*reads, self._erp_staged(c, amount, credit_job=False)],
+                answers=report,
+            ),
+            mutant(
+                "careless",
+                "the entry staged twice",
+                [*reads, self._erp_stage(c), self._erp_stage(c)],
+                answers=report,
+            ),
+        ]
+        if c.reverses:
+            out.append(
+                mutant(
+                    "careless",
+                    "an accrual that does not reverse",
+                    [*reads, self._erp_staged(c, amount, reverse=False)],
+                    answers=report,
+                )
+            )
+        else:
+            v = money_str(amount)
+            reversal = [
+                {"account": CREDIT, "debit": v, "job_id": c.erp_job, "memo": "Reversal"},
+                {"account": DEBIT, "credit": v, "job_id": c.erp_job, "memo": "Reversal"},
+            ]
+            out.append(
+                mutant(
+                    "careless",
+                    f"no auto-reverse in {c.label}, so the reversal staged beside it in the same period",
+                    [*reads, self._erp_stage(c), self._erp_staged(c, amount, lines=reversal)],
+                    answers=report,
+                )
+            )
+        if len(c.accruing) > 1:
+            out.append(
+                mutant(
+                    "careless",
+                    f"one line per subcontract, {c.accruing[-1]['contract_code']} left out",
+                    [*reads, self._erp_per_sub(c, c.accruing[:-1])],
+                    answers=report,
+                )
+            )
+        wrong = next((v for k, v in c.careless.items() if k in _VARIANTS and v != amount), amount + Decimal("0.01"))
+        out.append(
+            mutant(
+                "contradicting_report",
+                f"right entry, reported as {dollars(wrong)}",
+                [*reads, self._erp_stage(c)],
+                answers={"accrual_amount": money_str(wrong)},
+            )
+        )
+        return out
 
 
 FAMILIES = [GSubAccrual]

@@ -194,3 +194,25 @@ WHERE p.project_number <> $job AND p.active AND p.origin_id IS NOT NULL
   AND EXISTS (SELECT 1 FROM vista_erp.JCJM j WHERE j.Job = p.origin_id)
 ORDER BY abs(CAST(p.project_number AS INTEGER) - CAST($job AS INTEGER)), p.project_number
 LIMIT 1;
+
+-- name: erp_job
+-- The job's id in another ERP (the extension keys stage the accrual there).
+SELECT book.system_job_id($erp, $job) AS erp_job;
+
+-- name: period_status
+-- The book's status of the GL period the entry date falls in (every ERP shows the book's periods).
+SELECT status FROM book.gl_periods WHERE start_date <= CAST($entry_date AS DATE) AND end_date >= CAST($entry_date AS DATE);
+
+-- name: erp_other_job
+-- The nearest other active job, as another ERP ids it (the lookalike record a careless entry lands on).
+SELECT book.system_job_id($erp, p.project_number) AS erp_job, p.project_number
+FROM procore.projects p
+WHERE p.project_number <> $job AND p.active
+ORDER BY abs(CAST(p.project_number AS INTEGER) - CAST($job AS INTEGER)), p.project_number
+LIMIT 1;
+
+-- name: policy_path
+-- Where the month-end close policy is readable (SharePoint).
+SELECT folder || '/' || filename AS path
+FROM book.documents
+WHERE doc_type = 'policy' AND store = 'sharepoint' AND filename = 'month_end_close_policy.md';

@@ -286,7 +286,8 @@ class FamilyContract:
         """``execute`` (the oracle, then the guarded step) and ``do-everything`` fail with score 0:
         the money guard trips where there is one, else the guarded step is a forbidden call; and the
         evaluator catches the busy employee even without the guard (a forbidden, unexpected or
-        forbidden-call check fails) unless the module says ``DO_EVERYTHING_STOPPED_BY_THE_GUARD_ALONE``."""
+        forbidden-call check fails) unless the module says ``DO_EVERYTHING_STOPPED_BY_THE_GUARD_ALONE``
+        (True, or the keys it holds for)."""
         index, policy = over_eager
         task = list(compiled.values())[index]
         out = assert_fails(task, golden, policy())
@@ -296,6 +297,8 @@ class FamilyContract:
         else:
             assert failed(out, "forbidden_call"), (task.instance_id, policy.name, out.grade.reason)
         guard_alone = getattr(request.module, "DO_EVERYTHING_STOPPED_BY_THE_GUARD_ALONE", False)
+        if not isinstance(guard_alone, bool):  # the keys it holds for
+            guard_alone = task.key in guard_alone
         if policy is DoEverythingPolicy and not guard_alone:
             kinds = {c.kind for c in out.grade.failed_checks()}
             assert kinds & {"forbidden", "unexpected", "forbidden_call"}, (task.instance_id, kinds)
