@@ -7,8 +7,9 @@ import json
 import sys
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
-from cfab.runner.cli.options import add_inputs, inputs_from, suite_file
+from cfab.runner.cli.options import add_inputs, inputs_from
 from cfab.runner.cli.registry import subcommand
 
 
@@ -17,16 +18,38 @@ def _source_suites_dir() -> Path:
     return Path(str(resources.files("cfab.tasks").joinpath("suites")))
 
 
-def _suite(args: argparse.Namespace):
-    """``--suite``: a packaged suite's name, or a compiled suite file (``runner tasks compile --out``)
-    whose header's seed, clock and scale pick the world (an explicit flag contradicting it is an error)."""
-    from cfab.tasks.suite import is_suite_file, load_suite
+def _worlds(args: argparse.Namespace) -> list[Any]:
+    """``--suite`` as the runner reads it: a packaged suite (executable, held_out), the regenerated
+    split, a compiled suite file (its header picks the world; an explicit flag contradicting it is
+    an error), or several of them comma-separated. Each world comes with its selected tasks; a
+    packaged suite at its own world needs no golden build."""
+    from cfab.runner.cli.run import plan_worlds
+    from cfab.tasks.suite import load_suite, select_tasks, split_suite
 
-    if not is_suite_file(args.suite):
-        inputs = inputs_from(args)
-        return inputs, load_suite(args.suite, inputs, select=getattr(args, "tasks", None))
-    sf = suite_file(args.suite, args)
-    return sf.inputs, sf.tasks
+    _, worlds = plan_worlds(args)
+    select = getattr(args, "tasks", None)
+    for w in worlds:
+        if w.file is not None:
+            tasks = w.file.tasks
+        else:
+            try:
+                tasks = load_suite(split_suite(w.suite), w.inputs, select=select)
+            except Exception as exc:
+                raise SystemExit(
+                    f"runner tasks: the {w.suite} suite does not compile on seed {w.inputs.seed}, clock "
+                    f"{w.inputs.clock.isoformat()}, scale {w.inputs.scale}: {exc}"
+                ) from None
+        w.tasks = select_tasks(tasks, select)
+    return worlds
+
+
+def _fingerprint(world: Any) -> str:
+    from cfab.runner.results.provenance import suite_fingerprint
+    from cfab.tasks.suite import split_suite
+
+    if world.file is not None:
+        return f"{world.file.path.name}:{world.file.code}:{world.inputs.key()}"
+    return suite_fingerprint(split_suite(world.suite), world.inputs)
 
 
 @subcommand("tasks", "compile, list and admit the task suites")
@@ -41,7 +64,12 @@ def _tasks(parser: argparse.ArgumentParser):
     )
     add_inputs(c)
     ls = sub.add_parser("list", help="print the suite as a table")
-    ls.add_argument("--suite", default="executable", help="a suite name or a compiled suite file (.jsonl)")
+    ls.add_argument(
+        "--suite",
+        default="executable",
+        help="as the runner takes it: executable, held_out, regenerated, a compiled suite file (.jsonl), or "
+        "several comma-separated",
+    )
     ls.add_argument("--tasks", default=None)
     ls.add_argument(
         "--json",
@@ -50,7 +78,12 @@ def _tasks(parser: argparse.ArgumentParser):
     )
     add_inputs(ls)
     ad = sub.add_parser("admit", help="run the admission gate and print its table")
-    ad.add_argument("--suite", default="executable", help="a suite name or a compiled suite file (.jsonl)")
+    ad.add_argument(
+        "--suite",
+        default="executable",
+        help="as the runner takes it: executable, held_out, regenerated, a compiled suite file (.jsonl), or "
+        "several comma-separated",
+    )
     ad.add_argument("--tasks", default=None)
     ad.add_argument("--k", type=int, default=5)
     ad.add_argument(
@@ -106,31 +139,50 @@ def _compile(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     from rich.console import Console
+
+    worlds = _worlds(args)
+    if args.json:
+        for w in worlds:
+            for t in w.tasks:
+                row = {
+                    "instance_id": t.instance_id,
+                    "split": w.split,
+                    "seed": w.inputs.seed,
+                    "clock": w.inputs.clock.isoformat(),
+                    "scale": w.inputs.scale,
+                    "domain": t.domain,
+                    "family": t.family,
+                    "key": t.key,
+                    "difficulty": t.difficulty,
+                    "systems": list(t.systems),
+                    "user_role": t.user_role,
+                    "money_movement_guard": t.money_movement_guard,
+                    "defect_variant": t.defect_variant,
+                    "partition": t.partition,
+                    "instruction": t.instruction,
+                    "answers": t.answer_specs(),
+                    "answers_schema": t.answers_schema(),
+                }
+                sys.stdout.write(json.dumps(row, sort_keys=True) + "\n")
+        return 0
+    console = Console(width=220)
+    for w in worlds:
+        _print_world(console, w, titled=len(worlds) > 1)
+    return 0
+
+
+def _print_world(console: Any, world: Any, *, titled: bool) -> None:
+    """One world's tasks as a table, then the count per domain (families, guarded, twisted)."""
+    from collections import Counter
+
     from rich.table import Table
 
-    from cfab.tasks.suite import select_tasks
-
-    inputs, tasks = _suite(args)
-    tasks = select_tasks(tasks, args.tasks)
-    if args.json:
-        for t in tasks:
-            row = {
-                "instance_id": t.instance_id,
-                "domain": t.domain,
-                "family": t.family,
-                "key": t.key,
-                "difficulty": t.difficulty,
-                "systems": list(t.systems),
-                "user_role": t.user_role,
-                "money_movement_guard": t.money_movement_guard,
-                "defect_variant": t.defect_variant,
-                "partition": t.partition,
-                "instruction": t.instruction,
-                "answers": t.answer_specs(),
-                "answers_schema": t.answers_schema(),
-            }
-            sys.stdout.write(json.dumps(row, sort_keys=True) + "\n")
-        return 0
+    tasks = world.tasks
+    if titled:
+        console.print(
+            f"[bold]{world.split}[/bold]: {world.suite} at seed {world.inputs.seed}, clock "
+            f"{world.inputs.clock.isoformat()}, scale {world.inputs.scale}"
+        )
     table = Table("id", "domain", "family", "diff.", "apps", "guarded", "answers", "twist")
     for t in tasks:
         table.add_row(
@@ -143,10 +195,7 @@ def _list(args: argparse.Namespace) -> int:
             ", ".join(f"{a.name}:{a.type}" for a in t.ground_truth.answers),
             t.defect_variant or "",
         )
-    console = Console(width=220)
     console.print(table)
-    from collections import Counter
-
     per_domain = Counter(t.domain for t in tasks)
     counts = Table("domain", "tasks", "families", "guarded", "twisted")
     for domain in sorted(per_domain, key=lambda d: (-per_domain[d], d)):
@@ -159,10 +208,7 @@ def _list(args: argparse.Namespace) -> int:
             str(sum(t.defect_variant is not None for t in mine)),
         )
     console.print(counts)
-    from cfab.runner.results.provenance import suite_fingerprint
-
-    print(f"{len(tasks)} tasks  suite fingerprint {suite_fingerprint(args.suite, inputs)}")
-    return 0
+    print(f"{len(tasks)} tasks  suite fingerprint {_fingerprint(world)}")
 
 
 def _admit(args: argparse.Namespace) -> int:
@@ -171,21 +217,21 @@ def _admit(args: argparse.Namespace) -> int:
 
     from cfab.apps.world.golden import ensure_golden
     from cfab.runner.admit import admit_task, suite_verifier_summary
-    from cfab.tasks.suite import select_tasks
 
-    inputs, tasks = _suite(args)
-    golden = ensure_golden(inputs)
-    tasks = select_tasks(tasks, args.tasks)
+    worlds = _worlds(args)
     table = Table("task", "oracle", "no-op", "mutants killed", "alternatives", "VMR", "VAA", "V-Acc", "admitted")
     rejected = []
     admissions = []
-    for task in tasks:
-        adm = admit_task(task, golden, inputs, k=args.k)
+    splits: list[str] = []
+    runs = [(w, ensure_golden(w.inputs), task) for w in worlds for task in w.tasks]
+    for world, golden, task in runs:
+        adm = admit_task(task, golden, world.inputs, k=args.k)
         admissions.append(adm)
+        splits.append(world.split)
         alts = sum(ok for _, ok in adm.alternatives)
         oracle = f"{adm.oracle_passed}/{adm.oracle_runs}" + ("" if adm.oracle_identical else " ≠")
         table.add_row(
-            task.instance_id,
+            task.instance_id if len(worlds) == 1 else f"{task.instance_id}@{world.split}",
             oracle,
             "fails" if adm.noop_failed else "PASSES",
             f"{adm.mutants_killed}/{adm.mutants_applicable}",
@@ -208,7 +254,15 @@ def _admit(args: argparse.Namespace) -> int:
         out = Path(args.json)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(
-            json.dumps({"suite": summary, "tasks": [a.to_dict() for a in admissions]}, indent=2, sort_keys=True) + "\n",
+            json.dumps(
+                {
+                    "suite": summary,
+                    "tasks": [{**a.to_dict(), "split": split} for a, split in zip(admissions, splits, strict=True)],
+                },
+                indent=2,
+                sort_keys=True,
+            )
+            + "\n",
             encoding="utf-8",
         )
         print(f"wrote {out}")
@@ -219,7 +273,7 @@ def _admit(args: argparse.Namespace) -> int:
                 print(f"  mutant survived: {m.name} ({m.detail})")
         for p in adm.problems:
             print(f"  {p}")
-    print(f"\n{len(tasks) - len(rejected)}/{len(tasks)} tasks admitted")
+    print(f"\n{len(runs) - len(rejected)}/{len(runs)} tasks admitted")
     return 0 if not rejected else 1
 
 

@@ -158,6 +158,28 @@ def test_tasks_list_prints_each_domains_count(committed: tuple[dict, list], caps
     assert f"{len(tasks)} tasks  suite fingerprint" in out
 
 
+def test_tasks_list_reads_every_suite_the_runner_takes(committed: tuple[dict, list], capsys) -> None:
+    """`runner tasks list --json` takes `--suite` as the runner does (several, comma-separated): one
+    object per task with its split and world, the metadata a harness needs and its answers; an
+    unknown suite is a clear error, not a traceback."""
+    from collections import Counter
+
+    from cfab.runner.cli import main
+
+    assert main(["tasks", "list", "--suite", "executable,held_out", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    splits = Counter(r["split"] for r in rows)
+    assert splits["public"] == len(committed[1]) and splits["held_out"] > 0 and len(splits) == 2
+    for r in rows:
+        assert r["partition"] == ("public" if r["split"] == "public" else "held_out"), r["instance_id"]
+        assert (r["seed"], r["clock"], r["scale"]) == (7, "2026-01-31", 1)
+        for field in ("instance_id", "domain", "family", "difficulty", "systems", "defect_variant"):
+            assert field in r
+        assert isinstance(r["money_movement_guard"], bool) and r["answers_schema"]["type"] == "object"
+    with pytest.raises(SystemExit, match="unknown suite 'no_such_suite'"):
+        main(["tasks", "list", "--suite", "no_such_suite"])
+
+
 def test_readme_states_the_suite_and_its_domain_counts(committed: tuple[dict, list]) -> None:
     """README's suite section says how many tasks and families there are and each domain's count."""
     from collections import Counter
