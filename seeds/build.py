@@ -26,6 +26,7 @@ from cfab.seeds import (
     insurance,
     invoices,
     jobs,
+    labor_distribution,
     ledger,
     lien_waivers,
     load,
@@ -133,6 +134,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     use_tax.build_use_tax(ctx)
     bank_rec.build_bank_rec(ctx)
     wip_schedule.build_wip_schedule(ctx)
+    labor_distribution.build_labor_distribution(ctx)
     return ctx
 
 

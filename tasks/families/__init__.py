@@ -29,6 +29,7 @@ MODULES: tuple[str, ...] = (
     "p_certified_payroll",
     "p_timecard_to_payroll",
     "p_union_fringe",
+    "p_labor_distribution",
     "r_1099nec",
     "r_coi_expiry",
     "r_use_tax",

@@ -46,9 +46,9 @@ from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
-from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added
+from cfab.tasks.kit.entries import evaluator, forbid_added
 from cfab.tasks.kit.figures import dollars, money_str
-from cfab.tasks.kit.journal import line_side
+from cfab.tasks.kit.journal import expect_entry, expect_side_total, forbid_reversing, line_side
 from cfab.tasks.kit.steps import mutant, step, trajectory
 from cfab.tasks.model import MutantClass, Rubric, ToolStep, Trajectory, result_of
 
@@ -221,14 +221,12 @@ class GPrepaidAmortization(
         return line_side(c.D, account, debit)
 
     def _total(self, c: Case, account: str, debit: bool) -> RowPredicate:
-        where, col = self._side(c, account, debit)
-        line = c.D.t("je_open_line")
-        signed = c.total if debit or line.has("debit") or line.has("tr_type") else -c.total
-        return expect_added(
+        return expect_side_total(
             c.erp,
-            line.table,
-            where,
-            total={col: money_str(signed)},
+            c.D,
+            account,
+            debit,
+            c.total,
             label=f"{'Dr' if debit else 'Cr'} {account} {money_str(c.total)} (the month's amortization)",
         )
 
@@ -237,15 +235,9 @@ class GPrepaidAmortization(
         return forbid_added(c.erp, c.D.t("je_open_line").table, where, label=what)
 
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
-        hdr, line = c.D.t("je_open_hdr"), c.D.t("je_open_line")
+        line = c.D.t("je_open_line")
         expected = [
-            expect_added(
-                c.erp,
-                hdr.table,
-                count=1,
-                assert_={hdr.n("act_date"): c.entry_date},
-                label=f"one draft journal entry in {c.label} dated {c.entry_date}",
-            ),
+            expect_entry(c.erp, c.D, c.entry_date, f"one draft journal entry in {c.label} dated {c.entry_date}"),
             self._total(c, EXPENSE, True),
             self._total(c, PREPAID, False),
         ]
@@ -259,13 +251,7 @@ class GPrepaidAmortization(
             self._none(c, EXPENSE, False, f"a credit to {EXPENSE}: a return premium is not expense"),
             self._none(c, PREPAID, True, f"a debit to {PREPAID}: nothing is capitalized this month"),
         ]
-        if hdr.has("auto_reverse"):
-            yes = "'Y'" if c.D.bool_yn else "true"
-            forbidden.append(
-                forbid_added(
-                    c.erp, hdr.table, f"{hdr.n('auto_reverse')} = {yes}", label="an amortization set to reverse"
-                )
-            )
+        forbidden += forbid_reversing(c.erp, c.D, "an amortization set to reverse")
         return evaluator(
             expected=expected, forbidden=forbidden, answers=answers, money_movement_guard=self.money_movement_guard
         )

@@ -48,9 +48,9 @@ from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
-from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added
+from cfab.tasks.kit.entries import evaluator, forbid_added
 from cfab.tasks.kit.figures import dollars, money_str
-from cfab.tasks.kit.journal import line_side
+from cfab.tasks.kit.journal import expect_entry, expect_side_total, forbid_reversing, line_side
 from cfab.tasks.kit.steps import mutant, step, trajectory
 from cfab.tasks.model import MutantClass, Rubric, ToolStep, Trajectory, result_of
 
@@ -210,16 +210,14 @@ class GRetainageReclass(
         return line_side(c.D, account, debit)
 
     def _total(self, c: Case, account: str, debit: bool, value: Decimal, what: str) -> RowPredicate:
-        where, col = self._side(c, account, debit)
-        line = c.D.t("je_open_line")
-        signed = value if debit or line.has("debit") or line.has("tr_type") else -value
         side = "Dr" if debit else "Cr"
-        return expect_added(
+        return expect_side_total(
             c.erp,
-            line.table,
-            where,
-            assert_={line.n("job_id"): c.erp_job},
-            total={col: money_str(signed)},
+            c.D,
+            account,
+            debit,
+            value,
+            assert_={c.D.t("je_open_line").n("job_id"): c.erp_job},
             label=f"{side} {account} {money_str(value)} on job {c.erp_job} ({what})",
         )
 
@@ -228,15 +226,9 @@ class GRetainageReclass(
         return forbid_added(c.erp, c.D.t("je_open_line").table, where, label=what)
 
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
-        hdr, line = c.D.t("je_open_hdr"), c.D.t("je_open_line")
+        line = c.D.t("je_open_line")
         expected = [
-            expect_added(
-                c.erp,
-                hdr.table,
-                count=1,
-                assert_={hdr.n("act_date"): c.entry_date},
-                label=f"one draft journal entry in {c.label} dated {c.entry_date}",
-            )
+            expect_entry(c.erp, c.D, c.entry_date, f"one draft journal entry in {c.label} dated {c.entry_date}")
         ]
         forbidden = [
             forbid_added(
@@ -272,13 +264,7 @@ class GRetainageReclass(
                 self._none(c, RET, True, f"a debit to {RET}: no retainage was released"),
                 self._none(c, AP, False, f"a credit to {AP}: no retainage was released"),
             ]
-        if hdr.has("auto_reverse"):
-            yes = "'Y'" if c.D.bool_yn else "true"
-            forbidden.append(
-                forbid_added(
-                    c.erp, hdr.table, f"{hdr.n('auto_reverse')} = {yes}", label="a reclass set to reverse next period"
-                )
-            )
+        forbidden += forbid_reversing(c.erp, c.D, "a reclass set to reverse next period")
         return evaluator(
             expected=expected, forbidden=forbidden, answers=answers, money_movement_guard=self.money_movement_guard
         )

@@ -49,9 +49,9 @@ from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.tasks.family import BookReader, Family
 from cfab.tasks.kit.answers import amount_answer, ask, count_answer
-from cfab.tasks.kit.entries import allow_added, evaluator, expect_added, forbid_added
+from cfab.tasks.kit.entries import allow_added, evaluator, forbid_added
 from cfab.tasks.kit.figures import dollars, money_str
-from cfab.tasks.kit.journal import line_side
+from cfab.tasks.kit.journal import expect_entry, expect_side_total, forbid_reversing, line_side
 from cfab.tasks.kit.steps import mutant, step, trajectory
 from cfab.tasks.model import Rubric, ToolStep, Trajectory, result_of
 
@@ -273,16 +273,14 @@ class TBankRec(
         return line_side(c.E, account, debit)
 
     def _total(self, c: Case, account: str, debit: bool, value: Decimal, job: str | None, what: str) -> RowPredicate:
-        where, col = self._side(c, account, debit)
-        line = c.E.t("je_open_line")
-        signed = value if debit or line.has("debit") or line.has("tr_type") else -value
         side = "Dr" if debit else "Cr"
-        return expect_added(
+        return expect_side_total(
             c.erp,
-            line.table,
-            where,
-            assert_={line.n("job_id"): job} if job else None,
-            total={col: money_str(signed)},
+            c.E,
+            account,
+            debit,
+            value,
+            assert_={c.E.t("je_open_line").n("job_id"): job} if job else None,
             label=f"{side} {account} {money_str(value)} ({what})",
         )
 
@@ -297,13 +295,7 @@ class TBankRec(
                 money_movement_guard=self.money_movement_guard,
             )
         expected = [
-            expect_added(
-                c.erp,
-                hdr.table,
-                count=1,
-                assert_={hdr.n("act_date"): c.as_of.isoformat()},
-                label=f"one draft journal entry in {c.erp_label} dated {c.as_of}",
-            )
+            expect_entry(c.erp, c.E, c.as_of.isoformat(), f"one draft journal entry in {c.erp_label} dated {c.as_of}")
         ]
         forbidden = []
         allowed = {c.gl}
@@ -323,13 +315,7 @@ class TBankRec(
                 label=f"a journal line on an account other than {', '.join(sorted(allowed))}",
             )
         )
-        if hdr.has("auto_reverse"):
-            yes = "'Y'" if c.E.bool_yn else "true"
-            forbidden.append(
-                forbid_added(
-                    c.erp, hdr.table, f"{hdr.n('auto_reverse')} = {yes}", label="an adjusting entry set to reverse"
-                )
-            )
+        forbidden += forbid_reversing(c.erp, c.E, "an adjusting entry set to reverse")
         cash = allow_added(
             c.erp,
             line.table,

@@ -8,7 +8,12 @@ so one expected entry holds whatever the vendor's layout.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from cfab.apps.erp.dialects import Dialect
+from cfab.grader.predicates import RowPredicate
+from cfab.tasks.kit.entries import Where, expect_added, forbid_added
+from cfab.tasks.kit.figures import money_str
 
 
 def line_side(erp: Dialect, account: str, debit: bool) -> tuple[str, str]:
@@ -25,4 +30,46 @@ def line_side(erp: Dialect, account: str, debit: bool) -> tuple[str, str]:
     return f"{acct} = '{account}' AND {col} {'>' if debit else '<'} 0", col
 
 
-__all__ = ["line_side"]
+def expect_entry(app: str, erp: Dialect, entry_date: str, label: str) -> RowPredicate:
+    """Exactly one draft journal entry (``je_open_hdr``) added in ``app``, dated ``entry_date``."""
+    hdr = erp.t("je_open_hdr")
+    return expect_added(app, hdr.table, count=1, assert_={hdr.n("act_date"): entry_date}, label=label)
+
+
+def expect_side_total(
+    app: str,
+    erp: Dialect,
+    account: str,
+    debit: bool,
+    value: Decimal,
+    *,
+    label: str,
+    where: str | None = None,
+    assert_: Where = None,
+) -> RowPredicate:
+    """The added lines on ``account``'s debit (``debit``) or credit side (narrowed by ``where``, a SQL
+    condition in the ERP's columns) total ``value``, whatever the ERP's layout (a signed amount
+    column totals credits as a negative)."""
+    side, col = line_side(erp, account, debit)
+    line = erp.t("je_open_line")
+    signed = value if debit or line.has("debit") or line.has("tr_type") else -value
+    return expect_added(
+        app,
+        line.table,
+        f"{side} AND {where}" if where else side,
+        assert_=assert_,
+        total={col: money_str(signed)},
+        label=label,
+    )
+
+
+def forbid_reversing(app: str, erp: Dialect, label: str) -> list[RowPredicate]:
+    """A draft entry set to reverse next period, where the ERP's entries have the flag."""
+    hdr = erp.t("je_open_hdr")
+    if not hdr.has("auto_reverse"):
+        return []
+    yes = "'Y'" if erp.bool_yn else "true"
+    return [forbid_added(app, hdr.table, f"{hdr.n('auto_reverse')} = {yes}", label=label)]
+
+
+__all__ = ["expect_entry", "expect_side_total", "forbid_reversing", "line_side"]

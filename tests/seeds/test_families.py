@@ -568,6 +568,7 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "use_tax_policy.md",
         "bank_reconciliation_policy.md",
         "wip_schedule_policy.md",
+        "labor_distribution_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
     renewal = rows(
@@ -612,3 +613,41 @@ def test_vendor_bank_change_plant(book: duckdb.DuckDBPyConnection) -> None:
     assert routing and all(len(x) == 9 and aba_check_digit(x[:8]) == int(x[8]) for x in routing)
     forms = one(book, "SELECT count(*) FROM book.documents WHERE doc_type = 'bank_change_form'")
     assert forms == sum(1 for r in reqs if r[3])
+
+
+def test_labor_distribution_plants(book: duckdb.DuckDBPyConnection) -> None:
+    """P_labor_distribution: per planted month a payroll week re-coded between two jobs of one county
+    (the ERP unchanged), and the months' twists: a week coded to a closed job, a labor line posted
+    as subcontract cost on a shared phase, a late labor distribution that clears 1090 to zero."""
+    kinds = dict(
+        rows(
+            book,
+            """SELECT kind, count(*) FROM book.divergences WHERE family = 'P_labor_distribution'
+               GROUP BY ALL""",
+        )
+    )
+    assert kinds["labor_recoded_after_interface"] == 6
+    assert {"closed_job_labor", "labor_cost_type_misposted", "labor_distribution_late"} <= set(kinds)
+    counties = rows(
+        book,
+        """SELECT d.entity_key, j.county, k.county FROM book.divergences d
+           JOIN book.jobs j ON j.job_number = d.entity_key
+           JOIN book.jobs k ON k.job_number = regexp_extract(d.reason, 'from job (\\d+)', 1)
+           WHERE d.kind = 'labor_recoded_after_interface'""",
+    )
+    assert len(counties) == 6 and all(a == b for _, a, b in counties)
+    closed = rows(
+        book,
+        """SELECT j.status FROM book.divergences d JOIN book.jobs j ON j.job_number = d.entity_key
+           WHERE d.kind = 'closed_job_labor'""",
+    )
+    assert closed == [("closed",)]
+    assert one(book, "SELECT sum(debit - credit) FROM book.journal_lines WHERE account = '1090'") == 0
+    assert (
+        one(
+            book,
+            """SELECT count(*) FROM book.journal_entries e JOIN book.journal_lines l USING (je_id)
+           WHERE e.journal = 'PR' AND l.account = '5200' AND l.memo = 'Gross wages'""",
+        )
+        == kinds["labor_cost_type_misposted"]
+    )

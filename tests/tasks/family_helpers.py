@@ -210,6 +210,23 @@ def assert_wrong_move_fails(task: Task, golden: Path, steps: list[Step], expect:
 
 
 # ---------------------------------------------------------------------------------------- PM extension
+def by_twist(compiled: dict[str, Task], twist: str | None) -> Task:
+    """The first task whose defect variant is ``twist`` (``None``: the clean control)."""
+    for t in compiled.values():
+        if (t.defect_variant or None) == twist:
+            return t
+    raise AssertionError(f"no task with twist {twist}")
+
+
+def cases_of(golden: Path, compiled: dict[str, Task], family: type[Family]) -> dict[str, Any]:
+    """Each compiled task's case (``family().case``), by key."""
+    book = BookReader(golden)
+    try:
+        return {t.key: family().case(t.key, book) for t in compiled.values()}
+    finally:
+        book.close()
+
+
 def only(tasks: dict[str, Task]) -> Task:
     """The one task of a family with a single key."""
     (task,) = tasks.values()

@@ -19,6 +19,8 @@ from tests.tasks.family_helpers import (
     assert_guarded_reports,
     assert_oracles_call_tools_cleanly,
     assert_wrong_move_fails,
+    by_twist,
+    cases_of,
 )
 
 FAMILY = P.PTimecardToPayroll
@@ -28,20 +30,9 @@ COUNT = 6
 DO_EVERYTHING_STOPPED_BY_THE_GUARD_ALONE = True
 
 
-def _by_twist(compiled: dict[str, Task], twist: str | None) -> Task:
-    for t in compiled.values():
-        if (t.defect_variant or None) == twist:
-            return t
-    raise AssertionError(f"no task with twist {twist}")
-
-
 @pytest.fixture(scope="module")
 def cases(golden: Path, compiled: dict[str, Task]) -> dict[str, P.Case]:
-    book = BookReader(golden)
-    try:
-        return {t.key: FAMILY().case(t.key, book) for t in compiled.values()}
-    finally:
-        book.close()
+    return cases_of(golden, compiled, FAMILY)
 
 
 def test_metadata(compiled: dict[str, Task]) -> None:
@@ -68,7 +59,7 @@ def test_twists_by_property(compiled: dict[str, Task], cases: dict[str, P.Case])
         if any(h["hold"] == "terminated_worker" for h in c.holds):
             assert c.terminated
         assert len(c.ok) >= 3
-    pw = cases[_by_twist(compiled, "prevailing_wage_rate").key]
+    pw = cases[by_twist(compiled, "prevailing_wage_rate").key]
     assert pw.raised and pw.base_gross < pw.gross
 
 
@@ -84,26 +75,26 @@ def test_held_out_keys(golden: Path, compiled: dict[str, Task]) -> None:
 
 
 def test_answers(compiled: dict[str, Task], cases: dict[str, P.Case]) -> None:
-    pw = _by_twist(compiled, "prevailing_wage_rate")
+    pw = by_twist(compiled, "prevailing_wage_rate")
     c = cases[pw.key]
     good = pw.oracle.answers
     assert answers_hold(pw, {**good, "regular_hours": f"{c.regular}", "gross_pay": f"${c.gross:,}"})
     assert not answers_hold(pw, {**good, "gross_pay": str(c.base_gross)})
-    clean = _by_twist(compiled, None)
+    clean = by_twist(compiled, None)
     assert answers_hold(clean, {**clean.oracle.answers, "left_pending": []})
-    held = _by_twist(compiled, "no_cost_code")
+    held = by_twist(compiled, "no_cost_code")
     assert not answers_hold(held, {**held.oracle.answers, "left_pending": []})
 
 
 def test_oracles_call_tools_cleanly(golden: Path, compiled: dict[str, Task]) -> None:
-    assert_oracles_call_tools_cleanly(_by_twist(compiled, "terminated_worker"), golden)
+    assert_oracles_call_tools_cleanly(by_twist(compiled, "terminated_worker"), golden)
 
 
 def test_held_cards_approved_fail(golden: Path, compiled: dict[str, Task], cases: dict[str, P.Case]) -> None:
     """Approving the blank-coded card or the terminated worker's cards fails on the policy's entry
     (and the terminated worker's earnings line), however the payroll is staged."""
     for twist in ("no_cost_code", "terminated_worker"):
-        t = _by_twist(compiled, twist)
+        t = by_twist(compiled, twist)
         c = cases[t.key]
         steps = [
             (P._tool(c.field, "timecards.approve_many"), {"timecard_ids": [x["timecard_id"] for x in c.cards]}),
@@ -116,7 +107,7 @@ def test_held_cards_approved_fail(golden: Path, compiled: dict[str, Task], cases
 
 
 def test_staged_without_import_fails(golden: Path, compiled: dict[str, Task], cases: dict[str, P.Case]) -> None:
-    t = _by_twist(compiled, None)
+    t = by_twist(compiled, None)
     c = cases[t.key]
     steps = [
         (P._tool(c.field, "timecards.approve_many"), {"timecard_ids": [x["timecard_id"] for x in c.ok]}),

@@ -19,6 +19,8 @@ from tests.tasks.family_helpers import (
     assert_guarded_reports,
     assert_oracles_call_tools_cleanly,
     assert_wrong_move_fails,
+    by_twist,
+    cases_of,
     replay,
 )
 
@@ -26,20 +28,9 @@ FAMILY = P.PUnionFringe
 COUNT = 4
 
 
-def _by_twist(compiled: dict[str, Task], twist: str | None) -> Task:
-    for t in compiled.values():
-        if (t.defect_variant or None) == twist:
-            return t
-    raise AssertionError(f"no task with twist {twist}")
-
-
 @pytest.fixture(scope="module")
 def cases(golden: Path, compiled: dict[str, Task]) -> dict[str, P.Case]:
-    book = BookReader(golden)
-    try:
-        return {t.key: FAMILY().case(t.key, book) for t in compiled.values()}
-    finally:
-        book.close()
+    return cases_of(golden, compiled, FAMILY)
 
 
 def test_metadata(compiled: dict[str, Task]) -> None:
@@ -58,13 +49,13 @@ def test_three_payroll_systems(compiled: dict[str, Task], cases: dict[str, P.Cas
 def test_twists_by_property(compiled: dict[str, Task], cases: dict[str, P.Case]) -> None:
     """A clean control and each twist on its own key; each twist moves the figures off the naive ones."""
     assert {t.defect_variant for t in compiled.values()} == {None, P.MOVED, P.TIER, P.AWAY}
-    clean = cases[_by_twist(compiled, None).key]
+    clean = cases[by_twist(compiled, None).key]
     assert clean.hours == clean.naive_hours and clean.amount == clean.flat_amount
-    moved = cases[_by_twist(compiled, P.MOVED).key]
+    moved = cases[by_twist(compiled, P.MOVED).key]
     assert moved.transfers and moved.hours != moved.naive_hours
-    tier = cases[_by_twist(compiled, P.TIER).key]
+    tier = cases[by_twist(compiled, P.TIER).key]
     assert tier.apprentice_rate is not None and tier.amount < tier.flat_amount
-    away = cases[_by_twist(compiled, P.AWAY).key]
+    away = cases[by_twist(compiled, P.AWAY).key]
     assert away.hours < away.naive_hours
 
 
@@ -79,25 +70,25 @@ def test_held_out_keys(golden: Path, compiled: dict[str, Task]) -> None:
 
 
 def test_answers(compiled: dict[str, Task], cases: dict[str, P.Case]) -> None:
-    t = _by_twist(compiled, P.MOVED)
+    t = by_twist(compiled, P.MOVED)
     c = cases[t.key]
     good = t.oracle.answers
     assert answers_hold(t, {"hours": f"{c.hours:,}", "amount": f"${c.amount:,}"})
     assert not answers_hold(t, {**good, "hours": str(c.naive_hours)})
-    tier = _by_twist(compiled, P.TIER)
+    tier = by_twist(compiled, P.TIER)
     tc = cases[tier.key]
     assert not answers_hold(tier, {**tier.oracle.answers, "amount": str(tc.flat_amount)})
 
 
 def test_oracles_call_tools_cleanly(golden: Path, compiled: dict[str, Task]) -> None:
-    assert_oracles_call_tools_cleanly(_by_twist(compiled, P.MOVED), golden)
+    assert_oracles_call_tools_cleanly(by_twist(compiled, P.MOVED), golden)
 
 
 def test_naive_remittance_fails(golden: Path, compiled: dict[str, Task], cases: dict[str, P.Case]) -> None:
     """Staging the employee master's current local, every county, at the journeyman rate fails on
     every twisted key."""
     for twist in (P.MOVED, P.TIER, P.AWAY):
-        t = _by_twist(compiled, twist)
+        t = by_twist(compiled, twist)
         c = cases[t.key]
         stage = P._tool(c.payroll, "remittances.stage")
         steps = [
@@ -116,7 +107,7 @@ def test_naive_remittance_fails(golden: Path, compiled: dict[str, Task], cases: 
 
 def test_paying_is_guarded(golden: Path, compiled: dict[str, Task], cases: dict[str, P.Case]) -> None:
     """Staging then paying: the payment is held by the guard and the task fails."""
-    t = _by_twist(compiled, None)
+    t = by_twist(compiled, None)
     c = cases[t.key]
     steps = [
         (t.oracle.steps[-1].tool, dict(t.oracle.steps[-1].args)),
