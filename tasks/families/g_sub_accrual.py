@@ -49,13 +49,13 @@ from typing import Any
 from cfab.apps.erp.dialects import Dialect
 from cfab.apps.erp.vendors import ERP_APPS
 from cfab.grader.answers import AnswerSpec
-from cfab.grader.predicates import Evaluator, RowPredicate
+from cfab.grader.predicates import Evaluator
 from cfab.seeds import anchors
 from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added, forbid_changed
 from cfab.tasks.kit.figures import dollars, money_str
-from cfab.tasks.kit.journal import line_side
+from cfab.tasks.kit.journal import expect_entry, expect_side_total, forbid_not_reversing
 from cfab.tasks.kit.steps import mutant, step, trajectory
 from cfab.tasks.model import MutantClass, Rubric, ToolStep, Trajectory, result_of
 
@@ -684,21 +684,20 @@ class GSubAccrual(
             f"Nothing was posted."
         )
 
-    def _erp_total(self, c: Case, account: str, debit: bool) -> RowPredicate:
-        where, col = line_side(c.D, account, debit)
-        line = c.D.t("je_open_line")
-        signed = c.amount if debit or line.has("debit") or line.has("tr_type") else -c.amount
-        return expect_added(
-            c.erp,
-            line.table,
-            where,
-            assert_={line.n("job_id"): c.erp_job},
-            total={col: money_str(signed)},
-            label=f"{'Dr' if debit else 'Cr'} {account} {money_str(c.amount)} on job {c.erp_job} (the lines' total)",
-        )
-
     def _erp_evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
-        hdr, line = c.D.t("je_open_hdr"), c.D.t("je_open_line")
+        line = c.D.t("je_open_line")
+        sides = [
+            expect_side_total(
+                c.erp,
+                c.D,
+                account,
+                debit,
+                c.amount,
+                assert_={line.n("job_id"): c.erp_job},
+                label=f"{'Dr' if debit else 'Cr'} {account} {money_str(c.amount)} on job {c.erp_job} (lines' total)",
+            )
+            for account, debit in ((DEBIT, True), (CREDIT, False))
+        ]
         forbidden = [
             forbid_added(
                 c.erp,
@@ -714,28 +713,12 @@ class GSubAccrual(
             ),
             forbid_changed("procore", "requisitions", label="a Procore requisition changed (synced or edited)"),
             forbid_added(c.erp, c.D.t("ap_open_hdr").table, label=f"an AP invoice entered in {c.label}"),
+            *forbid_not_reversing(c.erp, c.D, "an accrual entry that does not reverse next period"),
         ]
-        if c.reverses and hdr.has("auto_reverse"):
-            yes = "'Y'" if c.D.bool_yn else "true"
-            forbidden.append(
-                forbid_added(
-                    c.erp,
-                    hdr.table,
-                    f"{hdr.n('auto_reverse')} IS DISTINCT FROM {yes}",
-                    label="an accrual entry that does not reverse next period",
-                )
-            )
         return evaluator(
             expected=[
-                expect_added(
-                    c.erp,
-                    hdr.table,
-                    count=1,
-                    assert_={hdr.n("act_date"): c.entry_date},
-                    label=f"one draft journal entry in {c.label} dated {c.entry_date}",
-                ),
-                self._erp_total(c, DEBIT, True),
-                self._erp_total(c, CREDIT, False),
+                expect_entry(c.erp, c.D, c.entry_date, f"one draft journal entry in {c.label} dated {c.entry_date}"),
+                *sides,
             ],
             forbidden=forbidden,
             answers=answers,

@@ -41,7 +41,7 @@ from cfab.tasks.kit.entries import (
     forbid_removed,
 )
 from cfab.tasks.kit.figures import CENT, cents, count_word, dollars, money_str, percent, quantity
-from cfab.tasks.kit.journal import expect_entry, expect_side_total, forbid_reversing, line_side
+from cfab.tasks.kit.journal import expect_entry, expect_side_total, forbid_not_reversing, forbid_reversing, line_side
 from cfab.tasks.kit.mail import addressed_to, expect_draft, fact_pattern, states
 from cfab.tasks.kit.sql import case_of, case_when, in_list, quoted, sql_list
 from cfab.tasks.kit.steps import mutant, step, trajectory, with_args
@@ -75,6 +75,7 @@ __all__ = [
     "forbid_call",
     "forbid_changed",
     "forbid_removed",
+    "forbid_not_reversing",
     "forbid_reversing",
     "id_answer",
     "id_list_answer",

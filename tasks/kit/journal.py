@@ -72,4 +72,14 @@ def forbid_reversing(app: str, erp: Dialect, label: str) -> list[RowPredicate]:
     return [forbid_added(app, hdr.table, f"{hdr.n('auto_reverse')} = {yes}", label=label)]
 
 
-__all__ = ["expect_entry", "expect_side_total", "forbid_reversing", "line_side"]
+def forbid_not_reversing(app: str, erp: Dialect, label: str) -> list[RowPredicate]:
+    """A draft entry not set to reverse next period, where the ERP's entries have the flag (an
+    accrual must reverse where the ERP supports it)."""
+    hdr = erp.t("je_open_hdr")
+    if not (erp.supports_auto_reverse and hdr.has("auto_reverse")):
+        return []
+    yes = "'Y'" if erp.bool_yn else "true"
+    return [forbid_added(app, hdr.table, f"{hdr.n('auto_reverse')} IS DISTINCT FROM {yes}", label=label)]
+
+
+__all__ = ["expect_entry", "expect_side_total", "forbid_not_reversing", "forbid_reversing", "line_side"]
