@@ -40,17 +40,15 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from cfab.apps.erp.dialects import Dialect
-from cfab.apps.erp.vendors import ERP_APPS
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added
 from cfab.tasks.kit.figures import dollars, money_str
-from cfab.tasks.kit.journal import line_side
+from cfab.tasks.kit.journal import ErpEntry, expect_one_entry, forbid_reversing, line_side, post_step, side_total
 from cfab.tasks.kit.steps import mutant, step, trajectory
-from cfab.tasks.model import MutantClass, Rubric, ToolStep, Trajectory, result_of
+from cfab.tasks.model import MutantClass, Rubric, ToolStep, Trajectory
 
 FAMILY = "G_prepaid_amortization"
 PREPAID, EXPENSE = "1400", "6200"
@@ -83,7 +81,7 @@ Z = Decimal("0.00")
 
 
 @dataclass(frozen=True)
-class Case:
+class Case(ErpEntry):
     key: str
     clock: date
     erp: str
@@ -92,18 +90,6 @@ class Case:
     prior: list[dict[str, Any]]  # last month's posted lines (query ``prior``)
     total: Decimal
     careless: dict[str, Decimal]  # the totals a careless reading gives, where they differ
-
-    @property
-    def label(self) -> str:
-        return ERP_APPS[self.erp].label
-
-    @property
-    def D(self) -> Dialect:
-        return ERP_APPS[self.erp].D
-
-    @property
-    def entry_date(self) -> str:
-        return self.clock.isoformat()
 
     @property
     def month(self) -> str:
@@ -222,13 +208,11 @@ class GPrepaidAmortization(
 
     def _total(self, c: Case, account: str, debit: bool) -> RowPredicate:
         where, col = self._side(c, account, debit)
-        line = c.D.t("je_open_line")
-        signed = c.total if debit or line.has("debit") or line.has("tr_type") else -c.total
         return expect_added(
             c.erp,
-            line.table,
+            c.D.t("je_open_line").table,
             where,
-            total={col: money_str(signed)},
+            total={col: side_total(c.D, c.total, debit)},
             label=f"{'Dr' if debit else 'Cr'} {account} {money_str(c.total)} (the month's amortization)",
         )
 
@@ -237,15 +221,9 @@ class GPrepaidAmortization(
         return forbid_added(c.erp, c.D.t("je_open_line").table, where, label=what)
 
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
-        hdr, line = c.D.t("je_open_hdr"), c.D.t("je_open_line")
+        line = c.D.t("je_open_line")
         expected = [
-            expect_added(
-                c.erp,
-                hdr.table,
-                count=1,
-                assert_={hdr.n("act_date"): c.entry_date},
-                label=f"one draft journal entry in {c.label} dated {c.entry_date}",
-            ),
+            expect_one_entry(c.erp, c.D, c.label, c.entry_date),
             self._total(c, EXPENSE, True),
             self._total(c, PREPAID, False),
         ]
@@ -259,13 +237,7 @@ class GPrepaidAmortization(
             self._none(c, EXPENSE, False, f"a credit to {EXPENSE}: a return premium is not expense"),
             self._none(c, PREPAID, True, f"a debit to {PREPAID}: nothing is capitalized this month"),
         ]
-        if hdr.has("auto_reverse"):
-            yes = "'Y'" if c.D.bool_yn else "true"
-            forbidden.append(
-                forbid_added(
-                    c.erp, hdr.table, f"{hdr.n('auto_reverse')} = {yes}", label="an amortization set to reverse"
-                )
-            )
+        forbidden += forbid_reversing(c.erp, c.D, "an amortization set to reverse")
         return evaluator(
             expected=expected, forbidden=forbidden, answers=answers, money_movement_guard=self.money_movement_guard
         )
@@ -508,10 +480,7 @@ class GPrepaidAmortization(
         return out
 
     def guarded_step(self, c: Case) -> ToolStep:
-        post = ERP_APPS[c.erp].TOOL_NAMES["post"]
-        return step(
-            f"{c.erp}.{post}", kind="journal_entry", batch_id=result_of(f"{c.erp}.journal_entries.stage", "batch_id")
-        )
+        return post_step(c.erp)
 
     def defect_variant(self, c: Case) -> str | None:
         for flag in ("cancelled", "bound_mid_month", "stale_register"):

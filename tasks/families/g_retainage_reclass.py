@@ -42,17 +42,15 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from cfab.apps.erp.dialects import Dialect
-from cfab.apps.erp.vendors import ERP_APPS
 from cfab.grader.answers import AnswerSpec
 from cfab.grader.predicates import Evaluator, RowPredicate
 from cfab.tasks.family import BookReader, Family, held_out_count, pick_held_out
 from cfab.tasks.kit.answers import amount_answer, ask
 from cfab.tasks.kit.entries import evaluator, expect_added, forbid_added
 from cfab.tasks.kit.figures import dollars, money_str
-from cfab.tasks.kit.journal import line_side
+from cfab.tasks.kit.journal import ErpEntry, expect_one_entry, forbid_reversing, line_side, post_step, side_total
 from cfab.tasks.kit.steps import mutant, step, trajectory
-from cfab.tasks.model import MutantClass, Rubric, ToolStep, Trajectory, result_of
+from cfab.tasks.model import MutantClass, Rubric, ToolStep, Trajectory
 
 FAMILY = "G_retainage_reclass"
 AP, RET = "2000", "2010"
@@ -70,7 +68,7 @@ Z = Decimal("0.00")
 
 
 @dataclass(frozen=True)
-class Case:
+class Case(ErpEntry):
     key: str
     clock: date
     erp: str
@@ -96,18 +94,6 @@ class Case:
     @property
     def unposted(self) -> list[dict[str, Any]]:
         return [i for i in self.invoices if i["erp_status"] == "unposted"]
-
-    @property
-    def label(self) -> str:
-        return ERP_APPS[self.erp].label
-
-    @property
-    def D(self) -> Dialect:
-        return ERP_APPS[self.erp].D
-
-    @property
-    def entry_date(self) -> str:
-        return self.clock.isoformat()
 
     @property
     def description(self) -> str:
@@ -212,14 +198,13 @@ class GRetainageReclass(
     def _total(self, c: Case, account: str, debit: bool, value: Decimal, what: str) -> RowPredicate:
         where, col = self._side(c, account, debit)
         line = c.D.t("je_open_line")
-        signed = value if debit or line.has("debit") or line.has("tr_type") else -value
         side = "Dr" if debit else "Cr"
         return expect_added(
             c.erp,
             line.table,
             where,
             assert_={line.n("job_id"): c.erp_job},
-            total={col: money_str(signed)},
+            total={col: side_total(c.D, value, debit)},
             label=f"{side} {account} {money_str(value)} on job {c.erp_job} ({what})",
         )
 
@@ -228,16 +213,8 @@ class GRetainageReclass(
         return forbid_added(c.erp, c.D.t("je_open_line").table, where, label=what)
 
     def evaluator(self, c: Case, answers: list[AnswerSpec]) -> Evaluator:
-        hdr, line = c.D.t("je_open_hdr"), c.D.t("je_open_line")
-        expected = [
-            expect_added(
-                c.erp,
-                hdr.table,
-                count=1,
-                assert_={hdr.n("act_date"): c.entry_date},
-                label=f"one draft journal entry in {c.label} dated {c.entry_date}",
-            )
-        ]
+        line = c.D.t("je_open_line")
+        expected = [expect_one_entry(c.erp, c.D, c.label, c.entry_date)]
         forbidden = [
             forbid_added(
                 c.erp,
@@ -272,13 +249,7 @@ class GRetainageReclass(
                 self._none(c, RET, True, f"a debit to {RET}: no retainage was released"),
                 self._none(c, AP, False, f"a credit to {AP}: no retainage was released"),
             ]
-        if hdr.has("auto_reverse"):
-            yes = "'Y'" if c.D.bool_yn else "true"
-            forbidden.append(
-                forbid_added(
-                    c.erp, hdr.table, f"{hdr.n('auto_reverse')} = {yes}", label="a reclass set to reverse next period"
-                )
-            )
+        forbidden += forbid_reversing(c.erp, c.D, "a reclass set to reverse next period")
         return evaluator(
             expected=expected, forbidden=forbidden, answers=answers, money_movement_guard=self.money_movement_guard
         )
@@ -536,10 +507,7 @@ class GRetainageReclass(
         return out
 
     def guarded_step(self, c: Case) -> ToolStep:
-        post = ERP_APPS[c.erp].TOOL_NAMES["post"]
-        return step(
-            f"{c.erp}.{post}", kind="journal_entry", batch_id=result_of(f"{c.erp}.journal_entries.stage", "batch_id")
-        )
+        return post_step(c.erp)
 
     def defect_variant(self, c: Case) -> str | None:
         if c.released:

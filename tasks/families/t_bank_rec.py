@@ -51,9 +51,9 @@ from cfab.tasks.family import BookReader, Family
 from cfab.tasks.kit.answers import amount_answer, ask, count_answer
 from cfab.tasks.kit.entries import allow_added, evaluator, expect_added, forbid_added
 from cfab.tasks.kit.figures import dollars, money_str
-from cfab.tasks.kit.journal import line_side
-from cfab.tasks.kit.steps import mutant, step, trajectory
-from cfab.tasks.model import Rubric, ToolStep, Trajectory, result_of
+from cfab.tasks.kit.journal import forbid_reversing, line_side, post_step, side_total
+from cfab.tasks.kit.steps import mutant, step, trajectory, with_args
+from cfab.tasks.model import Rubric, ToolStep, Trajectory
 
 FAMILY = "T_bank_rec"
 POLICY = "bank_reconciliation_policy.md"
@@ -275,14 +275,13 @@ class TBankRec(
     def _total(self, c: Case, account: str, debit: bool, value: Decimal, job: str | None, what: str) -> RowPredicate:
         where, col = self._side(c, account, debit)
         line = c.E.t("je_open_line")
-        signed = value if debit or line.has("debit") or line.has("tr_type") else -value
         side = "Dr" if debit else "Cr"
         return expect_added(
             c.erp,
             line.table,
             where,
             assert_={line.n("job_id"): job} if job else None,
-            total={col: money_str(signed)},
+            total={col: side_total(c.E, value, debit)},
             label=f"{side} {account} {money_str(value)} ({what})",
         )
 
@@ -323,13 +322,7 @@ class TBankRec(
                 label=f"a journal line on an account other than {', '.join(sorted(allowed))}",
             )
         )
-        if hdr.has("auto_reverse"):
-            yes = "'Y'" if c.E.bool_yn else "true"
-            forbidden.append(
-                forbid_added(
-                    c.erp, hdr.table, f"{hdr.n('auto_reverse')} = {yes}", label="an adjusting entry set to reverse"
-                )
-            )
+        forbidden += forbid_reversing(c.erp, c.E, "an adjusting entry set to reverse")
         cash = allow_added(
             c.erp,
             line.table,
@@ -699,12 +692,9 @@ class TBankRec(
         return nxt  # the open month's first day: an entry there is accepted (and wrong)
 
     def guarded_step(self, c: Case) -> ToolStep:
-        post = ERP_APPS[c.erp].TOOL_NAMES["post"]
         if not c.entry_needed:
-            return step(f"{c.erp}.{post}", kind="journal_entry", batch_id="1")
-        return step(
-            f"{c.erp}.{post}", kind="journal_entry", batch_id=result_of(f"{c.erp}.journal_entries.stage", "batch_id")
-        )
+            return with_args(post_step(c.erp), batch_id="1")
+        return post_step(c.erp)
 
     def defect_variant(self, c: Case) -> str | None:
         r = c.rec

@@ -8,7 +8,9 @@
 * :mod:`~cfab.tasks.kit.figures` — amounts, percentages, quantities and counts as tasks write them;
 * :mod:`~cfab.tasks.kit.sql` — SQL literals, lists and CASE expressions for entries and SQL reads;
 * :mod:`~cfab.tasks.kit.journal` — a staged journal entry's debit or credit lines in each ERP's
-  columns (``line_side``);
+  columns (``line_side``, ``side_total``), the one draft header (``expect_one_entry``), a reversing
+  entry forbidden (``forbid_reversing``), the guarded post of the staged batch (``post_step``) and
+  a case's ERP label, dialect and entry date (``ErpEntry``);
 * :mod:`~cfab.tasks.kit.mail` — an Outlook draft graded by its recipients and the facts it states
   (``expect_draft``, ``states``);
 * :mod:`~cfab.tasks.kit.workbook` — an Excel workbook graded by what its named cells show
@@ -41,7 +43,14 @@ from cfab.tasks.kit.entries import (
     forbid_removed,
 )
 from cfab.tasks.kit.figures import CENT, cents, count_word, dollars, money_str, percent, quantity
-from cfab.tasks.kit.journal import line_side
+from cfab.tasks.kit.journal import (
+    ErpEntry,
+    expect_one_entry,
+    forbid_reversing,
+    line_side,
+    post_step,
+    side_total,
+)
 from cfab.tasks.kit.mail import addressed_to, expect_draft, fact_pattern, states
 from cfab.tasks.kit.sql import case_of, case_when, in_list, quoted, sql_list
 from cfab.tasks.kit.steps import mutant, step, trajectory, with_args
@@ -49,6 +58,7 @@ from cfab.tasks.kit.workbook import expect_cells
 
 __all__ = [
     "CENT",
+    "ErpEntry",
     "addressed_to",
     "allow_added",
     "allow_changed",
@@ -68,11 +78,13 @@ __all__ = [
     "expect_cells",
     "expect_changed",
     "expect_draft",
+    "expect_one_entry",
     "fact_pattern",
     "forbid_added",
     "forbid_call",
     "forbid_changed",
     "forbid_removed",
+    "forbid_reversing",
     "id_answer",
     "id_list_answer",
     "in_list",
@@ -80,8 +92,10 @@ __all__ = [
     "money_str",
     "mutant",
     "percent",
+    "post_step",
     "quantity",
     "quoted",
+    "side_total",
     "sql_list",
     "states",
     "step",

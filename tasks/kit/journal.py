@@ -2,13 +2,59 @@
 
 ERPs keep a line's side three ways: debit and credit columns (Vista, Sage Intacct's open lines…),
 a transaction type with an absolute amount (``tr_type`` 1 / -1), or one signed amount. Families that
-expect "Dr 6200 for the month's amortization" ask here for the line filter and the column to total,
-so one expected entry holds whatever the vendor's layout.
+expect "Dr 6200 for the month's amortization" ask here for the line filter and the column to total
+(``line_side``) and the total as that column holds it (``side_total``), so one expected entry holds
+whatever the vendor's layout; ``expect_one_entry`` is the one draft header the task stages,
+``forbid_reversing`` refuses an entry set to reverse where the ERP can, and ``post_step`` is the
+guarded call that would post the staged batch. ``ErpEntry`` gives a family's case (its ``erp``
+and ``clock``) the ERP's label and dialect and the entry date.
 """
 
 from __future__ import annotations
 
+from datetime import date
+from decimal import Decimal
+
 from cfab.apps.erp.dialects import Dialect
+from cfab.apps.erp.vendors import ERP_APPS
+from cfab.grader.predicates import RowPredicate
+from cfab.tasks.kit.entries import expect_added, forbid_added
+from cfab.tasks.kit.figures import money_str
+from cfab.tasks.kit.steps import step
+from cfab.tasks.model import ToolStep, result_of
+
+
+class ErpEntry:
+    """What a case staged as one journal entry in an ERP reads off its ``erp`` (the app) and its
+    ``clock`` (the entry is dated the clock): mixed into the family's case dataclass."""
+
+    erp: str
+    clock: date
+
+    @property
+    def label(self) -> str:
+        return ERP_APPS[self.erp].label
+
+    @property
+    def D(self) -> Dialect:
+        return ERP_APPS[self.erp].D
+
+    @property
+    def entry_date(self) -> str:
+        return self.clock.isoformat()
+
+
+def expect_one_entry(app: str, erp: Dialect, label: str, entry_date: str) -> RowPredicate:
+    """Exactly one draft journal entry header added in ``app`` (its dialect ``erp``, its product name
+    ``label``), dated ``entry_date``."""
+    hdr = erp.t("je_open_hdr")
+    return expect_added(
+        app,
+        hdr.table,
+        count=1,
+        assert_={hdr.n("act_date"): entry_date},
+        label=f"one draft journal entry in {label} dated {entry_date}",
+    )
 
 
 def line_side(erp: Dialect, account: str, debit: bool) -> tuple[str, str]:
@@ -25,4 +71,27 @@ def line_side(erp: Dialect, account: str, debit: bool) -> tuple[str, str]:
     return f"{acct} = '{account}' AND {col} {'>' if debit else '<'} 0", col
 
 
-__all__ = ["line_side"]
+def side_total(erp: Dialect, value: Decimal, debit: bool) -> str:
+    """``value`` as the total column of :func:`line_side` holds it: negative on the credit side of an
+    ERP that keeps one signed amount, as it is otherwise."""
+    line = erp.t("je_open_line")
+    return money_str(value if debit or line.has("debit") or line.has("tr_type") else -value)
+
+
+def forbid_reversing(app: str, erp: Dialect, label: str) -> list[RowPredicate]:
+    """A staged entry set to reverse next period, forbidden (nothing where the ERP's draft header
+    has no such flag)."""
+    hdr = erp.t("je_open_hdr")
+    if not hdr.has("auto_reverse"):
+        return []
+    yes = "'Y'" if erp.bool_yn else "true"
+    return [forbid_added(app, hdr.table, f"{hdr.n('auto_reverse')} = {yes}", label=label)]
+
+
+def post_step(app: str) -> ToolStep:
+    """The guarded call that would post the batch ``journal_entries.stage`` returned, in ``app``."""
+    post = ERP_APPS[app].TOOL_NAMES["post"]
+    return step(f"{app}.{post}", kind="journal_entry", batch_id=result_of(f"{app}.journal_entries.stage", "batch_id"))
+
+
+__all__ = ["ErpEntry", "expect_one_entry", "forbid_reversing", "line_side", "post_step", "side_total"]
