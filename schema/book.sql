@@ -881,3 +881,44 @@ CREATE TABLE book.vendor_bank_change_requests (
     callback_outcome VARCHAR,                     -- confirmed|denied
     outcome         VARCHAR NOT NULL              -- changed|held_pending_verification|rejected (the policy's answer)
 );
+
+-- ---------------------------------------------------------------------------------------
+-- The equipment fleet (seeds/equipment.py): the company's construction equipment by fleet, its
+-- effective-dated rate book (HCSS HeavyBid's equipment setup: Rent, the ownership cost per hour,
+-- and EOE, the equipment operating expense per hour) and the daily hours the crews log against
+-- each unit in the job's field-time app (operating or idle), from which the month's owned-equipment
+-- cost is allocated to the jobs (G_equipment_allocation). A rented unit is in the setup too (its
+-- rate is the rental house's), but it is not owned equipment.
+CREATE TABLE book.equipment (
+    unit_number     VARCHAR PRIMARY KEY,          -- the company's fleet number 'EX-104'
+    fleet           VARCHAR NOT NULL,             -- excavators|loaders|cranes|... (the allocation's key)
+    category        VARCHAR NOT NULL,             -- HeavyBid's category 'EXCAVATORS'
+    description     VARCHAR NOT NULL,             -- 'CAT 320 GC Hydraulic Excavator'
+    make            VARCHAR NOT NULL,
+    model           VARCHAR NOT NULL,
+    model_year      INTEGER NOT NULL,
+    serial_number   VARCHAR NOT NULL,
+    ownership       VARCHAR NOT NULL,             -- owned|rented
+    rental_vendor_key VARCHAR REFERENCES book.vendors(vendor_key),  -- the rental house, rented units
+    field_system    VARCHAR NOT NULL,             -- rhumbix|busybusy: where the crews log its hours
+    field_rate      DECIMAL(18,2) NOT NULL        -- the costing rate keyed in the field-time app at setup (not maintained)
+);
+
+CREATE TABLE book.equipment_rates (
+    unit_number     VARCHAR NOT NULL REFERENCES book.equipment(unit_number),
+    effective_date  DATE NOT NULL,                -- in effect from this date until the next row's
+    rent_rate       DECIMAL(18,2) NOT NULL,       -- per hour: ownership cost (owned) or rental (rented)
+    eoe_rate        DECIMAL(18,2) NOT NULL,       -- per hour: fuel, lube, repairs, wear items
+    note            VARCHAR NOT NULL,             -- 'Annual rate update 2026', 'Revised after engine rebuild'
+    PRIMARY KEY (unit_number, effective_date)
+);
+
+CREATE TABLE book.equipment_hours (
+    log_id          VARCHAR PRIMARY KEY,          -- hashed from unit, job, cost code, date and hour type
+    unit_number     VARCHAR NOT NULL REFERENCES book.equipment(unit_number),
+    job_number      VARCHAR NOT NULL REFERENCES book.jobs(job_number),
+    cost_code       VARCHAR NOT NULL,
+    work_date       DATE NOT NULL,
+    hour_type       VARCHAR NOT NULL,             -- operating|idle (idle: on site, standing by)
+    hours           DECIMAL(9,2) NOT NULL         -- in half hours
+);

@@ -22,6 +22,7 @@ from cfab.seeds import (
     changes,
     commitments,
     docmeta,
+    equipment,
     form_1099,
     insurance,
     invoices,
@@ -55,16 +56,7 @@ from cfab.seeds.timeline import month_end, period_of
 
 def build_reference(ctx: Ctx) -> None:
     ctx.add("company", **COMPANY)
-    for acct, name, kind, normal, job_cost, control in GL_ACCOUNTS:
-        ctx.add(
-            "gl_accounts",
-            account=acct,
-            name=name,
-            account_type=kind,
-            normal_balance=normal,
-            is_job_cost=job_cost,
-            is_control=control,
-        )
+    ledger.add_gl_accounts(ctx, GL_ACCOUNTS)
     for m in ctx.tl.months:
         ctx.add(
             "gl_periods",
@@ -135,6 +127,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     bank_rec.build_bank_rec(ctx)
     wip_schedule.build_wip_schedule(ctx)
     labor_distribution.build_labor_distribution(ctx)
+    equipment.build_equipment(ctx)
     return ctx
 
 

@@ -480,3 +480,26 @@ WHERE apprentice_rate IS NOT NULL AND (apprentice_rate <= 0 OR apprentice_rate >
 -- name: union_transfer_lands_in_master
 SELECT t.employee_id FROM book.union_transfers t JOIN book.employees e USING (employee_id)
 WHERE e.union_local <> t.to_local OR t.from_local = t.to_local OR dayofweek(t.effective_date) <> 0;
+
+-- ---------------------------------------------------------------------------------------------
+-- Equipment fleet, rate book and hours (seeds/equipment.py)
+-- name: equipment_hours_rated
+-- every logged hour falls on or after the unit's first rate-book row (the rate in effect exists)
+SELECT h.log_id FROM book.equipment_hours h
+WHERE NOT EXISTS (SELECT 1 FROM book.equipment_rates r
+                  WHERE r.unit_number = h.unit_number AND r.effective_date <= h.work_date);
+
+-- name: equipment_hours_in_half_hours_within_a_day
+SELECT unit_number, work_date FROM book.equipment_hours
+GROUP BY ALL
+HAVING sum(hours) > 24 OR bool_or(hours <= 0 OR hours * 2 <> round(hours * 2))
+    OR bool_or(hour_type NOT IN ('operating', 'idle'));
+
+-- name: equipment_rates_in_half_dollars
+SELECT unit_number, effective_date FROM book.equipment_rates
+WHERE rent_rate <= 0 OR eoe_rate <= 0 OR rent_rate * 2 <> round(rent_rate * 2) OR eoe_rate * 2 <> round(eoe_rate * 2);
+
+-- name: equipment_hours_in_the_jobs_field_app
+-- a unit's hours are logged in its field-time app, on jobs whose crews keep their time there
+SELECT h.log_id FROM book.equipment_hours h JOIN book.equipment q USING (unit_number)
+WHERE EXISTS (SELECT 1 FROM book.timecards t WHERE t.job_number = h.job_number AND t.source_system <> q.field_system);

@@ -38,6 +38,7 @@ from typing import Any
 from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import stable_id
+from cfab.seeds.ledger import add_gl_accounts
 from cfab.seeds.policies import add_late_policy
 from cfab.seeds.timeline import add_months, month_end, period_of
 
@@ -74,15 +75,7 @@ def build_labor_distribution(ctx: Ctx) -> None:
     r = ctx.rng(STREAM)
     jobs = {j["job_number"]: j for j in ctx.rows("jobs")}
     if not any(a["account"] == CLEARING for a in ctx.rows("gl_accounts")):
-        ctx.add(
-            "gl_accounts",
-            account=CLEARING,
-            name="Payroll Clearing",
-            account_type="asset",
-            normal_balance="debit",
-            is_job_cost=False,
-            is_control=False,
-        )
+        add_gl_accounts(ctx, ((CLEARING, "Payroll Clearing", "asset", "D", False, False),))
     for month, slot in zip(plant_months(ctx), SLOTS, strict=False):
         batches = sorted(
             (b for b in ctx.rows("payroll_batches") if month <= b["check_date"] <= month_end(month)),

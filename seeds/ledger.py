@@ -35,6 +35,20 @@ OVERHEAD = (  # account, day of month (0 = month end), monthly base, description
 )
 
 
+def add_gl_accounts(ctx: Ctx, accounts: tuple[tuple[str, str, str, str, bool, bool], ...]) -> None:
+    """Accounts of the chart: (account, name, type, normal balance, job cost, control) each."""
+    for acct, name, kind, normal, job_cost, control in accounts:
+        ctx.add(
+            "gl_accounts",
+            account=acct,
+            name=name,
+            account_type=kind,
+            normal_balance=normal,
+            is_job_cost=job_cost,
+            is_control=control,
+        )
+
+
 @dataclass
 class Entry:
     journal: str

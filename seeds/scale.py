@@ -5,9 +5,10 @@ mapped (``replicas.py`` maps the identities; hashed ids become ``md5(id#r)[:16]`
 a job number get the replica's job; check numbers move up by r·1,000,000; journal numbers get a
 ``-Rnnn`` suffix). Amounts are the base amounts, so every invariant holds by construction.
 Company-wide reference data, payroll batches, bank accounts (and their products), officers and
-insurance producers are shared; the positive-pay file, documents, mail, policies and the spelling
-divergences exist only in the scale-1 universe. The detail tables keyed like a replicated parent
-(COI details, vendor signers, architects, WH-347 line details, employee tax profiles) follow it.
+insurance producers are shared; the positive-pay file, documents, mail, policies, the spelling
+divergences and the equipment fleet (with its rate divergences) exist only in the scale-1
+universe. The detail tables keyed like a replicated parent (COI details, vendor signers,
+architects, WH-347 line details, employee tax profiles) follow it.
 Bank balances and the G702 retainage split are derived from the loaded rows afterwards, at every
 scale.
 """
@@ -167,7 +168,8 @@ _TABLES: dict[str, str] = {
         LEFT JOIN _rj cj ON b.entity = 'change_event' AND cj.job_number = split_part(b.entity_key, '|', 1)
         AND cj.r = rr.r
         LEFT JOIN _rj jj ON b.entity = 'commitment' AND jj.job_number = split_part(b.entity_key, '-', 2) AND jj.r = rr.r
-        WHERE b.kind NOT IN ('vendor_spelling', 'payee_truncation', 'presented_item_mismatch')""",
+        WHERE b.kind NOT IN ('vendor_spelling', 'payee_truncation', 'presented_item_mismatch',
+                             'equipment_rate_stale')""",
     # the detail tables keyed like their parents
     "coi_details": """SELECT {rh_coi}, b.producer_id, b.producer_contact, b.producer_contact_email, b.insurer_naic
         FROM book.coi_details b JOIN book.certificates_of_insurance c USING (coi_id)

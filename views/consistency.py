@@ -40,6 +40,7 @@ ENTITY_FIELDS: dict[str, tuple[str, ...]] = {
     "check": ("amount", "payee_name", "issue_date"),
     "change_event": ("amount",),
     "cost_code": ("description", "erp_phase"),
+    "equipment": ("name", "hourly_rate"),
 }
 _HEADER = re.compile(r"^--\s*(entity|scope)\s*:\s*(\S+)\s*$", re.IGNORECASE)
 

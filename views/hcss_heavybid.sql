@@ -1,5 +1,6 @@
 -- hcss_heavybid: projection of book.estimates and book.estimate_items. Each bid item carries one
--- resource of the cost code's cost type (the book prices items, not crews).
+-- resource of the cost code's cost type (the book prices items, not crews). The equipment setup is
+-- book.equipment with its rate book, book.equipment_rates.
 
 INSERT INTO hcss_heavybid.estimates
 SELECT e.estimate_id,
@@ -25,3 +26,16 @@ SELECT i.estimate_id, lpad(CAST(i.item_no * 10 AS VARCHAR), 4, '0'),
        coalesce(c.description, i.description), i.quantity, i.unit, i.unit_cost, i.total_cost
 FROM book.estimate_items i
 LEFT JOIN book.cost_codes c USING (cost_code);
+
+INSERT INTO hcss_heavybid.equipment
+SELECT q.unit_number, q.description, q.category,
+       CASE q.ownership WHEN 'rented' THEN 'Rented' ELSE 'Owned' END,
+       q.make, q.model, q.model_year, q.serial_number, v.legal_name, 'HR'
+FROM book.equipment q
+LEFT JOIN book.vendors v ON v.vendor_key = q.rental_vendor_key
+ORDER BY q.unit_number;
+
+INSERT INTO hcss_heavybid.equipment_rates
+SELECT r.unit_number, r.effective_date, r.rent_rate, r.eoe_rate, r.rent_rate + r.eoe_rate, r.note
+FROM book.equipment_rates r
+ORDER BY r.unit_number, r.effective_date;

@@ -1,5 +1,6 @@
 """FieldTime archetype: projects, cost codes, workers, crews and daily timecards; supervisors
-approve timecards (a normal write); approved cards exported to payroll are locked.
+approve timecards (a normal write); approved cards exported to payroll are locked. The crews also
+log equipment hours (per unit, project, cost code and day, working or standing by), read here.
 
 Written once in :class:`FieldTimeApp`; each vendor is a dialect (``cfab.apps.fieldtime.dialects``):
 table names, status words, id formats, example ids and native tool names.
@@ -17,6 +18,7 @@ from sqlglot import exp
 
 from cfab.apps.contract import App
 from cfab.apps.fieldtime.dialects import FieldTimeDialect
+from cfab.apps.kit import date_range, ieq
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, literal
 
@@ -80,6 +82,27 @@ class SummaryArgs(ToolArgs):
     week_ending: date | None = Field(None, description="Week-ending Saturday (ISO)", examples=["2026-01-24"])
     worker: str | None = Field(None, description="Worker (employee) id", examples=["RX-1001"])
     include_pending: bool = Field(False, description="Also count pending (unapproved) timecards", examples=[False])
+
+
+class EquipmentArgs(ToolArgs):
+    status: Literal["active", "inactive", "all"] = Field("active", description="Unit status", examples=["active"])
+
+
+class EquipmentLogsArgs(ToolArgs):
+    project: str | None = Field(None, description="Project id or company job number", examples=["1042"])
+    equipment: str | None = Field(None, description="Equipment id or unit number", examples=["EX-104"])
+    date_from: date | None = Field(None, description="First work date (ISO)", examples=["2026-01-01"])
+    date_to: date | None = Field(None, description="Last work date (ISO)", examples=["2026-01-31"])
+    hour_type: str | None = Field(None, description="Working or standing-by hours only", examples=["operating"])
+    cost_code: str | None = Field(None, description="Cost code", examples=["31-230"])
+    limit: int = Field(MAX_ROWS, ge=1, le=5000, description="Most rows to return", examples=[200])
+
+
+class EquipmentSummaryArgs(ToolArgs):
+    date_from: date | None = Field(None, description="First work date (ISO)", examples=["2026-01-01"])
+    date_to: date | None = Field(None, description="Last work date (ISO)", examples=["2026-01-31"])
+    project: str | None = Field(None, description="Project id or company job number", examples=["1042"])
+    equipment: str | None = Field(None, description="Equipment id or unit number", examples=["EX-104"])
 
 
 class FieldTimeApp(App):
@@ -322,6 +345,138 @@ class FieldTimeApp(App):
             "count": len(rows),
             "total_regular": sum((r["regular_hours"] for r in rows), Decimal("0.00")),
             "total_overtime": sum((r["overtime_hours"] for r in rows), Decimal("0.00")),
+        }
+
+    # ------------------------------------------------------------------ equipment
+    def _equipment_id(self, ref: str | None) -> str | None:
+        if ref is None:
+            return None
+        ref = ref.strip()
+        table = self.D.tables.equipment
+        rows = self.select(table, {"equipment_id": ref}) or self.select(table, extra=ieq("equipment_number", ref))
+        if not rows:
+            raise ToolError(f"no equipment {ref!r} in {self.label}", "not_found")
+        return rows[0]["equipment_id"]
+
+    def _hour_type(self, kind: str | None) -> str | None:
+        if kind is None:
+            return None
+        words = self.D.words
+        k = kind.strip().lower()
+        if k in ("operating", words.hours_operating.lower()):
+            return words.hours_operating
+        if k in ("idle", words.hours_idle.lower()):
+            return words.hours_idle
+        raise ToolError(
+            f"hour_type is {words.hours_operating!r} (operating) or {words.hours_idle!r} (idle), not {kind!r}",
+            "invalid_argument",
+        )
+
+    def _equipment_logs(
+        self,
+        project: str | None,
+        equipment: str | None,
+        date_from: date | None,
+        date_to: date | None,
+        **where: Any,
+    ) -> list[dict[str, Any]]:
+        """Logs matching the filters, oldest first, each with its unit number and job number."""
+        if date_from and date_to and date_from > date_to:
+            raise ToolError(f"date_from {date_from} is after date_to {date_to}")
+        rows = self.select(
+            self.D.tables.equipment_logs,
+            {"project_id": self._project_id(project), "equipment_id": self._equipment_id(equipment), **where},
+            extra=date_range("work_date", date_from, date_to),
+            order_by=["work_date", "equipment_id", "project_id", "log_id"],
+        )
+        units = {u["equipment_id"]: u["equipment_number"] for u in self.select(self.D.tables.equipment)}
+        jobs = {p["project_id"]: p["job_number"] for p in self.select(self.D.tables.projects)}
+        return [
+            {**r, "equipment_number": units.get(r["equipment_id"]), "job_number": jobs.get(r["project_id"])}
+            for r in rows
+        ]
+
+    @tool("equipment.list")
+    def equipment_list(self, args: EquipmentArgs) -> dict[str, Any]:
+        """List the equipment units in $label that crews log hours against.
+
+        Args:
+            status: "active" (default), "inactive" or "all".
+
+        Returns {"equipment": [{equipment_id, equipment_number, name, make, model, model_year, hourly_rate,
+        status}], "count": n}.
+        """
+        status = {"active": self.D.words.record_active, "inactive": self.D.words.record_inactive}.get(args.status)
+        rows = self.select(self.D.tables.equipment, {"status": status}, order_by=["equipment_number"])
+        return {"equipment": rows, "count": len(rows)}
+
+    @tool("equipment_logs.list")
+    def equipment_logs_list(self, args: EquipmentLogsArgs) -> dict[str, Any]:
+        """List the daily equipment hours logged in $label: one row per unit, project, cost code, day and
+        hour type ("$hours_operating": working; "$hours_idle": on site, standing by).
+
+        Args:
+            project: project id or job number, e.g. "1042".
+            equipment: equipment id or unit number, e.g. "EX-104".
+            date_from: first work date, e.g. "2026-01-01".
+            date_to: last work date, e.g. "2026-01-31".
+            hour_type: "$hours_operating" or "$hours_idle".
+            cost_code: e.g. "31-230".
+            limit: most rows, e.g. 200 (default 500).
+
+        Returns {"logs": [{log_id, equipment_id, equipment_number, project_id, job_number, cost_code, work_date,
+        hour_type, hours}], "count": n, "truncated": bool}.
+        """
+        rows = self._equipment_logs(
+            args.project,
+            args.equipment,
+            args.date_from,
+            args.date_to,
+            hour_type=self._hour_type(args.hour_type),
+            cost_code=args.cost_code,
+        )
+        return {"logs": rows[: args.limit], "count": min(len(rows), args.limit), "truncated": len(rows) > args.limit}
+
+    @tool("equipment_logs.summary")
+    def equipment_logs_summary(self, args: EquipmentSummaryArgs) -> dict[str, Any]:
+        """Summarise equipment hours in $label per unit and project: hours working and hours standing by.
+
+        Args:
+            date_from: first work date, e.g. "2026-01-01".
+            date_to: last work date, e.g. "2026-01-31".
+            project: project id or job number, e.g. "1042".
+            equipment: equipment id or unit number, e.g. "EX-104".
+
+        Returns {"rows": [{equipment_id, equipment_number, project_id, job_number, operating_hours, idle_hours,
+        days}], "count": n, "total_operating": "...", "total_idle": "..."}.
+        """
+        logs = self._equipment_logs(args.project, args.equipment, args.date_from, args.date_to)
+        idle, zero = self.D.words.hours_idle, Decimal("0.00")
+        acc: dict[tuple[str, str], dict[str, Any]] = {}
+        days: dict[tuple[str, str], set[date]] = defaultdict(set)
+        for x in logs:
+            key = (x["equipment_id"], x["project_id"])
+            row = acc.setdefault(
+                key,
+                {
+                    "equipment_id": key[0],
+                    "equipment_number": x["equipment_number"],
+                    "project_id": key[1],
+                    "job_number": x["job_number"],
+                    "operating_hours": zero,
+                    "idle_hours": zero,
+                    "days": 0,
+                },
+            )
+            row["idle_hours" if x["hour_type"] == idle else "operating_hours"] += x["hours"]
+            days[key].add(x["work_date"])
+            row["days"] = len(days[key])
+        rows = sorted(acc.values(), key=lambda r: (r["equipment_number"] or "", r["job_number"] or ""))
+        return {
+            "rows": rows,
+            "count": len(rows),
+            "total_operating": sum((r["operating_hours"] for r in rows), zero),
+            "total_idle": sum((r["idle_hours"] for r in rows), zero),
         }
 
     # ------------------------------------------------------------------ writes

@@ -54,18 +54,46 @@ def vendor_sql(d: FieldTimeDialect) -> VendorSql:
             "project_id": lambda job: record_id(d, d.project_ids, job),
             "crew_id": lambda key: record_id(d, d.crew_ids, key),
             "timecard_id": lambda key: record_id(d, d.timecard_ids, key),
+            "equipment_id": lambda key: record_id(d, d.equipment_ids, key),
+            "equipment_log_id": lambda key: record_id(d, d.equipment_log_ids, key),
         },
         values={"system": lit(d.app), **{k: lit(v) for k, v in asdict(d.words).items()}},
     )
 
 
+def _vocabulary(rule_id: str, table: str, column: str, words: list[str], what: str, row: str) -> dict[str, Any]:
+    """A reject rule: ``column`` of a ``row`` written to ``table`` is one of ``words`` (``what`` is
+    how the message names the column)."""
+    return rule(
+        rule_id,
+        table,
+        "reject",
+        f"{what} is " + " or ".join(f"'{x}'" for x in words),
+        on=["insert", "update"],
+        partial=f"validates the {column.replace('_', ' ')} {row} is written with; a DELETE writes none",
+        when=sql_text(exp.not_(exp.In(this=exp.column(column, table="new"), expressions=[lit(x) for x in words]))),
+    )
+
+
+def _per_row(assert_id: str, table: str, key: str, check: exp.Expr, message: str) -> dict[str, Any]:
+    """An assertion that ``check`` holds on every row written to ``table`` (grouped by its key)."""
+    return {
+        "id": assert_id,
+        "table": table,
+        "group_by": [key],
+        "check": sql_text(exp.Anonymous(this="bool_and", expressions=[check])),
+        "message": message,
+    }
+
+
 def rules(d: FieldTimeDialect) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The gate's rules: approved timecards exported to payroll are locked (exporting is the
-    integration's), a timecard's status is one of the two words, and its hours fit in a day."""
+    integration's), a timecard's status is one of the two words, its hours fit in a day, and an
+    equipment log is operating or idle, for some hours of one day."""
     s, w = d.app, d.words
     timecards = sql_text(vendor_sql(d).table("timecards"))
+    logs = sql_text(vendor_sql(d).table("equipment_logs"))
     exported = {alias: exp.column("exported_to_payroll", table=alias) for alias in ("new", "old", "row")}
-    words = [w.timecard_pending, w.timecard_approved]
     rs = [
         rule(
             f"{s}.export_by_integration",
@@ -85,33 +113,44 @@ def rules(d: FieldTimeDialect) -> tuple[list[dict[str, Any]], list[dict[str, Any
             "(correct it with an adjustment in payroll)",
             fact=sql_text(exp.func("coalesce", exported["row"], exp.false())),
         ),
-        rule(
+        _vocabulary(
             f"{s}.status_vocabulary",
             timecards,
-            "reject",
-            "a timecard status is " + " or ".join(f"'{x}'" for x in words),
-            on=["insert", "update"],
-            partial="validates the status a timecard is written with; a DELETE writes none",
-            when=sql_text(
-                exp.not_(exp.In(this=exp.column("status", table="new"), expressions=[lit(x) for x in words]))
-            ),
+            "status",
+            [w.timecard_pending, w.timecard_approved],
+            "a timecard status",
+            "a timecard",
+        ),
+        _vocabulary(
+            f"{s}.equipment_hour_type_vocabulary",
+            logs,
+            "hour_type",
+            [w.hours_operating, w.hours_idle],
+            "an equipment log's hour type",
+            "a log",
         ),
     ]
-    regular, overtime = exp.column("regular_hours"), exp.column("overtime_hours")
-    zero = exp.Literal.number(0)
-    in_a_day = exp.and_(
-        exp.GTE(this=regular, expression=zero),
-        exp.GTE(this=overtime, expression=zero),
-        exp.LTE(this=exp.Add(this=regular, expression=overtime), expression=exp.Literal.number(24)),
-    )
+    regular, overtime, hours = exp.column("regular_hours"), exp.column("overtime_hours"), exp.column("hours")
+    zero, day = exp.Literal.number(0), exp.Literal.number(24)
     asserts = [
-        {
-            "id": f"{s}.hours_in_a_day",
-            "table": timecards,
-            "group_by": ["timecard_id"],
-            "check": sql_text(exp.Anonymous(this="bool_and", expressions=[in_a_day])),
-            "message": "timecard {timecard_id}: hours must be between 0 and 24 in a day",
-        }
+        _per_row(
+            f"{s}.hours_in_a_day",
+            timecards,
+            "timecard_id",
+            exp.and_(
+                exp.GTE(this=regular, expression=zero),
+                exp.GTE(this=overtime, expression=zero),
+                exp.LTE(this=exp.Add(this=regular, expression=overtime), expression=day),
+            ),
+            "timecard {timecard_id}: hours must be between 0 and 24 in a day",
+        ),
+        _per_row(
+            f"{s}.equipment_hours_in_a_day",
+            logs,
+            "log_id",
+            exp.and_(exp.GT(this=hours, expression=zero), exp.LTE(this=hours, expression=day)),
+            "equipment log {log_id}: hours must be more than 0 and at most 24 in a day",
+        ),
     ]
     return rs, asserts
 
@@ -131,7 +170,8 @@ def render(d: FieldTimeDialect) -> dict[str, str]:
         [
             f"-- {d.app}: {d.label}, the field time-tracking app. Projects and their cost codes, workers and",
             "-- crews, and the daily timecards the crews enter; a supervisor approves them and approved cards",
-            "-- are exported to payroll (then they are locked).",
+            "-- are exported to payroll (then they are locked). The crews also log the hours of the equipment",
+            "-- units they use, per day, project and cost code, working or standing by.",
             *comment_lines(GENERATED),
         ],
         asdict(d.words),
@@ -146,7 +186,8 @@ def render(d: FieldTimeDialect) -> dict[str, str]:
             "-- cost codes, workers and crews they use. Worker ids come from book.employee_identities (system",
             f"-- '{d.app}'). Approved cards have been exported to payroll (the payroll apps hold their hours):",
             "-- approved at 18:00 on the work day, exported by the nightly run (on the clock day: at midday).",
-            "-- No divergence is honoured here.",
+            f"-- The equipment units whose hours {d.label}'s crews log, with those logs (book.equipment_hours);",
+            "-- a unit's hourly rate is the one keyed at setup (divergence equipment_rate_stale).",
             *comment_lines(GENERATED),
         ],
     )

@@ -9,11 +9,13 @@ each vendor's pieces in:
 * ``$<word>``: a word of :class:`~cfab.apps.fieldtime.dialects.FieldTimeWords` (``$timecard_approved``)
   and ``$system`` (the app: the timecards' source system, whose employee and job ids it keeps);
 * ``vendor_job_number(job_number)``, ``vendor_project_id(job_number)``,
-  ``vendor_crew_id(job_number || ':' || trade)`` and ``vendor_timecard_id(timecard_id)``: the
-  vendor's ids of a book record.
+  ``vendor_crew_id(job_number || ':' || trade)``, ``vendor_timecard_id(timecard_id)``,
+  ``vendor_equipment_id(unit_number)`` and ``vendor_equipment_log_id(log_id)``: the vendor's ids
+  of a book record.
 
 Each vendor projects only the timecards whose source system it is, with the projects, cost codes,
-workers and crews they use. Approved cards have been exported to payroll (the payroll apps hold
+workers and crews they use, and the equipment units whose hours its jobs' crews log, with those
+logs (operating or idle). Approved cards have been exported to payroll (the payroll apps hold
 their hours): approved at 18:00 on the work day, exported by the nightly run (on the clock day:
 at midday).
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from cfab.apps.payroll.model import Column, Table
 
-HOURS = "DECIMAL(9,2)"
+HOURS, MONEY = "DECIMAL(9,2)", "DECIMAL(18,2)"
 
 
 def _c(name: str, type_: str = "VARCHAR", required: bool = True, note: str = "", words: tuple[str, ...] = ()) -> Column:
@@ -92,6 +94,35 @@ TABLES: tuple[Table, ...] = (
             _c("exported_at", "TIMESTAMP", required=False),
         ),
         ("timecard_id",),
+    ),
+    Table(
+        "equipment",
+        "Equipment units the crews log hours against.",
+        (
+            _c("equipment_id"),
+            _c("equipment_number", note="the company's unit number 'EX-104'"),
+            _c("name"),
+            _c("make"),
+            _c("model"),
+            _c("model_year", "INTEGER"),
+            _c("hourly_rate", MONEY, note="costing rate keyed when the unit was set up in {label}"),
+            _STATUS,
+        ),
+        ("equipment_id",),
+    ),
+    Table(
+        "equipment_logs",
+        "Daily equipment hours per unit, project and cost code, working or standing by.",
+        (
+            _c("log_id"),
+            _c("equipment_id"),
+            _c("project_id"),
+            _c("cost_code"),
+            _c("work_date", "DATE"),
+            _c("hour_type", words=("hours_operating", "hours_idle")),
+            _c("hours", HOURS),
+        ),
+        ("log_id",),
     ),
 )
 
@@ -164,6 +195,25 @@ CROSS JOIN (SELECT CAST(value AS DATE) AS clock FROM cfab_internal.meta WHERE ke
 WHERE t.source_system = $system
 ORDER BY t.timecard_id""",
     ),
+    "equipment": (
+        "The units whose hours the crews of this app's jobs log (owned and rented alike).",
+        """
+SELECT vendor_equipment_id(q.unit_number), q.unit_number, q.description, q.make, q.model, q.model_year, q.field_rate,
+       $record_active
+FROM book.equipment q
+WHERE q.field_system = $system
+ORDER BY q.unit_number""",
+    ),
+    "equipment_logs": (
+        "",
+        """
+SELECT vendor_equipment_log_id(h.log_id), vendor_equipment_id(h.unit_number), vendor_project_id(h.job_number),
+       h.cost_code, h.work_date, CASE h.hour_type WHEN 'idle' THEN $hours_idle ELSE $hours_operating END, h.hours
+FROM book.equipment_hours h
+JOIN book.equipment q ON q.unit_number = h.unit_number
+WHERE q.field_system = $system
+ORDER BY h.log_id""",
+    ),
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -185,5 +235,11 @@ LEFT JOIN hh2.employee_map m ON m.system = $system AND m.system_employee_id = w.
 SELECT coalesce(m.master_job_number, p.job_number) AS entity_key, p.name AS name
 FROM vendor.projects p
 LEFT JOIN hh2.job_map m ON m.system = $system AND m.system_job_id = p.job_number""",
+    ),
+    (
+        "equipment",
+        """
+SELECT e.equipment_number AS entity_key, e.name AS name, e.hourly_rate AS hourly_rate
+FROM vendor.equipment e""",
     ),
 )

@@ -25,6 +25,7 @@ MODULES: tuple[str, ...] = (
     "g_sub_accrual",
     "g_retainage_reclass",
     "g_prepaid_amortization",
+    "g_equipment_allocation",
     "h_procore_erp_sync",
     "p_certified_payroll",
     "p_timecard_to_payroll",

@@ -8,7 +8,10 @@
 * :mod:`~cfab.tasks.kit.figures` — amounts, percentages, quantities and counts as tasks write them;
 * :mod:`~cfab.tasks.kit.sql` — SQL literals, lists and CASE expressions for entries and SQL reads;
 * :mod:`~cfab.tasks.kit.journal` — a staged journal entry's debit or credit lines in each ERP's
-  columns (``line_side``);
+  columns (``line_side``, ``side_total``, ``expect_side_total``), the one draft header
+  (``expect_entry``), a reversing or non-reversing entry forbidden (``forbid_reversing``,
+  ``forbid_not_reversing``), the guarded post of the staged batch (``post_step``) and a case's ERP
+  label, dialect and entry date (``ErpEntry``);
 * :mod:`~cfab.tasks.kit.mail` — an Outlook draft graded by its recipients and the facts it states
   (``expect_draft``, ``states``);
 * :mod:`~cfab.tasks.kit.workbook` — an Excel workbook graded by what its named cells show
@@ -41,7 +44,16 @@ from cfab.tasks.kit.entries import (
     forbid_removed,
 )
 from cfab.tasks.kit.figures import CENT, cents, count_word, dollars, money_str, percent, quantity
-from cfab.tasks.kit.journal import expect_entry, expect_side_total, forbid_not_reversing, forbid_reversing, line_side
+from cfab.tasks.kit.journal import (
+    ErpEntry,
+    expect_entry,
+    expect_side_total,
+    forbid_not_reversing,
+    forbid_reversing,
+    line_side,
+    post_step,
+    side_total,
+)
 from cfab.tasks.kit.mail import addressed_to, expect_draft, fact_pattern, states
 from cfab.tasks.kit.sql import case_of, case_when, in_list, quoted, sql_list
 from cfab.tasks.kit.steps import mutant, step, trajectory, with_args
@@ -49,6 +61,7 @@ from cfab.tasks.kit.workbook import expect_cells
 
 __all__ = [
     "CENT",
+    "ErpEntry",
     "addressed_to",
     "allow_added",
     "allow_changed",
@@ -84,8 +97,10 @@ __all__ = [
     "money_str",
     "mutant",
     "percent",
+    "post_step",
     "quantity",
     "quoted",
+    "side_total",
     "sql_list",
     "states",
     "step",

@@ -486,6 +486,73 @@ def test_wip_schedule_plants(book: duckdb.DuckDBPyConnection) -> None:
     assert not pms
 
 
+def test_equipment_plants(book: duckdb.DuckDBPyConnection) -> None:
+    """G_equipment_allocation: eight fleets of owned units logged in their jobs' field-time app, with
+    the clock month's twists where the fleet carries them (idle hours, a mid-month rate revision with
+    hours on both sides, a rented unit on a job no owned unit works) and none elsewhere; the field-time
+    setup rate is last year's (a registered divergence per unit whose rate moved); the two accounts
+    the allocation uses in the chart; nothing posted."""
+    first = CLOCK.replace(day=1)
+    fleets = {
+        r[0]: r[1:]
+        for r in rows(
+            book,
+            """SELECT q.fleet, count(DISTINCT q.unit_number) FILTER (WHERE q.ownership = 'owned'),
+                      count(DISTINCT q.field_system),
+                      coalesce(sum(h.hours) FILTER (WHERE h.hour_type = 'idle' AND q.ownership = 'owned'
+                                                     AND h.work_date >= ?), 0),
+                      count(DISTINCT q.unit_number) FILTER (WHERE q.ownership = 'rented')
+               FROM book.equipment q JOIN book.equipment_hours h USING (unit_number) GROUP BY q.fleet""",
+            first,
+        )
+    }
+    assert len(fleets) == 8 and all(3 <= owned <= 4 and systems == 1 for owned, systems, _, _ in fleets.values())
+    idle = {f for f, (_, _, hours, _) in fleets.items() if hours}
+    rented = {f for f, (_, _, _, n) in fleets.items() if n}
+    assert idle == {"excavators", "trucks", "aerial"} and rented == {"cranes", "aerial"}
+    revised = rows(
+        book,
+        """SELECT q.fleet, r.unit_number, r.effective_date FROM book.equipment_rates r JOIN book.equipment q
+           USING (unit_number) WHERE q.ownership = 'owned' AND r.effective_date > ?""",
+        first,
+    )
+    assert {r[0] for r in revised} == {"loaders", "trucks", "dozers"}
+    for _, unit, on in revised:
+        before, after = (
+            one(
+                book,
+                f"""SELECT count(*) FROM book.equipment_hours WHERE unit_number = ? AND hour_type = 'operating'
+                    AND work_date {op} ? AND work_date >= ?""",
+                unit,
+                on,
+                first,
+            )
+            for op in ("<", ">=")
+        )
+        assert before and after and on.weekday() < 5, unit
+    shared = one(
+        book,
+        """SELECT count(*) FROM book.equipment_hours h JOIN book.equipment q USING (unit_number)
+           WHERE q.ownership = 'rented' AND h.job_number IN (
+               SELECT x.job_number FROM book.equipment_hours x JOIN book.equipment o USING (unit_number)
+               WHERE o.ownership = 'owned' AND o.fleet = q.fleet AND x.work_date >= ?)""",
+        first,
+    )
+    assert shared == 0
+    stale = rows(
+        book,
+        """SELECT q.unit_number, q.field_rate, d.divergence_id FROM book.equipment q
+           LEFT JOIN book.divergences d ON d.kind = 'equipment_rate_stale' AND d.entity_key = q.unit_number
+           WHERE q.ownership = 'owned'""",
+    )
+    assert stale and all(d is not None for _, _, d in stale)
+    accounts = dict(
+        rows(book, "SELECT account, normal_balance FROM book.gl_accounts WHERE account IN ('5490', '6750')")
+    )
+    assert accounts == {"5490": "C", "6750": "D"}
+    assert one(book, "SELECT count(*) FROM book.journal_lines WHERE account IN ('5490', '6750')") == 0
+
+
 def test_divergences_reference_kinds_and_keys(book: duckdb.DuckDBPyConnection) -> None:
     kinds = tomllib.loads(resources.files("cfab.views").joinpath("divergences.toml").read_text())["kinds"]
     keys = {
@@ -499,6 +566,7 @@ def test_divergences_reference_kinds_and_keys(book: duckdb.DuckDBPyConnection) -
                     UNION SELECT bank_account_id || '|' || check_number FROM book.positive_pay_exceptions""",
         "bank_transaction": "SELECT txn_id FROM book.bank_transactions",
         "journal_entry": "SELECT je_number FROM book.journal_entries",
+        "equipment": "SELECT unit_number FROM book.equipment",
     }
     known = {e: {r[0] for r in rows(book, sql)} for e, sql in keys.items()}
     for div_id, kind, entity, key, apps, family in rows(
@@ -569,6 +637,7 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "bank_reconciliation_policy.md",
         "wip_schedule_policy.md",
         "labor_distribution_policy.md",
+        "equipment_rate_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
     renewal = rows(

@@ -353,3 +353,38 @@ def test_a_draft_entry_names_its_recipients_and_facts() -> None:
     (cell,) = expect_cells("Forecast.xlsx", "Weeks", {"c17": Decimal("48211.5")}, op="changed")
     assert cell.where == {"workbook": "Forecast.xlsx", "sheet": "Weeks", "cell": "C17"}
     assert cell.assert_ == {"computed": "48211.50"} and set(cell.allow_columns) == {"value", "formula", "data_type"}
+
+
+# --------------------------------------------------------------------------------------- journal entries
+def test_a_staged_entry_in_each_erps_columns() -> None:
+    """The one draft header, each side's lines and total as the ERP keeps them, the reversing flag
+    where there is one, and the guarded post of the staged batch."""
+    from dataclasses import dataclass
+
+    from cfab.apps.erp.vendors import ERP_APPS
+    from cfab.tasks.kit import ErpEntry, expect_entry, forbid_reversing, line_side, post_step, side_total
+    from cfab.tasks.model import result_of
+
+    for app, cls in ERP_APPS.items():
+        d, line = cls.D, cls.D.t("je_open_line")
+        head = expect_entry(app, d, "2026-01-31", f"one draft journal entry in {cls.label} dated 2026-01-31")
+        assert (head.app, head.table, head.count) == (app, d.t("je_open_hdr").table, 1)
+        assert head.assert_ == {d.t("je_open_hdr").n("act_date"): "2026-01-31"} and cls.label in head.label
+        where, col = line_side(d, "5490", False)
+        assert line.n("account") in where and "'5490'" in where
+        signed = not (line.has("debit") or line.has("tr_type"))
+        assert side_total(d, Decimal("12.50"), False) == ("-12.50" if signed else "12.50")
+        assert side_total(d, Decimal("12.50"), True) == "12.50"
+        reversing = forbid_reversing(app, d, "set to reverse")
+        assert len(reversing) == int(d.t("je_open_hdr").has("auto_reverse"))
+        post = post_step(app)
+        assert post.tool == f"{app}.{cls.TOOL_NAMES['post']}" and post.args["kind"] == "journal_entry"
+        assert post.args["batch_id"] == result_of(f"{app}.journal_entries.stage", "batch_id")
+
+    @dataclass(frozen=True)
+    class Staged(ErpEntry):
+        erp: str
+        clock: date
+
+    c = Staged("qbo", date(2026, 1, 31))
+    assert (c.label, c.D, c.entry_date) == (ERP_APPS["qbo"].label, ERP_APPS["qbo"].D, "2026-01-31")

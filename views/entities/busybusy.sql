@@ -18,3 +18,10 @@ SELECT
 FROM busybusy.projects AS p
 LEFT JOIN hh2.job_map AS m
   ON m.system = 'busybusy' AND m.system_job_id = p.job_number;
+
+-- entity: equipment
+SELECT
+  e.equipment_number AS entity_key,
+  e.name AS name,
+  e.hourly_rate AS hourly_rate
+FROM busybusy.equipment AS e;

@@ -258,6 +258,9 @@ SMOKE: dict[str, tuple[Callable | None, Callable[[Any], dict]]] = {
     "hcss_heavybid.estimates.get": (None, lambda s: {"estimate_id": "EST-5001"}),
     "hcss_heavybid.bid_items.list": (None, lambda s: {"estimate_id": "EST-1042"}),
     "hcss_heavybid.resources.list": (None, lambda s: {"estimate_id": "EST-1042"}),
+    "hcss_heavybid.equipment.list": (None, lambda s: {"ownership": "Owned"}),
+    "hcss_heavybid.equipment.get": (None, lambda s: {"equipment_code": "EX-104"}),
+    "hcss_heavybid.equipment_rates.list": (None, lambda s: {"category": "EXCAVATORS", "as_of": "2026-01-15"}),
 }
 
 
@@ -676,6 +679,22 @@ RULE_CASES: list[tuple[str, str, Callable | None, Callable]] = [
         "reject",
         None,
         _ins("hcss_heavybid.resources", {"estimate_id": "EST-1042", "biditem_code": "0010", "resource_code": "X"}),
+    ),
+    (
+        "hcss_heavybid.equipment_read_only",
+        "reject",
+        None,
+        _upd("hcss_heavybid.equipment", {"equipment_code": "EX-R17"}, {"ownership": "Owned"}),
+    ),
+    (
+        "hcss_heavybid.equipment_rates_read_only",
+        "reject",
+        None,
+        _upd(
+            "hcss_heavybid.equipment_rates",
+            {"equipment_code": "EX-104", "effective_date": "2026-01-19"},
+            {"rent_rate": "67.50"},
+        ),
     ),
 ]
 

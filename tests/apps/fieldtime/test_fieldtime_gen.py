@@ -36,8 +36,9 @@ def test_each_vendor_is_its_dialect(app):
     assert set(cls.declared_tables()) == {f"{app}.{getattr(cls.D.tables, t.name)}" for t in TABLES}
 
 
-def test_a_dialect_with_one_word_for_pending_and_approved_is_refused():
+def test_a_dialect_with_one_word_for_two_states_is_refused():
+    words = dict(record_active="Active", record_inactive="Archived", hours_operating="Operating", hours_idle="Idle")
     with pytest.raises(ValueError, match="different words"):
-        FieldTimeWords(
-            timecard_pending="Open", timecard_approved="Open", record_active="Active", record_inactive="Archived"
-        )
+        FieldTimeWords(**{**words, "timecard_pending": "Open", "timecard_approved": "Open"})
+    with pytest.raises(ValueError, match="different words"):
+        FieldTimeWords(**{**words, "timecard_pending": "Open", "timecard_approved": "OK", "hours_idle": "Operating"})

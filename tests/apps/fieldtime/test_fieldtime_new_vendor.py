@@ -55,14 +55,31 @@ from tests.conformance.conformance_helpers import schema_fingerprint
 CLOCKSHARK = FieldTimeDialect(
     app="clockshark",
     label="ClockShark",
-    tables=FieldTimeTables(projects="jobs", cost_codes="tasks", workers="users", crews="crews", timecards="timesheets"),
+    tables=FieldTimeTables(
+        projects="jobs",
+        cost_codes="tasks",
+        workers="users",
+        crews="crews",
+        timecards="timesheets",
+        equipment="assets",
+        equipment_logs="asset_time",
+    ),
     words=FieldTimeWords(
-        timecard_pending="submitted", timecard_approved="approved", record_active="enabled", record_inactive="disabled"
+        timecard_pending="submitted",
+        timecard_approved="approved",
+        record_active="enabled",
+        record_inactive="disabled",
+        hours_operating="in use",
+        hours_idle="standby",
     ),
     project_ids=HashedIds(prefix="job-", namespace="clockshark:job:", length=8),
     crew_ids=JobNumberIds(),
     timecard_ids=UuidIds(namespace="clockshark:sheet:"),
-    examples=FieldTimeExamples(worker="cs-rbx-100001", timecard="0c2d4e6f-8a9b-4c1d-9e2f-3a4b5c6d7e8f"),
+    equipment_ids=HashedIds(prefix="asset-", namespace="clockshark:asset:", length=8),
+    equipment_log_ids=UuidIds(namespace="clockshark:asset_time:"),
+    examples=FieldTimeExamples(
+        worker="cs-rbx-100001", timecard="0c2d4e6f-8a9b-4c1d-9e2f-3a4b5c6d7e8f", equipment="asset-3c9e1f20"
+    ),
     tool_names={
         "timecards.list": "timesheets.list",
         "timecards.get": "timesheets.get",
@@ -70,18 +87,23 @@ CLOCKSHARK = FieldTimeDialect(
         "workers.list": "users.list",
         "cost_codes.list": "tasks.list",
         "payroll_export.summary": "reports.payroll",
+        "equipment.list": "assets.list",
+        "equipment_logs.list": "asset_time.list",
+        "equipment_logs.summary": "reports.asset_usage",
     },
 )
 APP = CLOCKSHARK.app
 APPS = ["hh2", RHUMBIX.app, APP]
 # The seeds' part for a new field-time vendor: its employee ids (cs-<Rhumbix id>) in the identity
-# map and hh2, and its share of the book's timecards (here all of Rhumbix's, already projected).
+# map and hh2, and its share of the book's timecards and equipment (here all of Rhumbix's, already
+# projected).
 BOOK_SQL = (
     "INSERT INTO book.employee_identities SELECT employee_id, 'clockshark', 'cs-' || system_employee_id "
     "FROM book.employee_identities WHERE system = 'rhumbix'",
     "INSERT INTO hh2.employee_map SELECT master_employee_id, 'clockshark', 'cs-' || system_employee_id, "
     "employee_name FROM hh2.employee_map WHERE system = 'rhumbix'",
     "UPDATE book.timecards SET source_system = 'clockshark' WHERE source_system = 'rhumbix'",
+    "UPDATE book.equipment SET field_system = 'clockshark' WHERE field_system = 'rhumbix'",
 )
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -122,17 +144,18 @@ def env(world: Environment) -> Environment:
 
 
 def rows(env: Environment, d: FieldTimeDialect, logical: str) -> list[tuple]:
-    """A table's rows without its own ids (project, crew, timecard), in Rhumbix's words and
-    employee ids."""
+    """A table's rows without its own ids (project, crew, timecard, equipment, equipment log), in
+    Rhumbix's words and employee ids."""
     words = {getattr(d.words, f.name): getattr(RHUMBIX.words, f.name) for f in fields(FieldTimeWords)}
     cur = env.con.execute(f"SELECT * FROM {d.app}.{getattr(d.tables, logical)}")
     names = [c[0] for c in cur.description]
-    keep = [i for i, n in enumerate(names) if n not in ("project_id", "crew_id", "timecard_id")]
+    own = ("project_id", "crew_id", "timecard_id", "equipment_id", "log_id")
+    keep = [i for i, n in enumerate(names) if n not in own]
 
     def plain(name: str, value: Any) -> Any:
         if name in ("employee_id", "foreman_employee_id") and value is not None:
             return value.removeprefix("cs-")
-        return words.get(value, value) if name == "status" else value
+        return words.get(value, value) if name in ("status", "hour_type") else value
 
     return sorted((tuple(plain(names[i], r[i]) for i in keep) for r in cur.fetchall()), key=repr)
 
@@ -190,6 +213,9 @@ def test_the_new_vendor_projects_the_timecards_rhumbix_did_with_its_own_ids(env)
     projects = con.execute(f"SELECT project_id FROM {APP}.{tb.projects}").fetchall()
     assert all(re.fullmatch(r"job-[0-9a-f]{8}", p) for (p,) in projects)
     assert all(UUID.fullmatch(t) for (t,) in con.execute(f"SELECT timecard_id FROM {APP}.{tb.timecards}").fetchall())
+    units = con.execute(f"SELECT equipment_id FROM {APP}.{tb.equipment}").fetchall()
+    assert units and all(re.fullmatch(r"asset-[0-9a-f]{8}", u) for (u,) in units)
+    assert all(UUID.fullmatch(x) for (x,) in con.execute(f"SELECT log_id FROM {APP}.{tb.equipment_logs}").fetchall())
     crews = con.execute(
         f"SELECT c.crew_id, p.job_number, c.trade FROM {APP}.{tb.crews} c JOIN {APP}.{tb.projects} p USING (project_id)"
     ).fetchall()
@@ -205,7 +231,7 @@ def test_the_new_vendor_projects_the_timecards_rhumbix_did_with_its_own_ids(env)
 def test_the_new_vendors_entities_agree_with_rhumbixs(env):
     ours = entity_rows(env.con, APP, ClockShark.ARTIFACTS.entities)
     theirs = entity_rows(env.con, RHUMBIX.app, packaged("entities", RHUMBIX.app))
-    assert set(ours) == {"employee", "job"} and ours == theirs and all(ours.values())
+    assert set(ours) == {"employee", "job", "equipment"} and ours == theirs and all(ours.values())
 
 
 # ------------------------------------------------------------------------------ the archetype's behaviour
@@ -220,6 +246,10 @@ def test_the_new_vendor_answers_as_rhumbix_does(env):
         ("crews.list", {"project": job}),
         ("timecards.list", {"project": job, "limit": 5000}),
         ("payroll_export.summary", {"week_ending": week, "include_pending": True}),
+        ("equipment.list", {}),
+        ("equipment_logs.list", {"limit": 5000}),
+        ("equipment_logs.list", {"hour_type": "idle"}),
+        ("equipment_logs.summary", {}),
     )
     for local, args in calls:
         ours, theirs = env.call(tool(CLOCKSHARK, local), **args), env.call(tool(RHUMBIX, local), **args)

@@ -129,6 +129,41 @@ def test_every_field_tool_answers(app: str, open_env) -> None:
     assert env.call(tool(app, "cost_codes.list"), project="0000")["error_type"] == "not_found"
 
 
+@pytest.mark.parametrize("app", FIELD)
+def test_equipment_hours_are_the_books(app: str, open_env) -> None:
+    """The units and their daily logs in the vendor's words; the summary splits working from
+    standing-by hours; filters by unit number, project, date and hour type; bad values refused."""
+    env = open_env([app])
+    words = get_app(app).D.words
+    units = [u for u in BOOK["equipment"] if u[10] == app]
+    logs = [h for h in BOOK["equipment_hours"] if h[1] in {u[0] for u in units}]
+    listed = env.call(tool(app, "equipment.list"))["data"]
+    assert [(u["equipment_number"], u["hourly_rate"]) for u in listed["equipment"]] == [
+        (u[0], str(u[11])) for u in units
+    ]
+    got = env.call(tool(app, "equipment_logs.list"))["data"]
+    assert got["count"] == len(logs) and not got["truncated"]
+    assert {x["hour_type"] for x in got["logs"]} <= {words.hours_operating, words.hours_idle}
+    unit, job = units[0][0], logs[0][2]
+    assert all(x["equipment_number"] == unit and x["job_number"] == job for x in got["logs"])
+    idle = [h for h in logs if h[5] == "idle"]
+    for kind in ("idle", words.hours_idle, words.hours_idle.upper()):
+        assert env.call(tool(app, "equipment_logs.list"), hour_type=kind)["data"]["count"] == len(idle)
+    one_day = env.call(tool(app, "equipment_logs.list"), equipment=unit, project=job, date_from="2026-01-27",
+                       date_to="2026-01-27")["data"]  # fmt: skip
+    assert one_day["count"] == sum(1 for h in logs if h[4] == date(2026, 1, 27))
+    summary = env.call(tool(app, "equipment_logs.summary"), date_from="2026-01-01", date_to="2026-01-31")["data"]
+    assert summary["count"] == 1 and summary["rows"][0]["days"] == 5
+    assert Decimal(summary["total_operating"]) == sum((h[6] for h in logs if h[5] == "operating"), Decimal(0))
+    assert Decimal(summary["total_idle"]) == sum((h[6] for h in idle), Decimal(0))
+    by_id = env.call(tool(app, "equipment_logs.summary"), equipment=got["logs"][0]["equipment_id"])["data"]
+    assert by_id["rows"] == summary["rows"]
+    assert env.call(tool(app, "equipment_logs.list"), hour_type="broken")["error_type"] == "invalid_argument"
+    assert env.call(tool(app, "equipment_logs.list"), equipment="ZZ-999")["error_type"] == "not_found"
+    late = env.call(tool(app, "equipment_logs.list"), date_from="2026-01-31", date_to="2026-01-01")
+    assert late["ok"] is False
+
+
 def test_integration_methods_agree_with_the_tools(open_env) -> None:
     env = open_env(["rhumbix", "adp", "bofa_cashpro"])
     rx, adp, bofa = env.apps["rhumbix"], env.apps["adp"], env.apps["bofa_cashpro"]
