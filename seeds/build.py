@@ -18,6 +18,7 @@ from cfab.seeds import (
     billing,
     budgets,
     cash,
+    cash_forecast,
     cert_extra,
     changes,
     commitments,
@@ -133,6 +134,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     use_tax.build_use_tax(ctx)
     bank_rec.build_bank_rec(ctx)
     wip_schedule.build_wip_schedule(ctx)
+    cash_forecast.build_cash_forecast(ctx)
     return ctx
 
 
