@@ -922,3 +922,45 @@ CREATE TABLE book.equipment_hours (
     hour_type       VARCHAR NOT NULL,             -- operating|idle (idle: on site, standing by)
     hours           DECIMAL(9,2) NOT NULL         -- in half hours
 );
+
+-- Cash forecast (seeds/cash_forecast.py): what the 13-week cash forecast reads that the
+-- ledger does not hold. The payroll calendar (projected into every payroll app), each
+-- prime contract's payment terms (projected into GCPay's contracts), and the payments
+-- Treasury has scheduled in a bank's portal for a future value date (projected into that
+-- bank's payments table; Plaid shows posted activity only).
+CREATE TABLE book.payroll_calendar (
+    period_end      DATE PRIMARY KEY,             -- the Saturday that ends the pay week
+    period_start    DATE NOT NULL,                -- the Sunday that starts it
+    pay_date        DATE NOT NULL,                -- the check / direct-deposit date (the Thursday after)
+    batch_id        VARCHAR NOT NULL,             -- 'PR-2026-02-07': the book's id of the week's batch
+    frequency       VARCHAR NOT NULL              -- Weekly
+);
+
+CREATE TABLE book.owner_payment_terms (
+    job_number      VARCHAR PRIMARY KEY REFERENCES book.jobs(job_number),
+    terms_days      INTEGER NOT NULL,             -- the owner pays a certified application this many days after certification
+    basis           VARCHAR NOT NULL              -- 'certification'
+);
+
+CREATE TABLE book.bank_scheduled_payments (
+    scheduled_id    VARCHAR PRIMARY KEY,          -- hashed from (bank account, kind)
+    bank_account_id VARCHAR NOT NULL REFERENCES book.bank_accounts(bank_account_id),
+    payment_method  VARCHAR NOT NULL,             -- WIRE | ACH | BOOK
+    beneficiary_name VARCHAR NOT NULL,
+    beneficiary_account VARCHAR,                  -- the company's own account when it is a transfer
+    amount          DECIMAL(18,2) NOT NULL,
+    value_date      DATE NOT NULL,                -- after the clock: set up, not yet released
+    memo            VARCHAR NOT NULL,
+    kind            VARCHAR NOT NULL,             -- payroll_tax | reserve_transfer | loan_prepayment (what it pays)
+    created_date    DATE NOT NULL
+);
+
+CREATE TABLE book.treasury_schedule (             -- the cash forecast policy's schedules A and B, by date
+    entry_id        VARCHAR PRIMARY KEY,          -- '<schedule>:<due date>:<item>'
+    schedule        VARCHAR NOT NULL,             -- A (debt service) | B (standing disbursements)
+    item            VARCHAR NOT NULL,             -- pnc_installment | loc_interest | rent | insurance | retainer | union_trust | utilities | office_salaries
+    description     VARCHAR NOT NULL,
+    due_date        DATE NOT NULL,                -- the contractual date (a weekend date moves to Monday in the forecast)
+    amount          DECIMAL(18,2) NOT NULL,
+    forecast_line   VARCHAR NOT NULL              -- debt_service | payroll | other
+);

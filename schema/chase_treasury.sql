@@ -92,6 +92,6 @@ CREATE TABLE chase_treasury.payments (
     amount              DECIMAL(18,2) NOT NULL,
     value_date          DATE NOT NULL,
     memo                VARCHAR,
-    status              VARCHAR NOT NULL,   -- 'COMPLETED'
+    status              VARCHAR NOT NULL,   -- 'COMPLETED' | 'SCHEDULED' (future-dated, not yet released)
     created_by          VARCHAR NOT NULL
 );

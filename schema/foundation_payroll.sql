@@ -100,6 +100,16 @@ CREATE TABLE foundation_payroll.pr_union_remittances (
     PRIMARY KEY (remittance_id)
 );
 
+-- The pay calendar: the pay weeks ahead, each with its pay (check / direct-deposit) date.
+CREATE TABLE foundation_payroll.pr_payroll_calendar (
+    period_start DATE NOT NULL,  -- Sunday
+    period_end   DATE NOT NULL,  -- Saturday
+    pay_date     DATE NOT NULL,  -- the check / direct-deposit date
+    batch_id     TEXT NOT NULL,  -- the pay batch the week is (or will be) paid in
+    frequency    TEXT NOT NULL,  -- 'Weekly'
+    PRIMARY KEY (period_end)
+);
+
 -- Checks and direct deposits of released batches (one per employee per batch).
 CREATE TABLE foundation_payroll.pr_checks (
     batch_id       TEXT NOT NULL,

@@ -21,7 +21,8 @@ CREATE TABLE gcpay.contracts (
     retainage_step_down_percent  DECIMAL(9,4),             -- 5.0000 once the step-down applies
     step_down_at_percent_complete DECIMAL(9,4),            -- 50.0000 (% of contract sum completed)
     contract_date                DATE NOT NULL,
-    status                       VARCHAR NOT NULL          -- Active | Closed
+    status                       VARCHAR NOT NULL,         -- Active | Closed
+    payment_terms                VARCHAR NOT NULL          -- 'Net 30': the owner pays a certified application 30 days after certification
 );
 
 -- The schedule of values (G703 columns A-C), original lines and approved owner CO lines.

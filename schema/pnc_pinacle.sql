@@ -92,6 +92,6 @@ CREATE TABLE pnc_pinacle.funds_transfers (
     amount              DECIMAL(18,2) NOT NULL,
     value_date          DATE NOT NULL,
     memo                VARCHAR,
-    status              VARCHAR NOT NULL,   -- 'Processed'
+    status              VARCHAR NOT NULL,   -- 'Processed' | 'Warehoused' (future-dated, not yet released)
     created_by          VARCHAR NOT NULL
 );

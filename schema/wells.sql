@@ -92,6 +92,6 @@ CREATE TABLE wells.payment_manager (
     amount              DECIMAL(18,2) NOT NULL,
     value_date          DATE NOT NULL,
     memo                VARCHAR,
-    status              VARCHAR NOT NULL,   -- 'Completed'
+    status              VARCHAR NOT NULL,   -- 'Completed' | 'Scheduled' (future-dated, not yet released)
     created_by          VARCHAR NOT NULL
 );

@@ -18,6 +18,7 @@ from cfab.seeds import (
     billing,
     budgets,
     cash,
+    cash_forecast,
     cert_extra,
     changes,
     commitments,
@@ -128,6 +129,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     wip_schedule.build_wip_schedule(ctx)
     labor_distribution.build_labor_distribution(ctx)
     equipment.build_equipment(ctx)
+    cash_forecast.build_cash_forecast(ctx)
     return ctx
 
 

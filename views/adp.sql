@@ -295,6 +295,24 @@ ORDER BY
   p.m,
   p.union_local;
 
+-- pay_calendar (calendar): The company's weekly pay calendar from the first pay date after the clock.
+INSERT INTO adp.pay_calendar (
+  period_start,
+  period_end,
+  pay_date,
+  batch_id,
+  frequency
+)
+SELECT
+  c.period_start,
+  c.period_end,
+  c.pay_date,
+  'WK' || STRFTIME(c.period_end, '%y%m%d'),
+  c.frequency
+FROM book.payroll_calendar AS c
+ORDER BY
+  c.period_end;
+
 -- pay_statements (payments): One payment per employee per released batch; a paper check when the register
 -- holds one for that employee, account, date and amount, otherwise a direct deposit.
 INSERT INTO adp.pay_statements (

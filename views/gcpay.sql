@@ -12,14 +12,16 @@ SELECT 'GCP-PC-' || pc.job_number,
        (pc.original_amount + coalesce(sov.co_total, 0))::DECIMAL(18,2),
        pc.retainage_pct, pc.retainage_step_down_pct, pc.step_down_at_pct,
        pc.executed_date,
-       CASE pc.status WHEN 'closed' THEN 'Closed' ELSE 'Active' END
+       CASE pc.status WHEN 'closed' THEN 'Closed' ELSE 'Active' END,
+       'Net ' || CAST(coalesce(t.terms_days, 30) AS VARCHAR)
 FROM book.prime_contracts pc
 JOIN book.jobs j USING (job_number)
 JOIN book.owners o ON o.owner_id = pc.owner_id
 CROSS JOIN (SELECT name FROM book.company ORDER BY company_id LIMIT 1) c
 LEFT JOIN (SELECT job_number, sum(scheduled_value) AS co_total
            FROM book.prime_sov_lines WHERE source = 'change_order' GROUP BY job_number) sov
-       ON sov.job_number = pc.job_number;
+       ON sov.job_number = pc.job_number
+LEFT JOIN book.owner_payment_terms t ON t.job_number = pc.job_number;
 
 INSERT INTO gcpay.contract_items
 SELECT 'GCP-PC-' || s.job_number, s.line_no, s.item_number, s.description, s.cost_code, s.scheduled_value,

@@ -275,3 +275,24 @@ WHERE
   t.bai_type_code IN ('495', '455', '501', '506') AND t.amount < 0
 ORDER BY
   t.txn_id;
+
+-- Payments Treasury has set up for a future value date and not yet released (the cash forecast
+-- reads them; Plaid shows posted activity only).
+INSERT INTO pnc_pinacle.funds_transfers
+SELECT
+  'FT' || UPPER(SUBSTRING(MD5('pnc_pinacle:payment:' || s.scheduled_id), 1, 10)),
+  a.account_number,
+  s.payment_method,
+  s.beneficiary_name,
+  s.beneficiary_account,
+  NULL,
+  s.amount,
+  s.value_date,
+  s.memo,
+  'Warehoused',
+  'treasury@companyA.com'
+FROM book.bank_scheduled_payments AS s
+JOIN book.bank_accounts AS a
+  ON a.bank_account_id = s.bank_account_id AND a.bank = 'pnc'
+ORDER BY
+  s.scheduled_id;

@@ -294,6 +294,24 @@ ORDER BY
   p.m,
   p.union_local;
 
+-- pay_schedule_periods (calendar): The company's weekly pay calendar from the first pay date after the clock.
+INSERT INTO rippling.pay_schedule_periods (
+  period_start,
+  period_end,
+  pay_date,
+  batch_id,
+  frequency
+)
+SELECT
+  c.period_start,
+  c.period_end,
+  c.pay_date,
+  SUBSTRING(MD5('rippling:payrun:' || c.batch_id), 1, 24),
+  c.frequency
+FROM book.payroll_calendar AS c
+ORDER BY
+  c.period_end;
+
 -- payments: One payment per employee per released batch; a paper check when the register holds one for that
 -- employee, account, date and amount, otherwise a direct deposit.
 INSERT INTO rippling.payments (

@@ -124,6 +124,20 @@ class DecideArgs(ToolArgs):
     )
 
 
+class PaymentsArgs(ToolArgs):
+    account: str | None = Field(
+        None, description="Debit account number or nickname; omit for every account", examples=["Operating"]
+    )
+    status: Literal["all", "completed", "scheduled"] = Field(
+        "all",
+        description="completed (released and sent), scheduled (future-dated, not yet released) or all",
+        examples=["scheduled"],
+    )
+    date_from: date | None = Field(None, description="First value date (ISO)", examples=["2026-02-01"])
+    date_to: date | None = Field(None, description="Last value date (ISO)", examples=["2026-04-30"])
+    limit: int = Field(MAX_ROWS, ge=1, le=5000, description="Most rows to return", examples=[200])
+
+
 class TransferArgs(ToolArgs):
     from_account: str = Field(..., description="Debit account: account number or nickname", examples=["Operating"])
     to_account: str | None = Field(
@@ -167,7 +181,11 @@ class TreasuryPortal(BankBase):
     @classmethod
     def doc_vars(cls) -> dict[str, str]:
         """Docstring placeholders: the App's (with the dialect's example ids) plus the pending-decision word."""
-        return {**super().doc_vars(), "pending_decision": cls.D.decisions.pending}
+        return {
+            **super().doc_vars(),
+            "pending_decision": cls.D.decisions.pending,
+            "scheduled_status": cls.D.scheduled_status,
+        }
 
     # ------------------------------------------------------------------ helpers
     def _account(self, ref: str | None) -> dict[str, Any] | None:
@@ -480,6 +498,37 @@ class TreasuryPortal(BankBase):
         )
         return {
             "issued_checks": rows[: args.limit],
+            "count": min(len(rows), args.limit),
+            "truncated": len(rows) > args.limit,
+        }
+
+    @tool("payments.list")
+    def payments_list(self, args: PaymentsArgs) -> dict[str, Any]:
+        """List the payments and transfers initiated in $label: wires, ACH and book transfers, completed
+        ones and future-dated ones Treasury has set up that are not released yet (status '$scheduled_status').
+
+        Args:
+            account: debit account number or nickname, e.g. "Operating" (omit for every account).
+            status: "scheduled" (future-dated, not yet released), "completed" or "all" (default).
+            date_from: first value date, e.g. "2026-02-01".
+            date_to: last value date, e.g. "2026-04-30".
+            limit: most rows to return, e.g. 200 (default 500).
+
+        Returns {"payments": [{payment_id, from_account, payment_method, beneficiary_name, beneficiary_account,
+        beneficiary_routing, amount, value_date, memo, status, created_by}], "count": n, "truncated": bool}.
+        """
+        self._check_dates(args.date_from, args.date_to)
+        acct = self._account_filter(args.account)
+        word = {"completed": self.D.payment_status, "scheduled": self.D.scheduled_status}.get(args.status)
+        rows = self.select(
+            self.D.tables.payments,
+            {"from_account": acct, "status": word},
+            extra=date_range("value_date", args.date_from, args.date_to),
+            order_by=["value_date", "from_account", "payment_id"],
+            limit=args.limit + 1,
+        )
+        return {
+            "payments": rows[: args.limit],
             "count": min(len(rows), args.limit),
             "truncated": len(rows) > args.limit,
         }

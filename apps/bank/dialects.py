@@ -99,6 +99,7 @@ class PortalDialect:
     example_exception: str  # an exception id in the portal's format, for docstrings
     tool_names: dict[str, str] = field(default_factory=dict)  # archetype tool name -> native name
     example_account: str = "4451029387"
+    scheduled_status: str = "Scheduled"  # a future-dated payment set up in the portal, not yet released
 
     @property
     def default_decision_word(self) -> str:
@@ -180,7 +181,9 @@ BANK_OF_AMERICA_CASHPRO = PortalDialect(
         "positive_pay.exceptions": "positive_pay.exceptions.list",
         "positive_pay.issued_checks": "positive_pay.issue_records.list",
         "positive_pay.decide": "positive_pay.exceptions.decision",
+        "payments.list": "payments.search",
     },
+    scheduled_status="Future Dated",
 )
 
 CHASE_ACCESS = PortalDialect(
@@ -219,6 +222,7 @@ CHASE_ACCESS = PortalDialect(
         "positive_pay.issued_checks": "positive_pay.issued_checks.list",
         "positive_pay.decide": "positive_pay.exceptions.decide",
     },
+    scheduled_status="SCHEDULED",
 )
 
 WELLS_FARGO_VANTAGE = PortalDialect(
@@ -257,7 +261,9 @@ WELLS_FARGO_VANTAGE = PortalDialect(
         "positive_pay.exceptions": "arp.exceptions.list",
         "positive_pay.issued_checks": "arp.issue_records.list",
         "positive_pay.decide": "arp.exceptions.decision",
+        "payments.list": "payment_manager.payments",
     },
+    scheduled_status="Scheduled",
 )
 
 PNC_PINACLE = PortalDialect(
@@ -296,7 +302,9 @@ PNC_PINACLE = PortalDialect(
         "positive_pay.exceptions": "positive_pay.exception_items",
         "positive_pay.issued_checks": "positive_pay.issue_items",
         "positive_pay.decide": "positive_pay.decision",
+        "payments.list": "funds_transfer.list",
     },
+    scheduled_status="Warehoused",
 )
 
 # The portals whose files are committed (``python -m cfab.apps.bank.gen`` writes them, the

@@ -121,6 +121,7 @@ def portal_values(d: PortalDialect) -> dict[str, exp.Expression]:
         "default_decision": d.default_decision_word,
         "decision_pending": d.decisions.pending,
         "payment_status": d.payment_status,
+        "scheduled_status": d.scheduled_status,
         "treasury_user": TREASURY_USER,
     }
     return {k: lit(v) for k, v in words.items()}
@@ -153,6 +154,7 @@ def portal_schema(d: PortalDialect) -> str:
         "decisions": f"'{d.decisions.pending}' until decided, then "
         f"{_quoted([d.decisions.pay, d.decisions.return_item])}",
         "payment_status": d.payment_status,
+        "scheduled_status": d.scheduled_status,
     }
     return ddl(portal_sql(d), list(PORTAL_TABLES.values()), header, words)
 

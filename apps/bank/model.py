@@ -194,7 +194,7 @@ PORTAL_TABLES: dict[str, Table] = {
                 C("amount", MONEY),
                 C("value_date", "DATE"),
                 C("memo", "VARCHAR", null=True),
-                C("status", "VARCHAR", "'{payment_status}'"),
+                C("status", "VARCHAR", "'{payment_status}' | '{scheduled_status}' (future-dated, not yet released)"),
                 C("created_by", "VARCHAR"),
             ),
             guarded=Guarded(
@@ -376,6 +376,20 @@ FROM book.bank_transactions t
 JOIN book.bank_accounts a ON a.bank_account_id = t.bank_account_id AND a.bank = $bank_code
 WHERE t.bai_type_code IN ('495', '455', '501', '506') AND t.amount < 0
 ORDER BY t.txn_id""",
+    ),
+    (
+        (
+            "Payments Treasury has set up for a future value date and not yet released (the cash forecast",
+            "reads them; Plaid shows posted activity only).",
+        ),
+        """
+INSERT INTO vendor.payments
+SELECT $payment_prefix || upper(substr(md5($payment_namespace || s.scheduled_id), 1, 10)),
+       a.account_number, s.payment_method, s.beneficiary_name, s.beneficiary_account, NULL,
+       s.amount, s.value_date, s.memo, $scheduled_status, $treasury_user
+FROM book.bank_scheduled_payments s
+JOIN book.bank_accounts a ON a.bank_account_id = s.bank_account_id AND a.bank = $bank_code
+ORDER BY s.scheduled_id""",
     ),
 )
 

@@ -255,7 +255,7 @@ class PayAppArchetype(App):
     # ------------------------------------------------------------------ reads
     @tool("contracts.list")
     def contracts_list(self, args: ContractListArgs) -> dict[str, Any]:
-        """List prime (owner) contracts in $label with their sums and retainage terms.
+        """List prime (owner) contracts in $label with their sums, retainage terms and payment terms.
 
         Args:
             job_number: one job, e.g. "1042".
@@ -263,7 +263,8 @@ class PayAppArchetype(App):
 
         Returns {"contracts": [{contract_id, job_number, project_name, contract_number, owner_name,
         original_contract_sum, approved_change_orders, contract_sum_to_date, retainage_percent,
-        retainage_step_down_percent, step_down_at_percent_complete, contract_date, status}], "count": n}.
+        retainage_step_down_percent, step_down_at_percent_complete, contract_date, status, payment_terms
+        ("Net 30": the owner pays a certified application 30 days after certification)}], "count": n}.
         """
         rows = self.select(
             self.T_CONTRACTS, {"job_number": args.job_number, "status": args.status}, order_by=["job_number"]

@@ -17,7 +17,7 @@ from pydantic import Field
 from sqlglot import exp
 
 from cfab.apps.contract import App
-from cfab.apps.kit import cents
+from cfab.apps.kit import cents, date_range
 from cfab.apps.payroll.dialects import PayrollDialect
 from cfab.apps.tooling import ToolArgs, ToolError, tool
 from cfab.schema.sqlbuild import col, equals_all, literal
@@ -76,6 +76,11 @@ class HoursArgs(ToolArgs):
 
 class BatchesArgs(ToolArgs):
     status: str | None = Field(None, description="Batch status word", examples=["Open"])
+
+
+class CalendarArgs(ToolArgs):
+    date_from: date | None = Field(None, description="First pay date (ISO)", examples=["2026-02-01"])
+    date_to: date | None = Field(None, description="Last pay date (ISO)", examples=["2026-04-30"])
 
 
 class EarningsArgs(ToolArgs):
@@ -248,6 +253,25 @@ class PayrollApp(App):
         """
         rows = self.select(self.D.tables.batches, {"status": args.status}, order_by=["period_end", "batch_id"])
         return {"batches": rows, "count": len(rows)}
+
+    @tool("calendar.list")
+    def calendar_list(self, args: CalendarArgs) -> dict[str, Any]:
+        """The pay calendar in $label: the pay weeks ahead (Sunday to Saturday) and the date each is paid.
+
+        Past pay runs and their totals are in the pay batches; this lists the weeks to come.
+
+        Args:
+            date_from: first pay date, e.g. "2026-02-01".
+            date_to: last pay date, e.g. "2026-04-30".
+
+        Returns {"pay_periods": [{period_start, period_end, pay_date, batch_id, frequency}], "count": n}.
+        """
+        if args.date_from and args.date_to and args.date_from > args.date_to:
+            raise ToolError(f"date_from {args.date_from} is after date_to {args.date_to}")
+        rows = self.select(
+            self.D.tables.calendar, extra=date_range("pay_date", args.date_from, args.date_to), order_by=["pay_date"]
+        )
+        return {"pay_periods": rows, "count": len(rows)}
 
     @tool("earnings.list")
     def earnings_list(self, args: EarningsArgs) -> dict[str, Any]:

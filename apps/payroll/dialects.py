@@ -24,6 +24,7 @@ class PayrollTables:
     earnings: str
     payments: str
     remittances: str = "remittances"  # union fringe-benefit remittances per local and work month
+    calendar: str = "pay_calendar"  # the pay weeks ahead and their pay dates
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,7 @@ FOUNDATION_PAYROLL = PayrollDialect(
         earnings="pr_payroll_detail",
         payments="pr_checks",
         remittances="pr_union_remittances",
+        calendar="pr_payroll_calendar",
     ),
     words=PayrollWords(
         employee_active="A",
@@ -143,6 +145,7 @@ FOUNDATION_PAYROLL = PayrollDialect(
         "remittances.list": "union_remittances.list",
         "remittances.stage": "union_remittances.create",
         "remittances.pay": "union_remittances.pay",
+        "calendar.list": "payroll_calendar.list",
     },
     remittance_ids=RemittanceIds(prefix="UF"),
     shares_job_ids_with="foundation_erp",
@@ -186,6 +189,7 @@ ADP = PayrollDialect(
         "remittances.list": "benefit_remittances.list",
         "remittances.stage": "benefit_remittances.prepare",
         "remittances.pay": "benefit_remittances.submit_payment",
+        "calendar.list": "pay_calendar.list",
     },
     remittance_ids=RemittanceIds(prefix="BR"),
 )
@@ -202,6 +206,7 @@ RIPPLING = PayrollDialect(
         earnings="pay_run_earnings",
         payments="payments",
         remittances="union_fringe_payments",
+        calendar="pay_schedule_periods",
     ),
     words=PayrollWords(
         employee_active="ACTIVE",
@@ -225,6 +230,7 @@ RIPPLING = PayrollDialect(
         "remittances.list": "union_fringe_payments.list",
         "remittances.stage": "union_fringe_payments.create_draft",
         "remittances.pay": "union_fringe_payments.pay",
+        "calendar.list": "pay_schedules.periods",
     },
     remittance_ids=RemittanceIds(prefix="ufp_"),
 )

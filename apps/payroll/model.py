@@ -157,6 +157,18 @@ TABLES: tuple[Table, ...] = (
         ("remittance_id",),
     ),
     Table(
+        "calendar",
+        "The pay calendar: the pay weeks ahead, each with its pay (check / direct-deposit) date.",
+        (
+            _c("period_start", "DATE", note="Sunday"),
+            _c("period_end", "DATE", note="Saturday"),
+            _c("pay_date", "DATE", note="the check / direct-deposit date"),
+            _c("batch_id", note="the pay batch the week is (or will be) paid in"),
+            _c("frequency", note="'Weekly'"),
+        ),
+        ("period_end",),
+    ),
+    Table(
         "payments",
         "Checks and direct deposits of released batches (one per employee per batch).",
         (
@@ -286,6 +298,13 @@ SELECT vendor_remittance_id(p.union_local, p.m), p.union_local, strftime(p.m, '%
 FROM per_local p
 WHERE p.hours > 0
 ORDER BY p.m, p.union_local""",
+    ),
+    "calendar": (
+        "The company's weekly pay calendar from the first pay date after the clock.",
+        """
+SELECT c.period_start, c.period_end, c.pay_date, vendor_batch_id(c.batch_id, c.period_end), c.frequency
+FROM book.payroll_calendar c
+ORDER BY c.period_end""",
     ),
     "payments": (
         "One payment per employee per released batch; a paper check when the register holds one "

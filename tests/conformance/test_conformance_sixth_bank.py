@@ -98,7 +98,9 @@ SUMMIT = PortalDialect(
         "positive_pay.exceptions": "positive_pay.decisions.list",
         "positive_pay.issued_checks": "positive_pay.issue_file.list",
         "positive_pay.decide": "positive_pay.decisions.submit",
+        "payments.list": "wire_transfers.list",
     },
+    scheduled_status="Future Value Date",
 )
 
 
@@ -295,7 +297,7 @@ def _specs(env: Environment, app: str) -> dict[str, Any]:
 @pytest.mark.parametrize("app", [BANK_OF_AMERICA_CASHPRO.app, APP])
 def test_tool_surface_checks(world, app):
     specs = _specs(world, app)
-    assert len(specs) == 9
+    assert len(specs) == 10
     by_sanitized = {s.sanitized: n for n, s in world.tools.items()}
     descriptions = {by_sanitized[e["function"]["name"]]: e["function"]["description"] for e in world.tool_specs()}
     tool_checks.test_docstrings_say_what_how_and_returns(specs, descriptions)
@@ -320,6 +322,7 @@ def test_the_sixth_banks_tools_are_the_committed_banks_under_its_names(world):
             (ours.example_exception, SUMMIT.example_exception),
             (ours.example_account, SUMMIT.example_account),
             (ours.decisions.pending, SUMMIT.decisions.pending),
+            (ours.scheduled_status, SUMMIT.scheduled_status),
         ):
             text = text.replace(theirs, mine)
         assert spec.description == text, method

@@ -553,6 +553,47 @@ def test_equipment_plants(book: duckdb.DuckDBPyConnection) -> None:
     assert one(book, "SELECT count(*) FROM book.journal_lines WHERE account IN ('5490', '6750')") == 0
 
 
+def test_cash_forecast_plants(book: duckdb.DuckDBPyConnection) -> None:
+    """T_cash_forecast: the pay calendar from the first pay date after the clock, every prime contract's
+    payment terms, the treasury schedules after the clock, and one payment scheduled in the forecast's
+    first week at Chase, Wells Fargo and PNC (none at Bank of America), never posted at the bank."""
+    cal = rows(book, "SELECT period_start, period_end, pay_date, batch_id FROM book.payroll_calendar ORDER BY 2")
+    assert len(cal) == 16 and cal[0][2] > CLOCK >= cal[0][2] - timedelta(days=7)
+    assert all(e - s == timedelta(days=6) and p == e + timedelta(days=5) and b == f"PR-{e}" for s, e, p, b in cal)
+    assert all(b[1] - a[1] == timedelta(days=7) for a, b in zip(cal, cal[1:], strict=False))
+    terms = dict(rows(book, "SELECT job_number, terms_days FROM book.owner_payment_terms"))
+    contracts = {r[0] for r in rows(book, "SELECT job_number FROM book.prime_contracts")}
+    assert set(terms) == contracts and set(terms.values()) <= {20, 30, 45, 60}
+    sched = rows(book, "SELECT schedule, item, due_date, amount, forecast_line FROM book.treasury_schedule")
+    assert sched and all(d > CLOCK and a > 0 for _, _, d, a, _ in sched)
+    assert {(s, i, line) for s, i, _, _, line in sched} == {
+        ("A", "pnc_installment", "debt_service"),
+        ("A", "loc_interest", "debt_service"),
+        ("B", "rent", "other"),
+        ("B", "insurance", "other"),
+        ("B", "retainer", "other"),
+        ("B", "union_trust", "payroll"),
+        ("B", "utilities", "other"),
+        ("B", "office_salaries", "other"),
+    }
+    items = rows(
+        book,
+        """SELECT a.bank, s.kind, s.value_date, s.amount, s.memo FROM book.bank_scheduled_payments s
+           JOIN book.bank_accounts a USING (bank_account_id) ORDER BY a.bank""",
+    )
+    friday = CLOCK + timedelta(days=(4 - CLOCK.weekday()) % 7 or 7)
+    assert [(b, k) for b, k, *_ in items] == [
+        ("chase", "payroll_tax"),
+        ("pnc", "loan_prepayment"),
+        ("wells", "reserve_transfer"),
+    ]
+    assert all(CLOCK < d <= friday and d.weekday() < 5 and a > 0 for _, _, d, a, _ in items)
+    posted = one(book, "SELECT count(*) FROM book.bank_transactions WHERE posted_date > ?", CLOCK)
+    assert posted == 0
+    policy = one(book, "SELECT body FROM book.policies WHERE policy_id = 'cash_forecast_policy.md'")
+    assert "Schedule A" in policy and "from the reserve into a forecast account" in policy
+
+
 def test_divergences_reference_kinds_and_keys(book: duckdb.DuckDBPyConnection) -> None:
     kinds = tomllib.loads(resources.files("cfab.views").joinpath("divergences.toml").read_text())["kinds"]
     keys = {
@@ -638,6 +679,9 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "wip_schedule_policy.md",
         "labor_distribution_policy.md",
         "equipment_rate_policy.md",
+
+
+        "cash_forecast_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
     renewal = rows(

@@ -221,6 +221,46 @@ def test_payroll_on_the_real_book(app: str, real_env) -> None:
     assert [r[3] for r in guard_rows(env)] == [True]
 
 
+@pytest.mark.parametrize("app", BANKS)
+def test_scheduled_payments_on_the_real_book(app: str, real_env) -> None:
+    """``payments.list``: the payments Treasury set up for a future value date at this bank (the
+    book's scheduled payments, in the portal's status word), apart from the completed ones."""
+    env = real_env([app])
+    want = book(
+        env,
+        """SELECT s.value_date, s.amount, s.memo FROM book.bank_scheduled_payments s
+           JOIN book.bank_accounts a USING (bank_account_id) WHERE a.bank = ?""",
+        [BANK_OF[app]],
+    )
+    cls = get_app(app)
+    got = env.call(tool(app, "payments.list"), status="scheduled")["data"]["payments"]
+    assert sorted((x["value_date"], Decimal(x["amount"]), x["memo"]) for x in got) == sorted(
+        (d.isoformat(), a, m) for d, a, m in want
+    )
+    assert {x["status"] for x in got} <= {cls.D.scheduled_status}
+    done = env.call(tool(app, "payments.list"), status="completed", limit=5)["data"]
+    assert all(x["status"] == cls.D.payment_status for x in done["payments"])
+    everything = env.call(tool(app, "payments.list"))["data"]["count"]
+    assert everything >= len(got) + done["count"] - (5 if done["truncated"] else 0)
+    bad = env.call(tool(app, "payments.list"), date_from="2026-03-01", date_to="2026-02-01")
+    assert not bad["ok"] and "after" in bad["error"]
+
+
+@pytest.mark.parametrize("app", PAYROLLS)
+def test_pay_calendar_on_the_real_book(app: str, real_env) -> None:
+    """``calendar.list``: the weekly pay calendar ahead, each week paid the Thursday after it ends,
+    the first pay date the first one after the clock; a date window narrows it."""
+    env = real_env([app])
+    cal = env.call(tool(app, "calendar.list"))["data"]["pay_periods"]
+    assert len(cal) == book(env, "SELECT count(*) FROM book.payroll_calendar")[0][0] == 16
+    clock = book(env, "SELECT CAST(value AS DATE) FROM cfab_internal.meta WHERE key = 'clock'")[0][0]
+    assert cal[0]["pay_date"] > clock.isoformat() and all(p["frequency"] == "Weekly" for p in cal)
+    open_batches = env.call(tool(app, "batches.list"), status=get_app(app).S_OPEN)["data"]["batches"]
+    assert {b["batch_id"] for b in open_batches} <= {p["batch_id"] for p in cal}
+    some = env.call(tool(app, "calendar.list"), date_from=cal[2]["pay_date"], date_to=cal[4]["pay_date"])["data"]
+    assert some["count"] == 3
+
+
 @pytest.mark.parametrize("app", FIELD)
 def test_field_on_the_real_book(app: str, real_env) -> None:
     env = real_env([app], sql_write=True)

@@ -189,6 +189,12 @@ def test_the_new_vendor_projects_the_book_as_adp_does_in_its_own_words(env):
     )
     assert len(batches) == con.execute(f"SELECT count(*) FROM {ADP.app}.{ADP.tables.batches}").fetchone()[0] > 1
     assert all(len(b) == GUSTO.batch_ids.length for b in batches)
+    batches |= dict(  # the pay calendar names the weeks ahead by the batch they will be paid in
+        con.execute(
+            f"SELECT g.batch_id, a.batch_id FROM {APP}.{GUSTO.tables.calendar} g "
+            f"JOIN {ADP.app}.{ADP.tables.calendar} a USING (period_end)"
+        ).fetchall()
+    )
 
     def as_adp(name: str, value: Any) -> Any:
         if name == "employee_id":
