@@ -1,8 +1,8 @@
 """Every family compiles at any seed and any clock in range (issue 18, item 1).
 
 Each family chooses its keys by property from the book it is given and the generator plants what
-it needs at every seed, so the suite compiles for every world: here at one other seed and one
-other clock (one golden book each) in the default run, and at eleven seeds × three clocks behind
+it needs at every seed, so the suite compiles for every world: here at one world of another seed
+and another clock (one golden book) in the default run, and at eleven seeds × three clocks behind
 ``--run-slow`` / ``-m slow`` (thirty-three golden books, ~30 s CPU each). Month-end dates, periods and
 tax years in the instructions follow the clock. `.ci/run` also admits the suite at three seeds.
 """
@@ -66,7 +66,7 @@ def _compile(inputs: BuildInputs) -> list[Task]:
     return tasks
 
 
-@pytest.mark.parametrize("inputs", [BuildInputs(seed=11), BuildInputs(clock=date(2026, 2, 28))], ids=lambda i: i.key())
+@pytest.mark.parametrize("inputs", [BuildInputs(seed=11, clock=date(2026, 2, 28))], ids=lambda i: i.key())
 def test_every_family_compiles_at_another_world(inputs: BuildInputs, tmp_path: Path, capsys) -> None:
     tasks = _compile(inputs)
     # and holds out at least one key there, disjoint from the public ones (a planted candidate may
