@@ -30,6 +30,7 @@ from cfab.seeds import (
     lien_waivers,
     load,
     mail,
+    payment_run,
     payroll,
     people,
     policies,
@@ -133,6 +134,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     use_tax.build_use_tax(ctx)
     bank_rec.build_bank_rec(ctx)
     wip_schedule.build_wip_schedule(ctx)
+    payment_run.build_payment_run(ctx)
     return ctx
 
 
