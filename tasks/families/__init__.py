@@ -46,6 +46,7 @@ MODULES: tuple[str, ...] = (
     "h_ressio_vista_ap",
     "h_smartbuild_vista_reestimate",
     "r_wip_schedule",
+    "t_payment_run",
 )
 
 
