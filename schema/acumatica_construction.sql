@@ -164,6 +164,8 @@ CREATE TABLE acumatica_construction."APInvoice" (
     "Status" VARCHAR,                    -- Balanced|On Hold|Open|Closed
     "PaidAmount" DECIMAL(18,2),
     "PayStatus" VARCHAR,                 -- Open|Partially Paid|Paid
+    "PaymentHold" BOOLEAN,               -- held from payment at the invoice (a disputed invoice)
+    "PaymentHoldReason" VARCHAR,
     PRIMARY KEY ("RefNbr")
 );
 

@@ -964,3 +964,26 @@ CREATE TABLE book.treasury_schedule (             -- the cash forecast policy's 
     amount          DECIMAL(18,2) NOT NULL,
     forecast_line   VARCHAR NOT NULL              -- debt_service | payroll | other
 );
+
+-- Payment controls (seeds/payment_run.py): what keeps a posted invoice out of a payment run.
+-- A payment hold on a vendor (every ERP's vendor master shows it), a disputed invoice (held
+-- from payment in the ERP at the invoice), and a vendor whose Corpay enrollment is pending
+-- (a new bank account Corpay has not verified yet).
+CREATE TABLE book.vendor_payment_holds (
+    vendor_key      VARCHAR PRIMARY KEY REFERENCES book.vendors(vendor_key),
+    hold_code       VARCHAR NOT NULL,             -- the ERP hold code: W9|MGMT
+    reason          VARCHAR NOT NULL,
+    placed_date     DATE NOT NULL
+);
+
+CREATE TABLE book.ap_invoice_disputes (
+    invoice_id      VARCHAR PRIMARY KEY REFERENCES book.ap_invoices(invoice_id),
+    reason          VARCHAR NOT NULL,             -- what is disputed: 'quantities short-shipped ...'
+    opened_date     DATE NOT NULL
+);
+
+CREATE TABLE book.payment_enrollment_pending (
+    vendor_key      VARCHAR PRIMARY KEY REFERENCES book.vendors(vendor_key),
+    method          VARCHAR NOT NULL,             -- ACH|VirtualCard: what the pending enrollment asks for
+    submitted_date  DATE NOT NULL
+);

@@ -202,6 +202,8 @@ CREATE TABLE cmic."APINV" (
     "INV_STATUS" VARCHAR,         -- U|E|P
     "PAID_AMOUNT" DECIMAL(18,2),
     "PAY_STATUS" VARCHAR,         -- Open|Partially Paid|Paid
+    "INV_HOLD_FLAG" VARCHAR,      -- held from payment at the invoice (a disputed invoice)
+    "INV_HOLD_REASON" VARCHAR,
     PRIMARY KEY ("INV_CODE")
 );
 

@@ -192,6 +192,8 @@ CREATE TABLE computerease."APInvoices" (
     "Status" VARCHAR,             -- Open Batch|Posted
     "PaidAmount" DECIMAL(18,2),
     "PayStatus" VARCHAR,          -- Open|Partially Paid|Paid
+    "OnHold" BOOLEAN,             -- held from payment at the invoice (a disputed invoice)
+    "HoldNote" VARCHAR,
     PRIMARY KEY ("TransNum")
 );
 

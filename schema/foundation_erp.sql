@@ -192,6 +192,8 @@ CREATE TABLE foundation_erp."ap_invoices" (
     "status" VARCHAR,               -- Unposted|Posted
     "paid_amount" DECIMAL(18,2),
     "pay_status" VARCHAR,           -- Open|Partially Paid|Paid
+    "hold_payment" BOOLEAN,         -- held from payment at the invoice (a disputed invoice)
+    "hold_reason" VARCHAR,
     PRIMARY KEY ("voucher_no")
 );
 

@@ -164,6 +164,8 @@ CREATE TABLE qbo."Bill" (
     "ApprovalStatus" VARCHAR,    -- Pending Approval|Approved
     "AmountPaid" DECIMAL(18,2),
     "PayStatus" VARCHAR,         -- Open|Partially Paid|Paid
+    "PaymentHold" BOOLEAN,       -- held from payment at the invoice (a disputed invoice)
+    "PaymentHoldNote" VARCHAR,
     PRIMARY KEY ("Id")
 );
 

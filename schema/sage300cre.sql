@@ -199,6 +199,8 @@ CREATE TABLE sage300cre."MASTER_APM_INVOICE" (
     "Created_Date" DATE,
     "Paid_Amount" DECIMAL(18,2),
     "Pay_Status" VARCHAR,            -- Open|Partially Paid|Paid
+    "Hold_Payment" BOOLEAN,          -- held from payment at the invoice (a disputed invoice)
+    "Hold_Reason" VARCHAR,
     PRIMARY KEY ("Batch_Entry")
 );
 

@@ -157,6 +157,8 @@ CREATE TABLE sage_intacct."APBILL" (
     "AUWHENCREATED" DATE,
     "STATE" VARCHAR,                -- Draft|Submitted|Posted|Partially Paid|Paid
     "TOTALPAID" DECIMAL(18,2),
+    "ONHOLD" BOOLEAN,               -- held from payment at the invoice (a disputed invoice)
+    "HOLDREASON" VARCHAR,
     PRIMARY KEY ("RECORDNO")
 );
 

@@ -255,6 +255,8 @@ CREATE TABLE vista_erp."APTH" (
     "ExternalRef" VARCHAR,
     "PaidAmt" DECIMAL(18,2),
     "PayStatus" VARCHAR,                    -- Open|Partial|Paid
+    "PayHoldYN" VARCHAR,                    -- held from payment at the invoice (a disputed invoice)
+    "HoldReason" VARCHAR,
     PRIMARY KEY ("APCo", "Mth", "APTrans")
 );
 

@@ -37,6 +37,21 @@ OWNER_CE_JOB = "2200"  # the smaller pending owner change event
 OWNER_SIDE_JOBS = ("3412", "4012")  # + two generated private jobs (ingenious.build)
 
 
+def anchored_jobs() -> set[str]:
+    """Every job a family above anchors on (and 9140, the paper's worked invoice): a later plant
+    leaves them alone."""
+    return set(
+        ETC_JOBS
+        + AIA_JOBS
+        + ACCRUAL_JOBS
+        + SYNC_JOBS
+        + CERT_JOBS
+        + BILLED_AHEAD_JOBS
+        + CONTINGENCY_JOBS
+        + OWNER_SIDE_JOBS
+    ) | {JSM_JOB}
+
+
 @dataclass(frozen=True)
 class AnchorJob:
     number: str

@@ -33,6 +33,7 @@ from cfab.seeds import (
     lien_waivers,
     load,
     mail,
+    payment_run,
     payroll,
     people,
     policies,
@@ -130,6 +131,7 @@ def generate(inputs: BuildInputs) -> Ctx:
     labor_distribution.build_labor_distribution(ctx)
     equipment.build_equipment(ctx)
     cash_forecast.build_cash_forecast(ctx)
+    payment_run.build_payment_run(ctx)
     return ctx
 
 

@@ -281,7 +281,8 @@ WHERE c.status = 'void' OR c.payee_vendor_key IS NULL;
 SELECT i.invoice_id FROM book.ap_invoices i
 LEFT JOIN book.check_applications a USING (invoice_id)
 GROUP BY i.invoice_id, i.paid_amount, i.net_amount, i.erp_status
-HAVING coalesce(sum(a.amount), 0) <> i.paid_amount OR i.paid_amount > i.net_amount
+HAVING coalesce(sum(a.amount), 0) <> i.paid_amount
+    OR i.paid_amount > greatest(i.net_amount, 0) OR i.paid_amount < least(i.net_amount, 0)  -- a credit memo's is negative
     OR (i.paid_amount > 0 AND i.erp_status <> 'posted');
 
 -- name: checks_pay_their_payee

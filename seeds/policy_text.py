@@ -105,6 +105,40 @@ TIN for tax reporting.
 Every check issued is transmitted in the issue file. Exceptions are decided under the treasury
 positive pay policy. Returning an item is a decision, not a payment; paying an exception item
 that is not the company's check is prohibited.
+
+## 5. Payment runs in Corpay
+A run is built in Corpay as one **Draft** payment batch on the operating account's funding
+account, dated the run's payment date: one payment per vendor, listing every invoice it pays
+and the amount applied to each (a credit memo as a negative line). AP builds the draft; the CFO
+releases it. Nobody else releases, approves or submits a batch.
+
+A **job release** pays one job's AP early, when the owner has paid our application on the job:
+the job's posted invoices due on or before the cutoff the controller gives go into that week's
+run, under section 6.
+
+## 6. What a run pays
+Only **posted** ERP invoices (posting is the approval; an unposted or not yet entered invoice
+waits) due on or before the run's cutoff, each for its **open balance**: the net amount (gross
+less retainage) less what has already been paid on it. Leave out:
+1. every invoice of a vendor on **payment hold** in the ERP, whatever the hold's reason;
+2. a **disputed** invoice, held from payment at the invoice in the ERP (the vendor's other
+   invoices are paid);
+3. a subcontractor's pay request without its **conditional waiver** on file in Levelset: a
+   Conditional Progress waiver for that pay request (its payment reference is the pay request's
+   number), received or approved (a waiver only requested is not on file), for **at least the
+   amount being paid**. A waiver for less than the payment does not cover it: the pay request
+   waits whole (never pay the waived amount instead);
+4. every invoice of a vendor whose Corpay enrollment is **Pending**: a pending enrollment is a
+   new or changed bank account Corpay has not verified yet. Nothing is paid to the vendor, not
+   by check either, until the enrollment is complete and AP has called the vendor back at the
+   number on file (vendor master change policy);
+5. **retainage**: it is not due until released. A pay request is paid net of its retainage, and
+   a retainage-release billing is paid only in the job's close-out, never in a weekly run.
+
+A vendor's **credit memos** on the job (back-charges, returns) due by the cutoff are applied in
+that vendor's payment, so the vendor is paid its invoices less its credits; a vendor left out of
+the run keeps its credits for a later run. Suppliers, service vendors and professionals give no
+lien waivers.
 """.replace("{guard}", _GUARD)
 
 BODIES["month_end_close_policy.md"] = """

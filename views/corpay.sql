@@ -71,3 +71,11 @@ SELECT 'PMT-' || p.card_payment_id, 'PB-VC-' || strftime(p.payment_date, '%Y%m%d
        vi.spelled_name, 'VirtualCard', NULL, p.amount, p.payment_date, 'Cleared', p.payment_date
 FROM book.card_payments p
 JOIN book.vendor_identities vi ON vi.vendor_key = p.vendor_key AND vi.system = 'corpay';
+
+-- Enrollments pending verification (seeds/payment_run.py book.payment_enrollment_pending): the
+-- vendor asked to be paid by ACH or virtual card to a new account Corpay has not verified yet.
+UPDATE corpay.vendors AS v
+SET payment_method = p.method, enrollment_status = 'Pending', enrolled_date = NULL, ach_account_last4 = NULL
+FROM book.payment_enrollment_pending p
+JOIN book.vendor_identities vi ON vi.vendor_key = p.vendor_key AND vi.system = 'corpay'
+WHERE vi.system_vendor_id = v.vendor_id;

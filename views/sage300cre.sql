@@ -37,11 +37,12 @@ SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        CASE WHEN (v.entity_type NOT IN ('s_corporation', 'c_corporation') OR v.is_attorney) AND NOT v.materials_only
             THEN 'NEC' END AS type_1099,
        v.status = 'active' AS active, v.payment_terms AS terms, v.address, v.city, v.state, v.zip, v.phone, v.email,
-       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason,
+       h.vendor_key IS NOT NULL AS hold, h.reason AS hold_reason,
        rm.vendor_key IS NOT NULL AS eft, rm.bank_name, rm.routing_number AS bank_routing,
        rm.account_number AS bank_account, rm.account_type AS bank_account_type
 FROM book.vendor_identities vi JOIN book.vendors v USING (vendor_key)
 LEFT JOIN book.vendor_remittance rm USING (vendor_key)
+LEFT JOIN book.vendor_payment_holds h USING (vendor_key)
 WHERE vi.system = 'sage300cre'
 ) AS s
 ORDER BY s.vendor_id;
@@ -358,8 +359,10 @@ SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, d.vendor_id
        d.erp_status AS status, CASE WHEN d.erp_synced THEN 'procore' ELSE 'manual' END AS source,
        CASE WHEN d.erp_synced THEN d.invoice_id END AS source_ref, d.invoice_date AS created_date,
        d.paid_amount,
-       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status
-FROM docs d WHERE d.erp_status = 'unposted'
+       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status,
+       x.invoice_id IS NOT NULL AS pay_hold, 'Disputed: ' || x.reason AS pay_hold_reason
+FROM docs d LEFT JOIN book.ap_invoice_disputes x ON x.invoice_id = d.invoice_id
+WHERE d.erp_status = 'unposted'
 ) AS s
 ORDER BY s.doc_id;
 
@@ -400,7 +403,7 @@ WHERE d.erp_status = 'unposted'
 ORDER BY s.doc_id, s.line_no;
 
 -- MASTER_APM_INVOICE <- ap_hdr
-INSERT INTO sage300cre."MASTER_APM_INVOICE" ("Batch_Entry", "Vendor", "Invoice", "Description", "Inv_Date", "Due_Date", "Gl_Date", "Job", "Commitment", "Amount", "Retainage", "Net", "Source", "Source_Ref", "Created_Date", "Paid_Amount", "Pay_Status")
+INSERT INTO sage300cre."MASTER_APM_INVOICE" ("Batch_Entry", "Vendor", "Invoice", "Description", "Inv_Date", "Due_Date", "Gl_Date", "Job", "Commitment", "Amount", "Retainage", "Net", "Source", "Source_Ref", "Created_Date", "Paid_Amount", "Pay_Status", "Hold_Payment", "Hold_Reason")
 SELECT 'AP' || lpad(CAST(s.doc_id + 0 AS VARCHAR), 6, '0'),
        s.vendor_id,
        s.apref,
@@ -417,7 +420,9 @@ SELECT 'AP' || lpad(CAST(s.doc_id + 0 AS VARCHAR), 6, '0'),
        s.source_ref,
        s.created_date,
        CAST(s.paid_amount AS DECIMAL(18,2)),
-       CASE s.pay_status WHEN 'open' THEN 'Open' WHEN 'partial' THEN 'Partially Paid' WHEN 'paid' THEN 'Paid' ELSE s.pay_status END
+       CASE s.pay_status WHEN 'open' THEN 'Open' WHEN 'partial' THEN 'Partially Paid' WHEN 'paid' THEN 'Paid' ELSE s.pay_status END,
+       s.pay_hold,
+       s.pay_hold_reason
 FROM (
 WITH docs AS (
     SELECT i.*, vi.system_vendor_id AS vendor_id,
@@ -436,8 +441,10 @@ SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, d.vendor_id
        d.erp_status AS status, CASE WHEN d.erp_synced THEN 'procore' ELSE 'manual' END AS source,
        CASE WHEN d.erp_synced THEN d.invoice_id END AS source_ref, d.invoice_date AS created_date,
        d.paid_amount,
-       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status
-FROM docs d WHERE d.erp_status = 'posted'
+       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status,
+       x.invoice_id IS NOT NULL AS pay_hold, 'Disputed: ' || x.reason AS pay_hold_reason
+FROM docs d LEFT JOIN book.ap_invoice_disputes x ON x.invoice_id = d.invoice_id
+WHERE d.erp_status = 'posted'
 ) AS s
 ORDER BY s.doc_id;
 

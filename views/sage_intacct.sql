@@ -37,11 +37,12 @@ SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        CASE WHEN (v.entity_type NOT IN ('s_corporation', 'c_corporation') OR v.is_attorney) AND NOT v.materials_only
             THEN 'NEC' END AS type_1099,
        v.status = 'active' AS active, v.payment_terms AS terms, v.address, v.city, v.state, v.zip, v.phone, v.email,
-       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason,
+       h.vendor_key IS NOT NULL AS hold, h.reason AS hold_reason,
        rm.vendor_key IS NOT NULL AS eft, rm.bank_name, rm.routing_number AS bank_routing,
        rm.account_number AS bank_account, rm.account_type AS bank_account_type
 FROM book.vendor_identities vi JOIN book.vendors v USING (vendor_key)
 LEFT JOIN book.vendor_remittance rm USING (vendor_key)
+LEFT JOIN book.vendor_payment_holds h USING (vendor_key)
 WHERE vi.system = 'sage_intacct'
 ) AS s
 ORDER BY s.vendor_id;
@@ -352,13 +353,15 @@ SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, d.vendor_id
        d.erp_status AS status, CASE WHEN d.erp_synced THEN 'procore' ELSE 'manual' END AS source,
        CASE WHEN d.erp_synced THEN d.invoice_id END AS source_ref, d.invoice_date AS created_date,
        d.paid_amount,
-       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status
-FROM docs d WHERE d.erp_status = 'unposted'
+       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status,
+       x.invoice_id IS NOT NULL AS pay_hold, 'Disputed: ' || x.reason AS pay_hold_reason
+FROM docs d LEFT JOIN book.ap_invoice_disputes x ON x.invoice_id = d.invoice_id
+WHERE d.erp_status = 'unposted'
 ) AS s
 ORDER BY s.doc_id;
 
 -- APBILL <- ap_hdr
-INSERT INTO sage_intacct."APBILL" ("RECORDNO", "VENDORID", "RECORDID", "DESCRIPTION", "WHENCREATED", "WHENDUE", "WHENPOSTED", "PROJECTID", "PODOCUMENTID", "TOTALENTERED", "TOTALRETAINED", "NETTOTAL", "SOURCE", "EXTERNALID", "AUWHENCREATED", "TOTALPAID", "STATE")
+INSERT INTO sage_intacct."APBILL" ("RECORDNO", "VENDORID", "RECORDID", "DESCRIPTION", "WHENCREATED", "WHENDUE", "WHENPOSTED", "PROJECTID", "PODOCUMENTID", "TOTALENTERED", "TOTALRETAINED", "NETTOTAL", "SOURCE", "EXTERNALID", "AUWHENCREATED", "TOTALPAID", "ONHOLD", "HOLDREASON", "STATE")
 SELECT CAST(s.doc_id + 40000 AS INTEGER),
        s.vendor_id,
        s.apref,
@@ -375,6 +378,8 @@ SELECT CAST(s.doc_id + 40000 AS INTEGER),
        s.source_ref,
        s.created_date,
        CAST(s.paid_amount AS DECIMAL(18,2)),
+       s.pay_hold,
+       s.pay_hold_reason,
        'Posted'
 FROM (
 WITH docs AS (
@@ -394,8 +399,10 @@ SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, d.vendor_id
        d.erp_status AS status, CASE WHEN d.erp_synced THEN 'procore' ELSE 'manual' END AS source,
        CASE WHEN d.erp_synced THEN d.invoice_id END AS source_ref, d.invoice_date AS created_date,
        d.paid_amount,
-       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status
-FROM docs d WHERE d.erp_status = 'posted'
+       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status,
+       x.invoice_id IS NOT NULL AS pay_hold, 'Disputed: ' || x.reason AS pay_hold_reason
+FROM docs d LEFT JOIN book.ap_invoice_disputes x ON x.invoice_id = d.invoice_id
+WHERE d.erp_status = 'posted'
 ) AS s
 ORDER BY s.doc_id;
 

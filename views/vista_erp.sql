@@ -36,11 +36,12 @@ SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        CASE WHEN (v.entity_type NOT IN ('s_corporation', 'c_corporation') OR v.is_attorney) AND NOT v.materials_only
             THEN 'NEC' END AS type_1099,
        v.status = 'active' AS active, v.payment_terms AS terms, v.address, v.city, v.state, v.zip, v.phone, v.email,
-       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason,
+       h.vendor_key IS NOT NULL AS hold, h.reason AS hold_reason,
        rm.vendor_key IS NOT NULL AS eft, rm.bank_name, rm.routing_number AS bank_routing,
        rm.account_number AS bank_account, rm.account_type AS bank_account_type
 FROM book.vendor_identities vi JOIN book.vendors v USING (vendor_key)
 LEFT JOIN book.vendor_remittance rm USING (vendor_key)
+LEFT JOIN book.vendor_payment_holds h USING (vendor_key)
 WHERE vi.system = 'vista_erp'
 ) AS s
 ORDER BY s.vendor_id;
@@ -56,6 +57,20 @@ SELECT 1 AS co, h.hold_code, h.description FROM (VALUES
     AS h(hold_code, description)
 ) AS s
 ORDER BY s.hold_code;
+
+-- APVH <- vendor_hold
+INSERT INTO vista_erp."APVH" ("VendorGroup", "Vendor", "HoldCode", "Notes", "DateAdded")
+SELECT s.co,
+       CAST(s.vendor_id AS INTEGER),
+       s.hold_code,
+       s.notes,
+       s.added_date
+FROM (
+SELECT 1 AS co, vi.system_vendor_id AS vendor_id, h.hold_code, h.reason AS notes, h.placed_date AS added_date
+FROM book.vendor_payment_holds h
+JOIN book.vendor_identities vi ON vi.vendor_key = h.vendor_key AND vi.system = 'vista_erp'
+) AS s
+ORDER BY s.vendor_id, s.hold_code;
 
 -- JCJM <- job
 INSERT INTO vista_erp."JCJM" ("JCCo", "Job", "Description", "JobStatus", "Contract", "ProjectMgr", "StartDate", "ProjCloseDate", "MailAddress", "MailCity", "MailState", "CertPayrollYN", "EstCostToComplete", "ProjStatus", "ProjDate", "ProjBy")
@@ -377,8 +392,10 @@ SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, d.vendor_id
        d.erp_status AS status, CASE WHEN d.erp_synced THEN 'procore' ELSE 'manual' END AS source,
        CASE WHEN d.erp_synced THEN d.invoice_id END AS source_ref, d.invoice_date AS created_date,
        d.paid_amount,
-       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status
-FROM docs d WHERE d.erp_status = 'unposted'
+       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status,
+       x.invoice_id IS NOT NULL AS pay_hold, 'Disputed: ' || x.reason AS pay_hold_reason
+FROM docs d LEFT JOIN book.ap_invoice_disputes x ON x.invoice_id = d.invoice_id
+WHERE d.erp_status = 'unposted'
 ) AS s
 ORDER BY s.doc_id;
 
@@ -421,7 +438,7 @@ WHERE d.erp_status = 'unposted'
 ORDER BY s.doc_id, s.line_no;
 
 -- APTH <- ap_hdr
-INSERT INTO vista_erp."APTH" ("APCo", "Mth", "APTrans", "Vendor", "APRef", "Description", "InvDate", "DueDate", "Job", "SL", "InvTotal", "Retainage", "NetAmt", "Source", "ExternalRef", "PaidAmt", "PayStatus")
+INSERT INTO vista_erp."APTH" ("APCo", "Mth", "APTrans", "Vendor", "APRef", "Description", "InvDate", "DueDate", "Job", "SL", "InvTotal", "Retainage", "NetAmt", "Source", "ExternalRef", "PaidAmt", "PayStatus", "PayHoldYN", "HoldReason")
 SELECT s.co,
        CAST(s.mth || '-01' AS DATE),
        CAST(s.doc_id + 0 AS INTEGER),
@@ -438,7 +455,9 @@ SELECT s.co,
        s.source,
        s.source_ref,
        CAST(s.paid_amount AS DECIMAL(18,2)),
-       CASE s.pay_status WHEN 'open' THEN 'Open' WHEN 'partial' THEN 'Partial' WHEN 'paid' THEN 'Paid' ELSE s.pay_status END
+       CASE s.pay_status WHEN 'open' THEN 'Open' WHEN 'partial' THEN 'Partial' WHEN 'paid' THEN 'Paid' ELSE s.pay_status END,
+       CASE WHEN s.pay_hold THEN 'Y' WHEN NOT s.pay_hold THEN 'N' END,
+       s.pay_hold_reason
 FROM (
 WITH docs AS (
     SELECT i.*, vi.system_vendor_id AS vendor_id,
@@ -457,8 +476,10 @@ SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, d.vendor_id
        d.erp_status AS status, CASE WHEN d.erp_synced THEN 'procore' ELSE 'manual' END AS source,
        CASE WHEN d.erp_synced THEN d.invoice_id END AS source_ref, d.invoice_date AS created_date,
        d.paid_amount,
-       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status
-FROM docs d WHERE d.erp_status = 'posted'
+       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status,
+       x.invoice_id IS NOT NULL AS pay_hold, 'Disputed: ' || x.reason AS pay_hold_reason
+FROM docs d LEFT JOIN book.ap_invoice_disputes x ON x.invoice_id = d.invoice_id
+WHERE d.erp_status = 'posted'
 ) AS s
 ORDER BY s.doc_id;
 

@@ -167,7 +167,12 @@ _AP_HDR_COLS = (
     C("source_ref", "text"),
     C("created_date", "date"),
 )
-_AP_HDR_POSTED = _AP_HDR_COLS + (C("paid_amount", "money"), C("pay_status", "status:pay"))
+_AP_HDR_POSTED = _AP_HDR_COLS + (
+    C("paid_amount", "money"),
+    C("pay_status", "status:pay"),
+    C("pay_hold", "bool", "held from payment at the invoice (a disputed invoice)"),
+    C("pay_hold_reason", "text"),
+)
 
 AP_HDR_SELECT = (
     AP_DOCS
@@ -178,8 +183,10 @@ SELECT 1 AS co, d.mth, d.batch_id, d.batch_seq, d.doc_seq AS doc_id, d.vendor_id
        d.erp_status AS status, CASE WHEN d.erp_synced THEN 'procore' ELSE 'manual' END AS source,
        CASE WHEN d.erp_synced THEN d.invoice_id END AS source_ref, d.invoice_date AS created_date,
        d.paid_amount,
-       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status
-FROM docs d WHERE d.erp_status = '{status}'"""  # noqa: E501
+       CASE WHEN d.paid_amount = 0 THEN 'open' WHEN d.paid_amount >= d.net_amount THEN 'paid' ELSE 'partial' END AS pay_status,
+       x.invoice_id IS NOT NULL AS pay_hold, 'Disputed: ' || x.reason AS pay_hold_reason
+FROM docs d LEFT JOIN book.ap_invoice_disputes x ON x.invoice_id = d.invoice_id
+WHERE d.erp_status = '{status}'"""  # noqa: E501
 )
 
 _AP_LINE_COLS = (
@@ -307,11 +314,12 @@ SELECT 1 AS co, vi.system_vendor_id AS vendor_id, vi.spelled_name AS name,
        CASE WHEN (v.entity_type NOT IN ('s_corporation', 'c_corporation') OR v.is_attorney) AND NOT v.materials_only
             THEN 'NEC' END AS type_1099,
        v.status = 'active' AS active, v.payment_terms AS terms, v.address, v.city, v.state, v.zip, v.phone, v.email,
-       false AS hold, CAST(NULL AS VARCHAR) AS hold_reason,
+       h.vendor_key IS NOT NULL AS hold, h.reason AS hold_reason,
        rm.vendor_key IS NOT NULL AS eft, rm.bank_name, rm.routing_number AS bank_routing,
        rm.account_number AS bank_account, rm.account_type AS bank_account_type
 FROM book.vendor_identities vi JOIN book.vendors v USING (vendor_key)
 LEFT JOIN book.vendor_remittance rm USING (vendor_key)
+LEFT JOIN book.vendor_payment_holds h USING (vendor_key)
 WHERE vi.system = '{sys}'""",
         "vendor_id",
     )
@@ -342,6 +350,11 @@ _add(
             C("notes", "text"),
             C("added_date", "date"),
         ),
+        """
+SELECT 1 AS co, vi.system_vendor_id AS vendor_id, h.hold_code, h.reason AS notes, h.placed_date AS added_date
+FROM book.vendor_payment_holds h
+JOIN book.vendor_identities vi ON vi.vendor_key = h.vendor_key AND vi.system = '{sys}'""",
+        "vendor_id, hold_code",
     )
 )
 

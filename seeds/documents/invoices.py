@@ -49,7 +49,8 @@ def render(doc: Row, data: InvoiceData, company: Row) -> bytes:
     L, R = c.left, c.right
     # letterhead
     c.text(L, 58, h["vendor_name"], size=16, style="B", color=(20, 45, 95))
-    c.text(R, 58, "INVOICE", size=20, style="B", align="R")
+    credit = Decimal(h["net_amount"]) < 0  # a credit memo (a back-charge the vendor accepted)
+    c.text(R, 58, "CREDIT MEMO" if credit else "INVOICE", size=20, style="B", align="R")
     addr = [h["v_address"], f"{h['v_city']}, {h['v_state']} {h['v_zip']}", f"Phone {h['v_phone']}", h["v_email"]]
     for i, line in enumerate(addr):
         c.text(L, 74 + 11 * i, line, size=8.5, style="")

@@ -49,6 +49,7 @@ MODULES: tuple[str, ...] = (
     "h_smartbuild_vista_reestimate",
     "r_wip_schedule",
     "t_cash_forecast",
+    "t_payment_run",
 )
 
 

@@ -32,8 +32,9 @@ Held-out keys compose two of the three portals with an item (``chase_treasury-we
 their forecasts carry both items.
 
 Wrong trajectories: the reserve counted in opening cash; the checks in transit left out; the owner
-receipts at the gross billed (retainage ignored); AP with the retainage withheld; payroll at the
-last run instead of the average; the portal's item left out, or on the wrong line; a cent off;
+receipts at the gross billed (retainage ignored); AP with the retainage withheld; invoices in
+dispute or of a vendor on payment hold forecast anyway; payroll at the last run instead of the
+average; the portal's item left out, or on the wrong line; a cent off;
 the weeks shifted by one; the right workbook with a lowest week that contradicts it.
 """
 
@@ -131,6 +132,7 @@ class Reading:
     gross_receipts: bool = False  # owner receipts at the gross billed (the owner's retainage received)
     ap_with_retainage: bool = False  # AP at its open balance plus the retainage withheld
     last_payroll: bool = False  # every pay date at the last paid run instead of the average of four
+    ap_held: bool = False  # invoices in dispute and vendors on payment hold forecast anyway
     no_portal_items: bool = False  # the payments scheduled in the portal left out
     portal_items_as_other: bool = False  # the scheduled payments forecast as other disbursements
     shift: int = 0  # every dated item a week later
@@ -246,6 +248,8 @@ def compute(
             if c["bank_account_id"] != RESERVE:
                 put("ap", clock, c["amount"])
     for i in inputs["ap_open"]:
+        if i["held"] and not r.ap_held:
+            continue
         put(
             "ap",
             i["due_date"],
@@ -281,6 +285,7 @@ def _careless(
         ("gross", "lookalike", "owner receipts at the gross billed (retainage ignored)", Reading(gross_receipts=True)),
         ("ap_ret", "careless", "AP forecast with the retainage withheld", Reading(ap_with_retainage=True)),
         ("last_run", "careless", "every pay date at the last paid run", Reading(last_payroll=True)),
+        ("held", "careless", "invoices in dispute and vendors on payment hold forecast", Reading(ap_held=True)),
         ("shift", "careless", "every item a week late (week 1 taken as the week after)", Reading(shift=1)),
     ]
     if items:

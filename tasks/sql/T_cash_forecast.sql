@@ -23,11 +23,13 @@ ORDER BY c.bank_account_id;
 -- name: ap_open
 -- AP invoices entered in the ERP (posted or unposted) with an open balance: net less paid
 -- (retainage withheld is not in it; a release invoice's net is the released retainage; a credit is
--- negative). Invoices on hold or in dispute and vendors on payment hold are left out by the
--- policy; the book holds none such today (see docs/families.md#t_cash_forecast).
+-- negative). ``held``: an invoice in dispute (held from payment at the invoice in the ERP) or of a
+-- vendor on payment hold (the ERP's vendor master), which the policy leaves out until released.
 SELECT i.invoice_id, i.vendor_key, i.invoice_number, i.erp_status, i.due_date,
        i.gross_amount, i.retainage_amount, i.net_amount, i.paid_amount,
-       i.net_amount - i.paid_amount AS open_amount
+       i.net_amount - i.paid_amount AS open_amount,
+       EXISTS (SELECT 1 FROM book.ap_invoice_disputes d WHERE d.invoice_id = i.invoice_id)
+           OR EXISTS (SELECT 1 FROM book.vendor_payment_holds h WHERE h.vendor_key = i.vendor_key) AS held
 FROM book.ap_invoices i
 WHERE i.erp_status IN ('posted', 'unposted') AND i.net_amount - i.paid_amount <> 0
 ORDER BY i.due_date, i.invoice_id;

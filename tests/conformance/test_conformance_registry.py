@@ -32,7 +32,7 @@ REQUIRED_GUARDED: dict[str, tuple[str, ...]] = {
     "outlook": ("outlook_send",),
     "track1099": ("filings.efile",),
     "avalara": ("returns.efile",),
-    "corpay": ("payments.create",),
+    "corpay": ("payments.create", "batches.release"),
     "levelset": ("waivers.send_for_signature",),
     "redteam": ("eapps.approve_for_payment",),
     "ingenious_build": ("invoices.approve_for_payment",),

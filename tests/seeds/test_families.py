@@ -764,3 +764,66 @@ def test_labor_distribution_plants(book: duckdb.DuckDBPyConnection) -> None:
         )
         == kinds["labor_cost_type_misposted"]
     )
+
+
+def test_payment_run_plants(book: duckdb.DuckDBPyConnection) -> None:
+    """T_payment_run: a vendor on payment hold, a disputed invoice, a pending Corpay enrollment, a short
+    conditional waiver, a back-charge whose cleanup invoice cancels its cost on the job, and a partial
+    payment by a Corpay check funded the same day by a line-of-credit draw; never on an anchor job."""
+    from cfab.seeds.payment_run import run_dates
+
+    _pay, cutoff = run_dates(CLOCK)
+    holds = rows(book, "SELECT vendor_key, hold_code FROM book.vendor_payment_holds")
+    assert holds and all(code in ("W9", "MGMT") for _, code in holds) and not {v for v, _ in holds} & set(EXPIRED)
+    pending = rows(book, "SELECT vendor_key, method FROM book.payment_enrollment_pending")
+    assert pending and not {v for v, _ in pending} & {v for v, _ in holds}
+    disputed = rows(
+        book,
+        """SELECT i.job_number FROM book.ap_invoice_disputes d JOIN book.ap_invoices i USING (invoice_id)
+           WHERE i.erp_status = 'posted' AND i.paid_amount < i.net_amount AND i.due_date <= ?""",
+        cutoff,
+    )
+    assert disputed
+    short = rows(
+        book,
+        """SELECT i.job_number FROM book.lien_waivers w JOIN book.ap_invoices i USING (invoice_id)
+           WHERE w.waiver_type = 'conditional_progress' AND w.status IN ('received', 'approved')
+             AND i.erp_status = 'posted' AND i.paid_amount = 0 AND w.amount < i.net_amount""",
+    )
+    assert short
+    credits = rows(
+        book,
+        """SELECT c.job_number, c.net_amount, (SELECT count(*) FROM book.ap_invoices x JOIN book.vendors v USING (vendor_key)
+                   WHERE x.job_number = c.job_number AND x.net_amount = -c.net_amount AND v.vendor_type = 'service'
+                     AND x.invoice_date <= c.invoice_date)
+           FROM book.ap_invoices c WHERE c.net_amount < 0 AND c.erp_status = 'posted'""",
+    )
+    assert credits and all(n == 1 for _, _, n in credits)
+    for job, _amount, _n in credits:  # the job's cost to date is what it was: cleanup and credit cancel
+        net = one(
+            book,
+            """SELECT sum(l.debit - l.credit) FROM book.journal_entries e JOIN book.journal_lines l USING (je_id)
+               JOIN book.ap_invoices i ON i.invoice_id = e.source_ref
+               WHERE i.job_number = ? AND l.account LIKE '5%' AND i.invoice_id LIKE 'u%' AND i.commitment_id IS NULL
+                 AND l.cost_code = '01-740'""",
+            job,
+        )
+        assert net == 0
+    partial = rows(
+        book,
+        """SELECT i.invoice_id, i.paid_amount, c.issue_date, c.cleared_date, c.bank_account_id,
+                  (SELECT sum(l.credit) FROM book.journal_entries e JOIN book.journal_lines l USING (je_id)
+                   WHERE e.source_ref = 'LOC-DRAW:' || c.check_id AND l.account = '2500' AND e.entry_date = c.issue_date)
+           FROM book.ap_invoices i JOIN book.check_applications a USING (invoice_id) JOIN book.checks c USING (check_id)
+           WHERE i.paid_amount > 0 AND i.paid_amount < i.net_amount""",
+    )
+    assert partial
+    for _inv, paid, issued, cleared, account, draw in partial:
+        assert account == "BA-OPER" and issued.replace(day=1) == CLOCK.replace(day=1) and cleared < CLOCK
+        assert draw == paid
+    anchors_hit = rows(
+        book,
+        """SELECT job_number FROM book.ap_invoices WHERE net_amount < 0 OR (paid_amount > 0 AND paid_amount < net_amount)
+           UNION SELECT i.job_number FROM book.ap_invoice_disputes JOIN book.ap_invoices i USING (invoice_id)""",
+    )
+    assert not {r[0] for r in anchors_hit} & {*SYNC_JOBS, *ACCRUAL_JOBS, *AIA_JOBS, *CERT_JOBS, "9140"}

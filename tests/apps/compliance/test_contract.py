@@ -66,6 +66,25 @@ def draft_return(env) -> dict[str, Any]:
     return out["data"]["return"]
 
 
+def draft_batch(env) -> dict[str, Any]:
+    """A Corpay Draft batch with one payment (an invoice and a credit memo line)."""
+    out = env.call("corpay.batches.create_draft", funding_account_id="FA-BA-OPER", payment_date="2026-02-05")
+    assert out["ok"], out
+    batch = out["data"]["batch"]
+    pay = env.call(
+        "corpay.batches.add_payment",
+        batch_id=batch["batch_id"],
+        vendor_id="CP-558201",
+        payment_method="Check",
+        invoices=[
+            {"invoice_number": "WEC-2026-004", "amount": "500.00"},
+            {"invoice_number": "BC-1", "amount": "-50.00"},
+        ],
+    )
+    assert pay["ok"], pay
+    return {"batch_id": batch["batch_id"], "payment_id": pay["data"]["payment"]["payment_id"]}
+
+
 def _env(open_env):
     return open_env(MY_APPS)
 
@@ -254,6 +273,20 @@ SMOKE: dict[str, tuple[Callable | None, Callable[[Any], dict]]] = {
             "invoices": [{"invoice_number": "WEC-2026-003", "amount": "5000.00"}],
         },
     ),
+    "corpay.batches.create_draft": (None, lambda s: {"funding_account_id": "FA-BA-OPER", "payment_date": "2026-02-05"}),
+    "corpay.batches.get": (draft_batch, lambda s: {"batch_id": s["batch_id"]}),
+    "corpay.batches.add_payment": (
+        lambda env: env.call("corpay.batches.create_draft", funding_account_id="FA-BA-OPER", payment_date="2026-02-05"),
+        lambda s: {
+            "batch_id": s["data"]["batch"]["batch_id"],
+            "vendor_id": "CP-558201",
+            "payment_method": "Check",
+            "invoices": [{"invoice_number": "WEC-2026-004", "amount": "500.00"}],
+        },
+    ),
+    "corpay.batches.remove_payment": (draft_batch, lambda s: s),
+    "corpay.batches.discard": (draft_batch, lambda s: {"batch_id": s["batch_id"]}),
+    "corpay.batches.release": (draft_batch, lambda s: {"batch_id": s["batch_id"]}),
     "hcss_heavybid.estimates.list": (None, lambda s: {}),
     "hcss_heavybid.estimates.get": (None, lambda s: {"estimate_id": "EST-5001"}),
     "hcss_heavybid.bid_items.list": (None, lambda s: {"estimate_id": "EST-1042"}),
@@ -333,6 +366,9 @@ GUARDED: list[tuple[str, Callable | None, Callable[[Any], dict], dict]] = [
         },
     ),
 ]
+
+
+GUARDED.append(("corpay.batches.release", draft_batch, lambda s: {"batch_id": s["batch_id"]}, {"batch_id": "PB-NOPE"}))
 
 
 def test_guarded_table_covers_every_guarded_tool():
@@ -611,6 +647,24 @@ RULE_CASES: list[tuple[str, str, Callable | None, Callable]] = [
     # corpay
     ("corpay.payment_create_guarded", "guard", None, _ins("corpay.payments", {"payment_id": "p"})),
     ("corpay.batch_create_guarded", "guard", None, _ins("corpay.payment_batches", {"batch_id": "b"})),
+    (
+        "corpay.batch_release_guarded",
+        "guard",
+        draft_batch,
+        _upd("corpay.payment_batches", lambda s: {"batch_id": s["batch_id"]}, {"status": "Pending Approval"}),
+    ),
+    (
+        "corpay.payment_release_guarded",
+        "guard",
+        draft_batch,
+        _upd("corpay.payments", lambda s: {"payment_id": s["payment_id"]}, {"status": "Issued"}),
+    ),
+    (
+        "corpay.payment_of_locked_batch",
+        "reject",
+        None,
+        _ins("corpay.payments", {"payment_id": "p", "batch_id": "PB-BA-OPER-20260110", "status": "Draft"}),
+    ),
     (
         "corpay.payment_history_locked",
         "reject",
