@@ -37,8 +37,7 @@ from typing import Any
 
 from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
-from cfab.seeds.determinism import stable_id
-from cfab.seeds.ledger import add_gl_accounts
+from cfab.seeds.ledger import add_gl_accounts, post_entry
 from cfab.seeds.policies import add_late_policy
 from cfab.seeds.timeline import add_months, month_end, period_of
 
@@ -272,44 +271,11 @@ def _late(ctx: Ctx, month: date, batch: dict[str, Any]) -> bool:
         ln["line_no"] = n
         all_lines.append(ln)
     day = add_months(month, 1)
-    period = period_of(day)
-    seq = max(
-        (
-            int(e["je_number"].rsplit("-", 1)[1])
-            for e in ctx.rows("journal_entries")
-            if e["journal"] == "PR" and e["period"] == period
-        ),
-        default=0,
-    )
-    number = f"PR{day:%y%m}-{seq + 1:04d}"
-    je_id = stable_id("je", "PR", number)
-    ctx.add(
-        "journal_entries",
-        je_id=je_id,
-        journal="PR",
-        je_number=number,
-        entry_date=day,
-        period=period,
-        description=f"Payroll labor distribution {batch['batch_id']}",
-        status="posted",
-        source_ref=batch["batch_id"],
-        auto_reverse=False,
-    )
-    out = [(ln["account"], ln["job_number"], ln["cost_code"], ln["debit"], ln["credit"], ln["memo"]) for ln in labor]
-    out.append((CLEARING, None, None, Z, total, "Labor distribution pending"))
-    for n, (acct, job, code, dr, cr, memo) in enumerate(out, start=1):
-        ctx.add(
-            "journal_lines",
-            je_id=je_id,
-            line_no=n,
-            account=acct,
-            job_number=job,
-            cost_code=code,
-            vendor_key=None,
-            debit=dr,
-            credit=cr,
-            memo=memo,
-        )
+    lines = [
+        (ln["account"], ln["job_number"], ln["cost_code"], None, ln["debit"], ln["credit"], ln["memo"]) for ln in labor
+    ]
+    lines.append((CLEARING, None, None, None, Z, total, "Labor distribution pending"))
+    number = post_entry(ctx, "PR", day, f"Payroll labor distribution {batch['batch_id']}", batch["batch_id"], lines)
     ctx.diverge(
         "labor_distribution_late",
         number,

@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import money, stable_id
@@ -47,6 +48,54 @@ def add_gl_accounts(ctx: Ctx, accounts: tuple[tuple[str, str, str, str, bool, bo
             is_job_cost=job_cost,
             is_control=control,
         )
+
+
+def post_entry(
+    ctx: Ctx, journal: str, day: date, description: str, source_ref: str | None, lines: list[tuple[Any, ...]]
+) -> str:
+    """One posted journal entry on ``day``, numbered ``<journal><yymm>-<nnnn>`` after every earlier
+    entry of its journal in the period, with its lines as given: (account, job, cost code, vendor,
+    debit, credit, memo). Refuses an unbalanced entry; returns its number (for the plants that add
+    an entry after the ledger is built)."""
+    if sum(x[4] for x in lines) != sum(x[5] for x in lines):
+        raise RuntimeError(f"unbalanced entry: {description}")
+    period = period_of(day)
+    seq = max(
+        (
+            int(e["je_number"].rsplit("-", 1)[1])
+            for e in ctx.rows("journal_entries")
+            if e["journal"] == journal and e["period"] == period
+        ),
+        default=0,
+    )
+    number = f"{journal}{day:%y%m}-{seq + 1:04d}"
+    je_id = stable_id("je", journal, number)
+    ctx.add(
+        "journal_entries",
+        je_id=je_id,
+        journal=journal,
+        je_number=number,
+        entry_date=day,
+        period=period,
+        description=description,
+        status="posted",
+        source_ref=source_ref,
+        auto_reverse=False,
+    )
+    for n, (acct, job, code, vendor, dr, cr, memo) in enumerate(lines, start=1):
+        ctx.add(
+            "journal_lines",
+            je_id=je_id,
+            line_no=n,
+            account=acct,
+            job_number=job,
+            cost_code=code,
+            vendor_key=vendor,
+            debit=dr,
+            credit=cr,
+            memo=memo,
+        )
+    return number
 
 
 @dataclass

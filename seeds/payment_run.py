@@ -46,8 +46,8 @@ from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import money, stable_id
 from cfab.seeds.docmeta import add_invoice_pdf
+from cfab.seeds.ledger import post_entry
 from cfab.seeds.reference import CODES, COST_TYPE_ACCOUNT
-from cfab.seeds.timeline import period_of
 from cfab.seeds.treasury import _Entry, _post
 
 STREAM = "payment-run"
@@ -346,49 +346,16 @@ def _unsign(ctx: Ctx, d: _Doc) -> None:
         ctx.tables["documents"] = [x for x in ctx.rows("documents") if x["document_id"] != dropped]
 
 
-def _next_number(ctx: Ctx, journal: str, period: str) -> str:
-    seq = max(
-        (
-            int(e["je_number"].rsplit("-", 1)[1])
-            for e in ctx.rows("journal_entries")
-            if e["journal"] == journal and e["period"] == period
-        ),
-        default=0,
-    )
-    return f"{journal}{period[2:4]}{period[5:7]}-{seq + 1:04d}"
-
-
 def _entry(ctx: Ctx, journal: str, day: date, description: str, source: str, lines: list[tuple[Any, ...]]) -> None:
     """One posted entry: lines of (account, job, cost code, vendor, signed amount, memo)."""
-    if sum(x[4] for x in lines) != 0:
-        raise RuntimeError(f"unbalanced entry: {description}")
-    number = _next_number(ctx, journal, period_of(day))
-    je_id = stable_id("je", journal, number)
-    ctx.add(
-        "journal_entries",
-        je_id=je_id,
-        journal=journal,
-        je_number=number,
-        entry_date=day,
-        period=period_of(day),
-        description=description,
-        status="posted",
-        source_ref=source,
-        auto_reverse=False,
+    post_entry(
+        ctx,
+        journal,
+        day,
+        description,
+        source,
+        [(a, j, c, v, max(x, Decimal("0.00")), max(-x, Decimal("0.00")), m) for a, j, c, v, x, m in lines],
     )
-    for n, (acct, job, code, vendor, amount, memo) in enumerate(lines, start=1):
-        ctx.add(
-            "journal_lines",
-            je_id=je_id,
-            line_no=n,
-            account=acct,
-            job_number=job,
-            cost_code=code,
-            vendor_key=vendor,
-            debit=max(amount, Decimal("0.00")),
-            credit=max(-amount, Decimal("0.00")),
-            memo=memo,
-        )
 
 
 def _partial(ctx: Ctx, r: random.Random, d: _Doc) -> None:
