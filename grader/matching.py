@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -19,7 +20,7 @@ import duckdb
 from .predicates import CallPredicate, EvaluatorError, RowPredicate, split_key
 from .sqlexpr import evaluate, rewrite
 from .statediff import StateDiff, TableDiff
-from .values import pk_key, show, to_text, values_equal
+from .values import pk_key, plain_text, show, to_text, values_equal
 
 _MAX_LISTED = 5
 
@@ -78,6 +79,8 @@ class RowMatcher:
         self._rows: dict[tuple[str, str], list[DiffRow]] = {}
         self._masks: dict[tuple[int, str], list[bool | None]] = {}
         self._errors: dict[tuple[int, str, int], str] = {}
+        self._indexes: dict[tuple[int, str, str], tuple[dict[str, list[int]], list[int]]] = {}
+        self._resolved: dict[tuple[int, int], list[tuple[str, Any, str | None, str]]] = {}
 
     def rows(self, p: RowPredicate) -> list[DiffRow]:
         key = (p.qualified.lower(), p.op)
@@ -87,17 +90,27 @@ class RowMatcher:
 
     def mask(self, p: RowPredicate, part: str) -> list[bool | None]:
         """Per row of ``rows(p)``: does ``part`` (where/assert) hold? A missing part holds;
-        None: a SQL expression raised an error on that row (e.g. a failing cast)."""
+        None: a SQL expression raised an error on that row (e.g. a failing cast). ``assert`` is
+        only ever read together with ``where`` (:meth:`matching`), so it is evaluated on the rows
+        ``where`` keeps (true or errored) and is False on the others."""
         key = (id(p), part)
         if key not in self._masks:
             rows, cond = self.rows(p), p.part(part)
+            keep = None if part == "where" else [i for i, x in enumerate(self.mask(p, "where")) if x is not False]
             out: list[bool | None]
             if cond is None or not rows:
                 out = [True] * len(rows)
             elif isinstance(cond, dict):
-                out = [self._map_failure(p, cond, r) is None for r in rows]
+                out = self._map_mask(p, cond, rows, keep)
             else:
-                out = self._sql_mask(p, part, rows)
+                picked = rows if keep is None else [rows[i] for i in keep]
+                got = self._sql_mask(p, part, picked, keep) if picked else []
+                if keep is None:
+                    out = got
+                else:
+                    out = [False] * len(rows)
+                    for i, x in zip(keep, got, strict=True):
+                        out[i] = x
             self._masks[key] = out
         return self._masks[key]
 
@@ -113,22 +126,80 @@ class RowMatcher:
         return [r for r, x, y in zip(self.rows(p), w, a, strict=True) if ok(x) and ok(y)]
 
     # ------------------------------------------------------------------ map form
+    def _map_mask(
+        self, p: RowPredicate, cond: dict[str, Any], rows: list[DiffRow], keep: list[int] | None = None
+    ) -> list[bool | None]:
+        """The map form over ``rows``, narrowed first through an index when ``cond`` holds a pair
+        whose expected value is plain text (not a number, not an ISO date): such a value equals a
+        string exactly when the two are the same text (:func:`values_equal`, rules 3, 5 and 6), so
+        only the rows whose column holds that text, or holds no string at all, can match; each of
+        those is checked in full. A workbook's ninety cells over its thousands of rows are then
+        ninety lookups, not ninety scans, and every verdict is the one the full scan gives."""
+        probe = next((kv for kv in cond.items() if kv[0] != "_pk" and plain_text(kv[1])), None)
+        if probe is None:
+            candidates: Iterable[int] = range(len(rows)) if keep is None else keep
+        else:
+            side, col = split_key(probe[0])
+            name = _column(rows[0].table, col, p.label or p.qualified)
+            texts, others = self._text_index(rows, side or ("before" if p.op == "removed" else "after"), name)
+            candidates = sorted({*texts.get(probe[1], ()), *others})
+            if keep is not None:
+                kept = set(keep)
+                candidates = [i for i in candidates if i in kept]
+        out: list[bool | None] = [False] * len(rows)
+        for i in candidates:
+            out[i] = self._map_failure(p, cond, rows[i]) is None
+        return out
+
+    def _text_index(self, rows: list[DiffRow], side: str, name: str) -> tuple[dict[str, list[int]], list[int]]:
+        """For one list of rows: the positions of each string value of ``side``.``name``, and the
+        positions whose value is not a string (NULL, a number, a date…)."""
+        key = (id(rows), side, name)
+        if key not in self._indexes:
+            texts: dict[str, list[int]] = {}
+            others: list[int] = []
+            for i, r in enumerate(rows):
+                v = r.side(side).get(name)
+                if isinstance(v, str):
+                    texts.setdefault(v, []).append(i)
+                else:
+                    others.append(i)
+            self._indexes[key] = (texts, others)
+        return self._indexes[key]
+
     def _map_failure(self, p: RowPredicate, cond: dict[str, Any], row: DiffRow) -> str | None:
         """None if every pair of ``cond`` holds on ``row``, else what differs."""
-        for key, expected in cond.items():
+        for key, expected, side, name in self._pairs(p, cond, row.table):
             if key == "_pk":
                 if not _pk_equal(expected, row):
                     return f"_pk expected {show(expected)} found {show(_pk_found(row))}"
                 continue
-            side, col = split_key(key)
-            name = _column(row.table, col, p.label or p.qualified)
             found = row.side(side).get(name)
             if not values_equal(expected, found):
                 return f"{key} expected {show(expected)} found {show(found)}"
         return None
 
+    def _pairs(self, p: RowPredicate, cond: dict[str, Any], td: TableDiff) -> list[tuple[str, Any, str | None, str]]:
+        """``cond``'s pairs with each key's side and the table's own spelling of its column
+        (resolved once per entry and table, not once per row)."""
+        key = (id(cond), id(td))
+        if key not in self._resolved:
+            out: list[tuple[str, Any, str | None, str]] = []
+            for k, expected in cond.items():
+                if k == "_pk":
+                    out.append((k, expected, None, ""))
+                    continue
+                side, col = split_key(k)
+                out.append((k, expected, side, _column(td, col, p.label or p.qualified)))
+            self._resolved[key] = out
+        return self._resolved[key]
+
     # ------------------------------------------------------------------ SQL form
-    def _sql_mask(self, p: RowPredicate, part: str, rows: list[DiffRow]) -> list[bool | None]:
+    def _sql_mask(
+        self, p: RowPredicate, part: str, rows: list[DiffRow], positions: list[int] | None = None
+    ) -> list[bool | None]:
+        """The SQL form over ``rows``; ``positions``: their places in ``rows(p)`` when they are a
+        subset (for the errors :meth:`explain` reports by place)."""
         tree = p.tree(part)
         assert tree is not None
         td = rows[0].table
@@ -153,7 +224,7 @@ class RowMatcher:
                 try:
                     out.append(evaluate(sql, cols, [row])[0])
                 except duckdb.Error as e:
-                    self._errors[(id(p), part, i)] = str(e).splitlines()[0]
+                    self._errors[(id(p), part, i if positions is None else positions[i])] = str(e).splitlines()[0]
                     out.append(None)
             return out
 

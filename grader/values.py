@@ -245,6 +245,13 @@ def values_equal(expected: Any, found: Any) -> bool:
     return False
 
 
+def plain_text(value: Any) -> bool:
+    """A string that :func:`values_equal` compares with any other string as exact text: it is not a
+    number (rule 3) nor an ISO date or timestamp (rule 5). (Against a value that is not a string the
+    other rules still apply.)"""
+    return isinstance(value, str) and as_decimal(value) is None and not _ISO_DATE.match(value)
+
+
 def show(value: Any, limit: int = 60) -> str:
     """A short human rendering of a normalised value for check details."""
     text = repr(value) if not isinstance(value, (dict, list)) else json.dumps(value)

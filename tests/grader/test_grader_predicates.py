@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cfab.grader import (
     CallPredicate,
@@ -346,3 +350,66 @@ def test_total_asserts_a_sum_per_account_whatever_the_line_shape() -> None:
     assert not passes([("2100", "1500.00")])  # nothing on 5200
     with pytest.raises(ValueError, match="total only applies to expected"):
         Evaluator.model_validate({"forbidden": [{"app": "a", "table": "t", "op": "added", "total": {"x": 1}}]})
+
+
+# the values a column of a diff can hold, and the values a map-form entry can expect: text that is and
+# is not a number or a date, numbers of every type, dates, booleans, NULL, JSON
+_VALUES = st.one_of(
+    st.sampled_from(["B2", "b2", "Forecast", "14350", "14350.00", " 12 ", "2026-01-31", "2026-01-31T00:00:00"]),
+    st.sampled_from(["true", "T", "Y", "NaN", "", "1", "0"]),
+    st.integers(-2, 2),
+    st.decimals(min_value=-2, max_value=2, places=2, allow_nan=False),
+    st.booleans(),
+    st.none(),
+    st.just(date(2026, 1, 31)),
+    st.just([1, 2]),
+)
+
+
+@pytest.mark.fuzz
+@settings(max_examples=150, deadline=None)
+@given(
+    cells=st.lists(st.tuples(_VALUES, _VALUES), min_size=0, max_size=12),
+    cond=st.dictionaries(st.sampled_from(["cell", "shows", "before.cell"]), _VALUES, min_size=1, max_size=2),
+    check=st.dictionaries(st.sampled_from(["cell", "shows"]), _VALUES, max_size=2),
+    op=st.sampled_from(["added", "changed", "removed"]),
+)
+def test_indexed_map_form_gives_the_full_scans_verdicts(
+    cells: list[tuple[Any, Any]], cond: dict, check: dict, op: str
+) -> None:
+    """The map form narrows by an index of a plain-text column and evaluates ``assert`` only on the
+    rows ``where`` keeps (grader/matching.py); the rows it matches are those a full scan with
+    :func:`values_equal` matches."""
+    from cfab.grader.matching import RowMatcher
+    from cfab.grader.predicates import split_key
+    from cfab.grader.statediff import ChangedRow, ColumnInfo, Row, TableDiff
+
+    if op != "changed":
+        cond = {k: v for k, v in cond.items() if not k.startswith("before.")} or {"cell": "B2"}
+    cols = (
+        ColumnInfo(name="id", type="INTEGER"),
+        ColumnInfo(name="cell", type="VARCHAR"),
+        ColumnInfo(name="shows", type="VARCHAR"),
+    )
+    rows = [{"id": i, "cell": c, "shows": v} for i, (c, v) in enumerate(cells)]
+    if op == "changed":
+        body = {
+            "changed": tuple(
+                ChangedRow(pk=(r["id"],), before={**r, "cell": "A1"}, after=r, columns=("cell",)) for r in rows
+            )
+        }
+    else:
+        body = {op: tuple(Row(pk=(r["id"],), values=r) for r in rows)}
+    diff = StateDiff(diffs={"excel.cells": TableDiff(app="excel", table="cells", columns=cols, pk=("id",), **body)})
+    entry = RowPredicate.model_validate(
+        {"app": "excel", "table": "cells", "op": op, "where": cond, **({"assert": check} if check else {})}
+    )
+
+    def holds(c: dict, r: Any) -> bool:
+        return all(values_equal(e, r.side(split_key(k)[0]).get(split_key(k)[1])) for k, e in c.items())
+
+    m = RowMatcher(diff)
+    scan = [r for r in m.rows(entry) if holds(cond, r)]
+    assert m.mask(entry, "where") == [holds(cond, r) for r in m.rows(entry)]
+    assert m.matching(entry, with_assert=False) == scan
+    assert m.matching(entry, with_assert=True) == [r for r in scan if holds(check, r)]
