@@ -679,8 +679,6 @@ def test_policies_and_mail(book: duckdb.DuckDBPyConnection) -> None:
         "wip_schedule_policy.md",
         "labor_distribution_policy.md",
         "equipment_rate_policy.md",
-
-
         "cash_forecast_policy.md",
     }
     assert "human" in policies["payments_policy.md"] and "truncat" in policies["treasury_positive_pay_policy.md"]
