@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import compress
 from typing import Any
 
 import duckdb
@@ -129,23 +130,27 @@ class RowMatcher:
     def _map_mask(
         self, p: RowPredicate, cond: dict[str, Any], rows: list[DiffRow], keep: list[int] | None = None
     ) -> list[bool | None]:
-        """The map form over ``rows``, narrowed first through an index when ``cond`` holds a pair
-        whose expected value is plain text (not a number, not an ISO date): such a value equals a
-        string exactly when the two are the same text (:func:`values_equal`, rules 3, 5 and 6), so
-        only the rows whose column holds that text, or holds no string at all, can match; each of
-        those is checked in full. A workbook's ninety cells over its thousands of rows are then
-        ninety lookups, not ninety scans, and every verdict is the one the full scan gives."""
-        probe = next((kv for kv in cond.items() if kv[0] != "_pk" and plain_text(kv[1])), None)
-        if probe is None:
-            candidates: Iterable[int] = range(len(rows)) if keep is None else keep
-        else:
-            side, col = split_key(probe[0])
+        """The map form over ``rows``, narrowed first through an index on each pair of ``cond`` whose
+        expected value is plain text (not a number, not an ISO date): such a value equals a string
+        exactly when the two are the same text (:func:`values_equal`, rules 3, 5 and 6), so only the
+        rows whose column holds that text, or holds no string at all, can match. The narrowest of
+        those candidate sets is kept and each of its rows checked in full. A workbook's ninety cells
+        over its thousands of rows (every one in the same workbook and sheet, each at its own cell)
+        are then ninety lookups, not ninety scans, and every verdict is the one the full scan gives."""
+        candidates: Iterable[int] = range(len(rows)) if keep is None else keep
+        narrowest: list[int] | None = None
+        for k, expected in cond.items():
+            if k == "_pk" or not plain_text(expected):
+                continue
+            side, col = split_key(k)
             name = _column(rows[0].table, col, p.label or p.qualified)
             texts, others = self._text_index(rows, side or ("before" if p.op == "removed" else "after"), name)
-            candidates = sorted({*texts.get(probe[1], ()), *others})
-            if keep is not None:
-                kept = set(keep)
-                candidates = [i for i in candidates if i in kept]
+            hits = texts.get(expected, ())
+            if narrowest is None or len(hits) + len(others) < len(narrowest):
+                narrowest = sorted({*hits, *others})
+        if narrowest is not None:
+            kept = None if keep is None else set(keep)
+            candidates = narrowest if kept is None else [i for i in narrowest if i in kept]
         out: list[bool | None] = [False] * len(rows)
         for i in candidates:
             out[i] = self._map_failure(p, cond, rows[i]) is None
@@ -324,9 +329,11 @@ def unexpected_changes(entries: list[RowPredicate], diff: StateDiff, m: RowMatch
             if not rows:
                 continue
             covering = [p for p in entries if p.qualified.lower() == name.lower() and p.op == op]
-            masks = [(p, m.mask(p, "where")) for p in covering]
-            for i, row in enumerate(rows):
-                cov = [p for p, mk in masks if mk[i]]
+            covers: list[list[RowPredicate]] = [[] for _ in rows]
+            for p in covering:  # each entry's matching rows, found through its mask at C speed
+                for i in compress(range(len(rows)), m.mask(p, "where")):
+                    covers[i].append(p)
+            for row, cov in zip(rows, covers, strict=True):
                 if not cov:
                     cols = f": columns {', '.join(row.columns)}" if row.columns else ""
                     out.append((row, f"{row.where}: unexpected {op} row{cols}"))
