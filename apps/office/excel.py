@@ -470,12 +470,12 @@ class Excel(App):
         old_cells = {(c["sheet"], c["cell"]): c for c in self.select("cells", {"workbook_id": wb["id"]})}
         counts = {"inserted": 0, "updated": 0, "deleted": 0, "recomputed": 0}
         stored = ("value", "formula", "data_type")
+        added = [c for key, c in new.items() if key not in old_cells]
+        self.insert_many("cells", added)  # one rule query and a few multi-row INSERTs, not one per cell
+        counts["inserted"] = len(added)
         for key, c in new.items():
             o = old_cells.get(key)
-            if o is None:
-                self.insert("cells", c)
-                counts["inserted"] += 1
-            elif any(o[k] != c[k] for k in (*stored, "computed")):
+            if o is not None and any(o[k] != c[k] for k in (*stored, "computed")):
                 self.update(
                     "cells",
                     {"workbook_id": wb["id"], "sheet": key[0], "cell": key[1]},
@@ -750,11 +750,9 @@ class Excel(App):
             "content": content,
         }
         self.insert("workbooks", row)
-        for s in sheet_rows(wid, content):
-            self.insert("worksheets", s)
+        self.insert_many("worksheets", sheet_rows(wid, content))
         cells = cell_rows(wid, name, content)
-        for c in cells:
-            self.insert("cells", c)
+        self.insert_many("cells", cells)
         return {"workbook": self._record(row), "sheets": list(sheets), "cells": len(cells)}
 
     # ------------------------------------------------------------------ integration (Python-level)
