@@ -349,6 +349,26 @@ class ErpReads(ErpCore):
             line, {c: row[self.N(hdr_logical, c)] for c in t.link}, order=["line_no"] if t.has("line_no") else ["trans"]
         )
 
+    def _je_lines_of(self, hdr_logical: str, heads: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+        """The lines of each of ``heads`` (in its order), read in one query per 500 entries rather
+        than one per entry: a month's journal is hundreds of entries."""
+        line = {"je_open_hdr": "je_open_line", "je_hdr": "je_line"}[hdr_logical]
+        t = self.T(line)
+        keys = [tuple(h[self.N(hdr_logical, c)] for c in t.link) for h in heads]
+        found: dict[tuple[Any, ...], list[dict[str, Any]]] = {k: [] for k in keys}
+        lhs: exp.Expr = (
+            exp.Tuple(expressions=[col(t.n(c)) for c in t.link]) if len(t.link) > 1 else col(t.n(t.link[0]))
+        )
+        order = [*t.link, "line_no" if t.has("line_no") else "trans"]
+        for start in range(0, len(keys), 500):
+            chunk = list(dict.fromkeys(keys[start : start + 500]))
+            values = [
+                exp.Tuple(expressions=[literal(v) for v in k]) if len(k) > 1 else literal(k[0]) for k in chunk
+            ]
+            for r in self.rows(line, extra=[exp.In(this=lhs, expressions=values)], order=order):
+                found[tuple(_get_ci(r, t.n(c)) for c in t.link)].append(r)
+        return [found[k] for k in keys]
+
     @tool("journal_entries.list")
     def journal_entries_list(self, args: JeListArgs) -> dict[str, Any]:
         """List $label journal entries: unposted (draft) batches and posted GL entries.
@@ -390,10 +410,12 @@ class ErpReads(ErpCore):
                     else col(t.n(line.link[0]))
                 )
                 extra.append(exp.In(this=lhs, query=sub.subquery()))
-            for r in self.rows(lg, extra=extra, order=["act_date"], desc=True, limit=args.limit):
+            heads = self.rows(lg, extra=extra, order=["act_date"], desc=True, limit=args.limit)
+            lines = self._je_lines_of(lg, heads) if args.include_lines else None
+            for i, r in enumerate(heads):
                 r["posting_status"] = st
-                if args.include_lines:
-                    r["lines"] = self._je_lines(lg, r)
+                if lines is not None:
+                    r["lines"] = lines[i]
                 out.append(r)
         return {"entries": out, "count": len(out)}
 
@@ -534,3 +556,10 @@ class ErpReads(ErpCore):
                 "rejected" if data.get("kind") == "refused" else "invalid_argument",
             )
         return {k: data[k] for k in ("columns", "rows", "row_count", "truncated") if k in data}
+
+
+def _get_ci(row: dict[str, Any], name: str) -> Any:
+    """``row[name]``, matching the column's spelling without regard to case."""
+    if name in row:
+        return row[name]
+    return next(v for k, v in row.items() if k.lower() == name.lower())

@@ -334,7 +334,7 @@ class Environment:
                 result.ok,
                 guarded,
                 _clip(result.error),
-                _log_json(result.as_dict(), limit=MAX_LOGGED_RESULT),
+                _log_result_json(result.as_dict()),
                 self.clock_ts(),
             ],
         )
@@ -443,7 +443,13 @@ def _aggregate(con: duckdb.DuckDBPyConnection, sql: str) -> Any:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"))
+    """The canonical JSON of ``value``: ``jsonable`` only where the encoder needs it (a Decimal, a
+    date, bytes), so a large result is encoded at C speed; the whole ``jsonable`` walk first only
+    for what the encoder refuses outright (e.g. keys that do not sort together)."""
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), default=jsonable)
+    except (TypeError, ValueError):
+        return json.dumps(jsonable(value), sort_keys=True, separators=(",", ":"))
 
 
 MAX_LOGGED_RESULT = 4 * MAX_ARGS_CHARS  # a result stored past this is stored truncated (with its sha256)
@@ -451,13 +457,24 @@ _MAX_LOGGED_ERROR = 64_000
 
 
 def _log_json(value: dict[str, Any], limit: int = MAX_ARGS_CHARS) -> str:
-    """What a log row stores: the canonical JSON, or past ``limit`` (or nested too deep to
-    serialize) the truncated form with the full value's size and SHA-256."""
+    """What a log row stores for an agent's arguments: the canonical JSON, or past ``limit`` (or
+    nested too deep to serialize) the truncated form with the full value's size and SHA-256. The
+    size is bounded before anything is encoded: the arguments may be an attack."""
     try:
         check_arguments(value, max_chars=limit)
         return _dumps(value)
     except Oversize as exc:
         return _dumps(truncated(value, exc.reason))
+
+
+def _log_result_json(value: dict[str, Any]) -> str:
+    """What a log row stores for a tool's result: its canonical JSON, or past
+    :data:`MAX_LOGGED_RESULT` the truncated form. A result is the app's own output, bounded by its
+    tools (row limits, previews), so it is encoded at once and measured after."""
+    text = _dumps(value)
+    if len(text) <= MAX_LOGGED_RESULT:
+        return text
+    return _dumps(truncated(value, f"the result is larger than the {MAX_LOGGED_RESULT:,}-character limit"))
 
 
 def _clip(text: str | None) -> str | None:
