@@ -10,6 +10,7 @@ import hashlib
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
 
 import duckdb
@@ -37,12 +38,16 @@ def schema_ddl(name: str) -> str:
     return sql_resource("cfab.schema", f"{name}.sql")
 
 
+@lru_cache(maxsize=256)
+def _statements(script: str) -> tuple[str, ...]:
+    """``script`` split into its statements, each as DuckDB SQL (parsed once per process: an app's
+    DDL is run for every composed file)."""
+    return tuple(s.sql(dialect="duckdb") for s in sqlglot.parse(script, read="duckdb") if s is not None)
+
+
 def run_script(con: duckdb.DuckDBPyConnection, script: str) -> None:
     """Execute a multi-statement SQL script statement by statement (clear errors per statement)."""
-    for statement in sqlglot.parse(script, read="duckdb"):
-        if statement is None:
-            continue
-        sql = statement.sql(dialect="duckdb")
+    for sql in _statements(script):
         try:
             con.execute(sql)
         except duckdb.Error as exc:  # name the statement that failed

@@ -270,9 +270,8 @@ def ensure_composed(golden: Path, apps: list[str]) -> Path:
                         dialect="duckdb"
                     )
                 )
-            for statement in sqlglot.parse(schema_ddl("book"), read="duckdb"):  # the book's macros
-                if isinstance(statement, exp.Create) and statement.args.get("kind") == "MACRO":
-                    con.execute(statement.sql(dialect="duckdb"))
+            for macro in _book_macros():
+                con.execute(macro)
             for name in names:
                 schema = get_app(name).schema_name()
                 run_script(con, get_app(name).schema_sql())
@@ -306,6 +305,16 @@ def ensure_composed(golden: Path, apps: list[str]) -> Path:
         os.chmod(path, 0o444)
         marker.write_text("ok\n")
     return path
+
+
+@functools.cache
+def _book_macros() -> tuple[str, ...]:
+    """The book DDL's CREATE MACRO statements (parsed once per process)."""
+    return tuple(
+        statement.sql(dialect="duckdb")
+        for statement in sqlglot.parse(schema_ddl("book"), read="duckdb")
+        if isinstance(statement, exp.Create) and statement.args.get("kind") == "MACRO"
+    )
 
 
 def golden_digest(path: Path) -> str:
