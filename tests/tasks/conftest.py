@@ -8,7 +8,7 @@ exactly) or ``COUNT`` (how many, when the keys are chosen by property), and opti
 ``compiled`` fixture is then that family compiled, and its ``TestContract(FamilyContract)`` runs
 the checks every family passes, one ``task`` per key. The whole admission gate (mutants,
 alternatives) runs on the family's first key in the quick tier and on every key with
-``--run-slow``; every key's oracle and no-op run in both (``.ci/run`` admits the whole packaged
+``--run-slow``; every other key's oracle and no-op run in both (``.ci/run`` admits the whole packaged
 suite with ``runner tasks admit``).
 """
 
@@ -50,6 +50,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             # the quick tier runs it on the family's first key.
             params = [pytest.param(i, marks=() if i == 0 else pytest.mark.slow) for i in indexes]
             metafunc.parametrize("task_index", params, ids=keys)
+        elif metafunc.definition.get_closest_marker("beyond_the_quick_tier_sample"):
+            # The first key's oracle and no-op already run in its admission, in every tier.
+            rest = [i for i in indexes if i != 0]
+            metafunc.parametrize("task_index", rest, ids=[keys[i] for i in rest] if keys else None)
         else:
             metafunc.parametrize("task_index", indexes, ids=keys)
     if "over_eager" in metafunc.fixturenames:
@@ -58,3 +62,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         cases = [(i, policy) for i in indexes for policy in OVER_EAGER.values()]
         ids = [f"{keys[i] if keys else i}-{name}" for i in indexes for name in OVER_EAGER]
         metafunc.parametrize("over_eager", cases, ids=ids)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A family of one key has no key beyond its admitted first: its empty case is deselected
+    (rather than reported as a skip)."""
+    empty = [
+        item
+        for item in items
+        if item.get_closest_marker("beyond_the_quick_tier_sample")
+        and not isinstance(getattr(item, "callspec", None) and item.callspec.params.get("task_index"), int)
+    ]
+    if empty:
+        config.hook.pytest_deselected(items=empty)
+        items[:] = [item for item in items if item not in empty]
