@@ -356,15 +356,11 @@ class ErpReads(ErpCore):
         t = self.T(line)
         keys = [tuple(h[self.N(hdr_logical, c)] for c in t.link) for h in heads]
         found: dict[tuple[Any, ...], list[dict[str, Any]]] = {k: [] for k in keys}
-        lhs: exp.Expr = (
-            exp.Tuple(expressions=[col(t.n(c)) for c in t.link]) if len(t.link) > 1 else col(t.n(t.link[0]))
-        )
+        lhs: exp.Expr = exp.Tuple(expressions=[col(t.n(c)) for c in t.link]) if len(t.link) > 1 else col(t.n(t.link[0]))
         order = [*t.link, "line_no" if t.has("line_no") else "trans"]
         for start in range(0, len(keys), 500):
             chunk = list(dict.fromkeys(keys[start : start + 500]))
-            values = [
-                exp.Tuple(expressions=[literal(v) for v in k]) if len(k) > 1 else literal(k[0]) for k in chunk
-            ]
+            values = [exp.Tuple(expressions=[literal(v) for v in k]) if len(k) > 1 else literal(k[0]) for k in chunk]
             for r in self.rows(line, extra=[exp.In(this=lhs, expressions=values)], order=order):
                 found[tuple(_get_ci(r, t.n(c)) for c in t.link)].append(r)
         return [found[k] for k in keys]
