@@ -69,32 +69,7 @@ def post_entry(
         default=0,
     )
     number = f"{journal}{day:%y%m}-{seq + 1:04d}"
-    je_id = stable_id("je", journal, number)
-    ctx.add(
-        "journal_entries",
-        je_id=je_id,
-        journal=journal,
-        je_number=number,
-        entry_date=day,
-        period=period,
-        description=description,
-        status="posted",
-        source_ref=source_ref,
-        auto_reverse=False,
-    )
-    for n, (acct, job, code, vendor, dr, cr, memo) in enumerate(lines, start=1):
-        ctx.add(
-            "journal_lines",
-            je_id=je_id,
-            line_no=n,
-            account=acct,
-            job_number=job,
-            cost_code=code,
-            vendor_key=vendor,
-            debit=dr,
-            credit=cr,
-            memo=memo,
-        )
+    _add_entry(ctx, journal, number, day, description, source_ref, lines)
     return number
 
 
@@ -120,6 +95,45 @@ def _dc(
     return (account, job, code, vendor, max(amount, Z), max(-amount, Z), memo)
 
 
+def _add_entry(
+    ctx: Ctx,
+    journal: str,
+    number: str,
+    day: date,
+    description: str,
+    source_ref: str | None,
+    lines: list[tuple[Any, ...]],
+) -> str:
+    """Add one posted entry and its lines (numbered from 1, in the order given); returns its id."""
+    je_id = stable_id("je", journal, number)
+    ctx.add(
+        "journal_entries",
+        je_id=je_id,
+        journal=journal,
+        je_number=number,
+        entry_date=day,
+        period=period_of(day),
+        description=description,
+        status="posted",
+        source_ref=source_ref,
+        auto_reverse=False,
+    )
+    for n, (acct, job, code, vendor, dr, cr, memo) in enumerate(lines, start=1):
+        ctx.add(
+            "journal_lines",
+            je_id=je_id,
+            line_no=n,
+            account=acct,
+            job_number=job,
+            cost_code=code,
+            vendor_key=vendor,
+            debit=dr,
+            credit=cr,
+            memo=memo,
+        )
+    return je_id
+
+
 def build_ledger(ctx: Ctx) -> None:
     entries: list[Entry] = []
     entries += _ap(ctx) + _checks(ctx) + _payroll(ctx) + _owner(ctx) + _overhead(ctx)
@@ -131,34 +145,11 @@ def build_ledger(ctx: Ctx) -> None:
         period = period_of(e.entry_date)
         seq[(e.journal, period)] += 1
         number = f"{e.journal}{e.entry_date:%y%m}-{seq[(e.journal, period)]:04d}"
-        je_id = stable_id("je", e.journal, number)
         if sum(x[4] for x in e.lines) != sum(x[5] for x in e.lines):
             raise RuntimeError(f"unbalanced entry {number}: {e.description}")
-        ctx.add(
-            "journal_entries",
-            je_id=je_id,
-            journal=e.journal,
-            je_number=number,
-            entry_date=e.entry_date,
-            period=period,
-            description=e.description,
-            status="posted",
-            source_ref=e.source_ref,
-            auto_reverse=False,
+        _add_entry(
+            ctx, e.journal, number, e.entry_date, e.description, e.source_ref, [x for x in e.lines if x[4] or x[5]]
         )
-        for n, (acct, job, code, vendor, dr, cr, memo) in enumerate((x for x in e.lines if x[4] or x[5]), start=1):
-            ctx.add(
-                "journal_lines",
-                je_id=je_id,
-                line_no=n,
-                account=acct,
-                job_number=job,
-                cost_code=code,
-                vendor_key=vendor,
-                debit=dr,
-                credit=cr,
-                memo=memo,
-            )
         for i, (acct, amount, bai, desc) in enumerate(e.bank):
             ctx.add(
                 "bank_transactions",
