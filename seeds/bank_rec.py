@@ -41,9 +41,10 @@ from decimal import Decimal
 
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import stable_id
+from cfab.seeds.ledger import check_clears
 from cfab.seeds.policies import add_late_policy
 from cfab.seeds.timeline import month_start
-from cfab.seeds.treasury import _Entry, _post
+from cfab.seeds.treasury import GjEntry, post_gj
 
 OPER, PAYR, MM, LOAN = "BA-OPER", "BA-PAYR", "BA-WFMM", "BA-PNCEQ"
 OWNER_RECEIPT = "ACH CREDIT OWNER PAYMENT"  # the description ledger.py gives an owner's ACH receipt
@@ -116,7 +117,7 @@ class _Plant:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
         self.gl = {a["bank_account_id"]: a["gl_account"] for a in ctx.rows("bank_accounts")}
-        self.entries: list[tuple[_Entry, str, str, date | None, str]] = []  # entry, acct, field, bank date, text
+        self.entries: list[tuple[GjEntry, str, str, date | None, str]] = []  # entry, acct, field, bank date, text
 
     def bank(self, acct: str, key: str, posted: date, amount: Decimal, bai: str, text: str, field: str) -> None:
         """A bank transaction the GL does not have."""
@@ -151,11 +152,11 @@ class _Plant:
         cleared: date | None,
     ) -> None:
         """A GL deposit (Dr the account's cash GL); the bank credits it on ``cleared`` (None: never)."""
-        e = _Entry(booked, what, f"BANKREC:{acct}:{key}", [(self.gl[acct], amount), (credit, -amount)])
+        e = GjEntry(booked, what, f"BANKREC:{acct}:{key}", [(self.gl[acct], amount), (credit, -amount)])
         self.entries.append((e, acct, field, cleared, "DEPOSIT"))
 
     def post(self) -> None:
-        _post(self.ctx, [e for e, *_ in self.entries])
+        post_gj(self.ctx, [e for e, *_ in self.entries])
         numbers = {
             j["source_ref"]: j["je_number"]
             for j in self.ctx.rows("journal_entries")
@@ -314,10 +315,10 @@ def build_bank_rec(ctx: Ctx) -> None:
         status="cleared",
         cleared_date=cleared,
     )
-    _post(
+    post_gj(
         ctx,
         [
-            _Entry(
+            GjEntry(
                 issued,
                 f"Manual check {number} - {payee} (child support remittance)",
                 check_id,
@@ -325,17 +326,7 @@ def build_bank_rec(ctx: Ctx) -> None:
             )
         ],
     )
-    ctx.add(
-        "bank_transactions",
-        txn_id=stable_id("txn", PAYR, "check", number),
-        bank_account_id=PAYR,
-        posted_date=cleared,
-        amount=-paid,
-        bai_type_code="475",
-        description="CHECK PAID",
-        check_number=number,
-        reference=None,
-    )
+    check_clears(ctx, PAYR, number, cleared, paid)
     ctx.diverge(
         "check_amount_mismatch",
         f"{PAYR}|{number}",

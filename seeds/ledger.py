@@ -12,6 +12,7 @@ Entries are numbered per journal and period in date order (``AP2501-0001``).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -69,7 +70,7 @@ def post_entry(
         default=0,
     )
     number = f"{journal}{day:%y%m}-{seq + 1:04d}"
-    _add_entry(ctx, journal, number, day, description, source_ref, lines)
+    add_entry(ctx, journal, number, day, description, source_ref, lines)
     return number
 
 
@@ -95,7 +96,7 @@ def _dc(
     return (account, job, code, vendor, max(amount, Z), max(-amount, Z), memo)
 
 
-def _add_entry(
+def add_entry(
     ctx: Ctx,
     journal: str,
     number: str,
@@ -103,8 +104,11 @@ def _add_entry(
     description: str,
     source_ref: str | None,
     lines: list[tuple[Any, ...]],
+    bank: Sequence[tuple[str, Decimal, str, str]] = (),
 ) -> str:
-    """Add one posted entry and its lines (numbered from 1, in the order given); returns its id."""
+    """Add one posted entry numbered ``number``: its lines (account, job, cost code, vendor, debit,
+    credit, memo; numbered from 1 in the order given), then the bank transactions it posted
+    (account id, signed amount, BAI code, text; referenced by the entry's number). Returns its id."""
     je_id = stable_id("je", journal, number)
     ctx.add(
         "journal_entries",
@@ -131,7 +135,34 @@ def _add_entry(
             credit=cr,
             memo=memo,
         )
+    for k, (acct, amount, bai, desc) in enumerate(bank):
+        ctx.add(
+            "bank_transactions",
+            txn_id=stable_id("txn", acct, number, k),
+            bank_account_id=acct,
+            posted_date=day,
+            amount=amount,
+            bai_type_code=bai,
+            description=desc,
+            check_number=None,
+            reference=number,
+        )
     return je_id
+
+
+def check_clears(ctx: Ctx, account: str, number: int, day: date, amount: Decimal) -> None:
+    """Check ``number`` of ``amount`` drawn on ``account`` clears the bank on ``day``."""
+    ctx.add(
+        "bank_transactions",
+        txn_id=stable_id("txn", account, "check", number),
+        bank_account_id=account,
+        posted_date=day,
+        amount=-amount,
+        bai_type_code="475",
+        description="CHECK PAID",
+        check_number=number,
+        reference=None,
+    )
 
 
 def build_ledger(ctx: Ctx) -> None:
@@ -147,34 +178,19 @@ def build_ledger(ctx: Ctx) -> None:
         number = f"{e.journal}{e.entry_date:%y%m}-{seq[(e.journal, period)]:04d}"
         if sum(x[4] for x in e.lines) != sum(x[5] for x in e.lines):
             raise RuntimeError(f"unbalanced entry {number}: {e.description}")
-        _add_entry(
-            ctx, e.journal, number, e.entry_date, e.description, e.source_ref, [x for x in e.lines if x[4] or x[5]]
+        add_entry(
+            ctx,
+            e.journal,
+            number,
+            e.entry_date,
+            e.description,
+            e.source_ref,
+            [x for x in e.lines if x[4] or x[5]],
+            e.bank,
         )
-        for i, (acct, amount, bai, desc) in enumerate(e.bank):
-            ctx.add(
-                "bank_transactions",
-                txn_id=stable_id("txn", acct, number, i),
-                bank_account_id=acct,
-                posted_date=e.entry_date,
-                amount=amount,
-                bai_type_code=bai,
-                description=desc,
-                check_number=None,
-                reference=number,
-            )
     for c in ctx.rows("checks"):  # checks hit the bank when they clear
         if c["status"] == "cleared":
-            ctx.add(
-                "bank_transactions",
-                txn_id=stable_id("txn", c["bank_account_id"], "check", c["check_number"]),
-                bank_account_id=c["bank_account_id"],
-                posted_date=c["cleared_date"],
-                amount=-c["amount"],
-                bai_type_code="475",
-                description="CHECK PAID",
-                check_number=c["check_number"],
-                reference=None,
-            )
+            check_clears(ctx, c["bank_account_id"], c["check_number"], c["cleared_date"], c["amount"])
 
 
 def _ap(ctx: Ctx) -> list[Entry]:

@@ -46,9 +46,9 @@ from cfab.seeds import anchors
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import money, stable_id
 from cfab.seeds.docmeta import add_invoice_pdf
-from cfab.seeds.ledger import post_entry
+from cfab.seeds.ledger import check_clears, post_entry
 from cfab.seeds.reference import CODES, COST_TYPE_ACCOUNT
-from cfab.seeds.treasury import _Entry, _post
+from cfab.seeds.treasury import GjEntry, post_gj
 
 STREAM = "payment-run"
 OPER = "BA-OPER"
@@ -394,10 +394,10 @@ def _partial(ctx: Ctx, r: random.Random, d: _Doc) -> None:
     )
     ctx.add("check_applications", check_id=check_id, invoice_id=inv["invoice_id"], amount=paid)
     inv["paid_amount"] = paid
-    _post(
+    post_gj(
         ctx,
         [
-            _Entry(
+            GjEntry(
                 issued,
                 "Line of credit draw - First Midwest Bank",
                 f"LOC-DRAW:{check_id}",
@@ -417,17 +417,7 @@ def _partial(ctx: Ctx, r: random.Random, d: _Doc) -> None:
             ("1000", None, None, None, -paid, f"Check {number}"),
         ],
     )
-    ctx.add(
-        "bank_transactions",
-        txn_id=stable_id("txn", OPER, "check", number),
-        bank_account_id=OPER,
-        posted_date=cleared,
-        amount=-paid,
-        bai_type_code="475",
-        description="CHECK PAID",
-        check_number=number,
-        reference=None,
-    )
+    check_clears(ctx, OPER, number, cleared, paid)
 
 
 def _invoice_number(r: random.Random, vendor: dict[str, Any], taken: set[tuple[str, str]]) -> str:

@@ -32,7 +32,7 @@ from decimal import Decimal
 from cfab.seeds import names
 from cfab.seeds.context import Ctx
 from cfab.seeds.determinism import stable_id
-from cfab.seeds.treasury import _Entry, _post
+from cfab.seeds.treasury import GjEntry, post_gj
 
 # account -> (first manual check number, debit account of a manual check, what the checks pay)
 MANUAL: dict[str, tuple[int, str, str]] = {
@@ -95,7 +95,7 @@ def build_exception_days(ctx: Ctx) -> None:
     clock = ctx.clock
     days = {"today": clock, "prev": previous_business_day(clock)}
     accounts = {a["bank_account_id"]: a for a in ctx.rows("bank_accounts")}
-    entries: list[_Entry] = []
+    entries: list[GjEntry] = []
     for acct, (first, debit, purpose) in MANUAL.items():
         r = ctx.rng("pospay-days", acct)
         width = accounts[acct]["payee_name_width"]
@@ -140,7 +140,7 @@ def build_exception_days(ctx: Ctx) -> None:
             checks[idx] = row
             if kind != "void":
                 entries.append(
-                    _Entry(
+                    GjEntry(
                         issued,
                         f"Manual check {number} - {f['payee']} ({purpose})",
                         check_id,
@@ -215,4 +215,4 @@ def build_exception_days(ctx: Ctx) -> None:
     for p in ctx.rows("bank_account_products"):
         if p["bank_account_id"] in MANUAL and p["positive_pay"] == "None":
             p["positive_pay"] = "Check + Payee"
-    _post(ctx, entries)
+    post_gj(ctx, entries)

@@ -29,7 +29,8 @@ from datetime import date, timedelta
 from decimal import ROUND_DOWN, Decimal
 
 from cfab.seeds.context import Ctx
-from cfab.seeds.determinism import money, rate, stable_id
+from cfab.seeds.determinism import money, rate
+from cfab.seeds.ledger import add_entry
 from cfab.seeds.reference import BANKS, TREASURY_ACCOUNTS, routing_number
 from cfab.seeds.timeline import month_end, period_of
 from cfab.seeds.util import round_to
@@ -74,7 +75,7 @@ def mm_rate(d: date) -> Decimal:
 
 
 @dataclass
-class _Entry:
+class GjEntry:
     entry_date: date
     description: str
     source_ref: str
@@ -124,11 +125,11 @@ def build_treasury(ctx: Ctx) -> None:
     i = note_rate / 1200
     payment = money(principal * i / (1 - (1 + i) ** -months_left))
 
-    entries: list[_Entry] = []
+    entries: list[GjEntry] = []
     opening = [("1020", reserve), ("1030", LOAN_ACCOUNT_FLOOR), ("2510", -principal)]
     opening.append(("3100", -(reserve + LOAN_ACCOUNT_FLOOR - principal)))
     entries.append(
-        _Entry(
+        GjEntry(
             tl.window_start, f"Opening balances {period_of(tl.window_start)} - treasury accounts", "OPENING", opening
         )
     )
@@ -165,7 +166,7 @@ def build_treasury(ctx: Ctx) -> None:
             amount = money(((low - OPERATING_FLOOR) / SWEEP_STEP).to_integral_value(rounding=ROUND_DOWN) * SWEEP_STEP)
             if amount >= MIN_SWEEP:
                 entries.append(
-                    _Entry(
+                    GjEntry(
                         out_day,
                         f"Sweep surplus operating cash to money market - {m:%b %Y}",
                         ref,
@@ -177,7 +178,7 @@ def build_treasury(ctx: Ctx) -> None:
                     )
                 )
                 entries.append(
-                    _Entry(
+                    GjEntry(
                         back_day,
                         f"Return money market sweep to operating - {m:%b %Y}",
                         ref,
@@ -195,7 +196,7 @@ def build_treasury(ctx: Ctx) -> None:
         fund_day = _minus_business_days(pay_day, 2)
         if fund_day <= clock:
             entries.append(
-                _Entry(
+                GjEntry(
                     fund_day,
                     f"Fund equipment loan payment from money market - {m:%b %Y}",
                     ref,
@@ -211,7 +212,7 @@ def build_treasury(ctx: Ctx) -> None:
             interest = money(loan_balance * i)
             loan_balance -= payment - interest
             entries.append(
-                _Entry(
+                GjEntry(
                     pay_day,
                     f"PNC equipment note {note} payment - {m:%b %Y}",
                     ref,
@@ -232,7 +233,7 @@ def build_treasury(ctx: Ctx) -> None:
             credit = money(accrued)
             if credit > 0:
                 entries.append(
-                    _Entry(
+                    GjEntry(
                         end,
                         f"Money market interest - {m:%b %Y}",
                         ref,
@@ -241,7 +242,7 @@ def build_treasury(ctx: Ctx) -> None:
                     )
                 )
                 mm_flows[end] += credit
-    _post(ctx, entries)
+    post_gj(ctx, entries)
     ctx.notes["treasury"] = {
         "reserve": reserve,
         "principal": principal,
@@ -252,7 +253,7 @@ def build_treasury(ctx: Ctx) -> None:
     }
 
 
-def _post(ctx: Ctx, entries: list[_Entry]) -> None:
+def post_gj(ctx: Ctx, entries: list[GjEntry]) -> None:
     """Journal entries, lines and bank transactions, numbered after the period's GJ entries."""
     seq: dict[str, int] = defaultdict(int)
     for row in ctx.rows("journal_entries"):
@@ -264,41 +265,5 @@ def _post(ctx: Ctx, entries: list[_Entry]) -> None:
         period = period_of(e.entry_date)
         seq[period] += 1
         number = f"GJ{e.entry_date:%y%m}-{seq[period]:04d}"
-        je_id = stable_id("je", "GJ", number)
-        ctx.add(
-            "journal_entries",
-            je_id=je_id,
-            journal="GJ",
-            je_number=number,
-            entry_date=e.entry_date,
-            period=period,
-            description=e.description,
-            status="posted",
-            source_ref=e.source_ref,
-            auto_reverse=False,
-        )
-        for n, (acct, amount) in enumerate((x for x in e.lines if x[1]), start=1):
-            ctx.add(
-                "journal_lines",
-                je_id=je_id,
-                line_no=n,
-                account=acct,
-                job_number=None,
-                cost_code=None,
-                vendor_key=None,
-                debit=max(amount, Z),
-                credit=max(-amount, Z),
-                memo=None,
-            )
-        for k, (acct, amount, bai, desc) in enumerate(e.bank):
-            ctx.add(
-                "bank_transactions",
-                txn_id=stable_id("txn", acct, number, k),
-                bank_account_id=acct,
-                posted_date=e.entry_date,
-                amount=amount,
-                bai_type_code=bai,
-                description=desc,
-                check_number=None,
-                reference=number,
-            )
+        lines = [(acct, None, None, None, max(a, Z), max(-a, Z), None) for acct, a in e.lines if a]
+        add_entry(ctx, "GJ", number, e.entry_date, e.description, e.source_ref, lines, e.bank)
